@@ -1,0 +1,1 @@
+"""One module per CLI command (see ``mahjong/engine/__main__.py``)."""

@@ -1,0 +1,218 @@
+"""A ruleset is frozen data: tile set, hand size, options, timers and the scoring
+parameters. Code branches only on named options, never on the slug."""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any, Mapping
+
+from ..errors import InvalidRuleset
+from ..shapes import FORMS
+from ..tiles import FLOWERS, SUIT_BASE, SUIT_SIZE
+
+
+@dataclass(frozen=True)
+class Timers:
+    decision: int = 15          # seconds for every own-turn and claim decision (3.12)
+    locked_delay: float = 1.0   # auto-play delay of a player locked by 报听 (3.9.5)
+    escape: int = 90            # continuous disconnection that counts as escape (3.13)
+    bot_delay: float = 1.2      # human-like pause before a bot acts
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    slug: str
+    name_zh: str
+    name_en: str
+    suits: str                       # number suits + "z" for honors, e.g. "mz", "mpsz"
+    flowers: bool
+    hand_size: int = 13
+    copies: int = 4
+    playing_tiles: int | None = None  # stage: 71 tiles drawn from the box per hand
+    haidi_phase: bool = False
+    haidi_draws: int = 0
+    bao_ting: bool = False
+    tian_ting: bool = False
+    locked_addkan: bool = False      # tiao72: a locked (报听) hand may still 上杠
+    rob_kong: bool = True            # robbing an added kong (抢杠)
+    wilds: bool = False              # wenzhou 财神 indicator
+    guo_hu: bool = False             # quesheng 过胡加倍
+    max_guo: int = 0
+    flower_kaihua: bool = False      # tiao72: a flower replacement win is 杠上开花
+    forms: frozenset = frozenset({"standard", "seven_pairs"})
+    min_fan: int = 0                 # flowers never count toward it
+    cap: int | None = None           # cap on the counted fan / multiplier
+    scoring: str = "classic"         # settlement formula key
+    self_draw_multiplier: int = 1
+    discard_multiplier: int = 1
+    rake_percent: int = 0
+    escape_penalty: int = 0          # points (or fan, or multiplier) per ruleset's scoring
+    dealer_rule: str = "winner"      # "winner" | "random" | "alternate"
+    match_hands: int | None = None   # gb: an 8-hand match with round winds
+    base_levels: tuple[int, ...] = (1,)
+    base_points: int = 1             # 底分
+    auto_win_on_timeout: bool = True
+    timers: Timers = field(default_factory=Timers)
+    options: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+    fan_values: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
+
+    # ----- derived facts -------------------------------------------------------------
+    @property
+    def kinds(self) -> tuple[int, ...]:
+        """Playing tile kinds (flowers excluded)."""
+        out: list[int] = []
+        for suit in self.suits:
+            base = SUIT_BASE[suit]
+            out.extend(range(base, base + SUIT_SIZE[suit]))
+        return tuple(out)
+
+    @property
+    def tile_set(self) -> tuple[int, ...]:
+        """Every physical tile of the box, as kinds."""
+        tiles = [k for k in self.kinds for _ in range(self.copies)]
+        if self.flowers:
+            tiles.extend(FLOWERS)
+        return tuple(tiles)
+
+    @property
+    def tile_count(self) -> int:
+        return len(self.kinds) * self.copies + (len(FLOWERS) if self.flowers else 0)
+
+    @property
+    def sets_in_hand(self) -> int:
+        return (self.hand_size - 1) // 3
+
+
+# Which fields an operator may override, and the check each value must pass.
+def _bool(v):
+    return isinstance(v, bool)
+
+
+def _nonneg_int(v):
+    return isinstance(v, int) and not isinstance(v, bool) and v >= 0
+
+
+def _pos_int(v):
+    return _nonneg_int(v) and v > 0
+
+
+def _opt_pos_int(v):
+    return v is None or _pos_int(v)
+
+
+OVERRIDABLE: dict[str, tuple[Any, str]] = {
+    "haidi_draws": (_nonneg_int, "a whole number >= 0"),
+    "bao_ting": (_bool, "true or false"),
+    "tian_ting": (_bool, "true or false"),
+    "rob_kong": (_bool, "true or false"),
+    "max_guo": (_nonneg_int, "a whole number >= 0"),
+    "min_fan": (_nonneg_int, "a whole number >= 0"),
+    "cap": (_opt_pos_int, "null or a whole number > 0"),
+    "self_draw_multiplier": (_pos_int, "a whole number > 0"),
+    "discard_multiplier": (_pos_int, "a whole number > 0"),
+    "rake_percent": (lambda v: _nonneg_int(v) and v <= 50, "a whole number from 0 to 50"),
+    "escape_penalty": (_nonneg_int, "a whole number >= 0"),
+    "base_points": (_pos_int, "a whole number > 0"),
+    "auto_win_on_timeout": (_bool, "true or false"),
+}
+TIMER_LIMITS = {"decision": (3, 300), "locked_delay": (0, 10), "escape": (10, 3600),
+                "bot_delay": (0, 10)}
+
+
+def derive(ruleset: Ruleset, overrides: Mapping[str, Any] | None) -> Ruleset:
+    """A new ruleset with operator overrides applied, or InvalidRuleset naming the value.
+
+    ``overrides`` may hold the fields of OVERRIDABLE, ``timers`` (a dict), ``options``
+    (existing option names only) and ``fan_values`` (checked by the scorer's fan table).
+    """
+    if not overrides:
+        return ruleset
+    if not isinstance(overrides, Mapping):
+        raise InvalidRuleset(f"overrides must be an object of name: value, got {overrides!r}")
+    changes: dict[str, Any] = {}
+    for name, value in overrides.items():
+        if name == "timers":
+            changes["timers"] = _derive_timers(ruleset.timers, value)
+        elif name == "options":
+            changes["options"] = _derive_options(ruleset, value)
+        elif name == "fan_values":
+            changes["fan_values"] = _derive_fan_values(ruleset, value)
+        elif name in OVERRIDABLE:
+            check, expected = OVERRIDABLE[name]
+            if not check(value):
+                raise InvalidRuleset(f"{name} must be {expected}, got {value!r}")
+            changes[name] = value
+        else:
+            allowed = ", ".join(sorted([*OVERRIDABLE, "timers", "options", "fan_values"]))
+            raise InvalidRuleset(f"{name!r} cannot be overridden; allowed: {allowed}")
+    derived = dataclasses.replace(ruleset, **changes)
+    check_consistency(derived)
+    return derived
+
+
+def _derive_timers(timers: Timers, value) -> Timers:
+    if not isinstance(value, Mapping):
+        raise InvalidRuleset(f"timers must be an object, got {value!r}")
+    for name, v in value.items():
+        if name not in TIMER_LIMITS:
+            raise InvalidRuleset(f"unknown timer {name!r}; timers are {', '.join(TIMER_LIMITS)}")
+        low, high = TIMER_LIMITS[name]
+        if isinstance(v, bool) or not isinstance(v, (int, float)) or not low <= v <= high:
+            raise InvalidRuleset(f"timer {name} must be a number from {low} to {high} seconds, got {v!r}")
+    return dataclasses.replace(timers, **value)
+
+
+def _derive_options(ruleset: Ruleset, value) -> Mapping[str, Any]:
+    if not isinstance(value, Mapping):
+        raise InvalidRuleset(f"options must be an object, got {value!r}")
+    merged = dict(ruleset.options)
+    for name, v in value.items():
+        if name not in merged:
+            known = ", ".join(sorted(merged)) or "none"
+            raise InvalidRuleset(f"{ruleset.slug} has no option {name!r} (options: {known})")
+        if type(v) is not type(merged[name]):
+            raise InvalidRuleset(f"option {name} must be {type(merged[name]).__name__}, got {v!r}")
+        if isinstance(v, float) and not 0.0 <= v <= 1.0:
+            raise InvalidRuleset(f"option {name} is a probability from 0 to 1, got {v!r}")
+        merged[name] = v
+    return MappingProxyType(merged)
+
+
+def _derive_fan_values(ruleset: Ruleset, value) -> Mapping[str, int]:
+    if not isinstance(value, Mapping):
+        raise InvalidRuleset(f"fan_values must be an object of fan key: value, got {value!r}")
+    for key, v in value.items():
+        if not _nonneg_int(v):
+            raise InvalidRuleset(f"fan value of {key!r} must be a whole number >= 0, got {v!r}")
+    from ..fans import known_fan_keys  # the fan table lives with the scorer
+
+    known = known_fan_keys(ruleset)
+    unknown = sorted(set(value) - known)
+    if unknown:
+        raise InvalidRuleset(f"{ruleset.slug} has no fan {', '.join(unknown)}")
+    return MappingProxyType({**ruleset.fan_values, **value})
+
+
+def check_consistency(rs: Ruleset) -> None:
+    """Refuse combinations that cannot be played, naming the value and why."""
+    if rs.tian_ting and not rs.bao_ting:
+        raise InvalidRuleset("tian_ting needs bao_ting: 天听 is a ready declaration")
+    if rs.guo_hu and not rs.bao_ting:
+        raise InvalidRuleset("guo_hu needs bao_ting: 过胡 is only possible while ready")
+    if rs.max_guo and not rs.guo_hu:
+        raise InvalidRuleset("max_guo must be 0 when the ruleset has no 过胡")
+    if rs.haidi_phase and rs.haidi_draws < 1:
+        raise InvalidRuleset("haidi_draws must be at least 1: this ruleset has a 海底捞月 phase")
+    if not rs.haidi_phase and rs.haidi_draws:
+        raise InvalidRuleset("haidi_draws must be 0: this ruleset has no 海底捞月 phase")
+    if rs.haidi_draws > 10:
+        raise InvalidRuleset("haidi_draws must be at most 10")
+    if rs.cap is not None and rs.cap < rs.min_fan:
+        raise InvalidRuleset(f"cap {rs.cap} is below the minimum fan {rs.min_fan}: no hand could win")
+    if rs.self_draw_multiplier < rs.discard_multiplier and rs.scoring == "classic":
+        raise InvalidRuleset("self_draw_multiplier must not be below discard_multiplier")
+    unknown_forms = set(rs.forms) - set(FORMS)
+    if unknown_forms:
+        raise InvalidRuleset(f"unknown winning forms {sorted(unknown_forms)}")

@@ -1,0 +1,185 @@
+"""Tile kinds and their text notation.
+
+A tile kind is a small int so hands can be counted in flat arrays:
+0-8 are 1m-9m (万), 9-17 are 1p-9p (筒), 18-26 are 1s-9s (条),
+27-33 are 1z-7z (东南西北 白發中), 34-41 are 1f-8f (春夏秋冬 梅兰竹菊).
+Notation is Tenhou-style runs of digits followed by a suit letter: ``"123m456p11z1f"``.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+
+from .errors import InvalidAction
+
+SUITS = "mpszf"
+SUIT_SIZE = {"m": 9, "p": 9, "s": 9, "z": 7, "f": 8}
+SUIT_BASE = {"m": 0, "p": 9, "s": 18, "z": 27, "f": 34}
+NUM_KINDS = 42
+NUM_PLAYING_KINDS = 34  # everything except flowers
+
+EAST, SOUTH, WEST, NORTH, WHITE, GREEN, RED = range(27, 34)
+WINDS = (EAST, SOUTH, WEST, NORTH)
+DRAGONS = (WHITE, GREEN, RED)
+HONORS = WINDS + DRAGONS
+FLOWERS = tuple(range(34, 42))
+TERMINALS = (0, 8, 9, 17, 18, 26)
+YAOJIU = TERMINALS + HONORS
+ALL_KINDS = tuple(range(NUM_KINDS))
+
+MAX_COPIES = 4
+MAX_FLOWER_COPIES = 1
+
+
+def suit_of(kind: int) -> str:
+    if kind < 27:
+        return "mps"[kind // 9]
+    return "z" if kind < 34 else "f"
+
+
+def number_of(kind: int) -> int:
+    """1-9 for number tiles, 1-7 for honors, 1-8 for flowers."""
+    return kind - SUIT_BASE[suit_of(kind)] + 1
+
+
+def make(number: int, suit: str) -> int:
+    if suit not in SUIT_SIZE or not 1 <= number <= SUIT_SIZE[suit]:
+        raise InvalidAction(f"no such tile: {number}{suit}")
+    return SUIT_BASE[suit] + number - 1
+
+
+def is_number(kind: int) -> bool:
+    return kind < 27
+
+
+def is_honor(kind: int) -> bool:
+    return 27 <= kind < 34
+
+
+def is_wind(kind: int) -> bool:
+    return 27 <= kind < 31
+
+
+def is_dragon(kind: int) -> bool:
+    return 31 <= kind < 34
+
+
+def is_flower(kind: int) -> bool:
+    return kind >= 34
+
+
+def is_terminal(kind: int) -> bool:
+    return kind < 27 and kind % 9 in (0, 8)
+
+
+def is_yaojiu(kind: int) -> bool:
+    return is_terminal(kind) or is_honor(kind)
+
+
+def max_copies(kind: int) -> int:
+    return MAX_FLOWER_COPIES if is_flower(kind) else MAX_COPIES
+
+
+def parse_tiles(text: str, *, check_copies: bool = True) -> list[int]:
+    """Parse ``"123m11z"`` into kinds, in the written order.
+
+    Refuses unknown suits, out-of-range numbers (``0m``, ``8z``, ``9f``), digits with no
+    suit, and (unless ``check_copies`` is off) more copies of a kind than a set holds.
+    """
+    if not isinstance(text, str):
+        raise InvalidAction(f"tiles must be text, got {text!r}")
+    kinds: list[int] = []
+    pending: list[str] = []
+    for ch in text.replace(" ", ""):
+        if ch.isdigit():
+            pending.append(ch)
+        elif ch in SUIT_SIZE:
+            if not pending:
+                raise InvalidAction(f"suit letter {ch!r} without digits in {text!r}")
+            for digit in pending:
+                number = int(digit)
+                if not 1 <= number <= SUIT_SIZE[ch]:
+                    raise InvalidAction(f"no such tile {digit}{ch} in {text!r}")
+                kinds.append(SUIT_BASE[ch] + number - 1)
+            pending = []
+        else:
+            raise InvalidAction(f"unknown character {ch!r} in tiles {text!r}")
+    if pending:
+        raise InvalidAction(f"digits without a suit letter in {text!r}")
+    if check_copies:
+        check_copy_limits(kinds, text)
+    return kinds
+
+
+def parse_tile(text: str) -> int:
+    kinds = parse_tiles(text)
+    if len(kinds) != 1:
+        raise InvalidAction(f"expected exactly one tile, got {text!r}")
+    return kinds[0]
+
+
+def check_copy_limits(kinds: Iterable[int], label: object = None) -> None:
+    for kind, count in Counter(kinds).items():
+        if count > max_copies(kind):
+            where = f" in {label!r}" if label is not None else ""
+            raise InvalidAction(
+                f"{count} copies of {format_tile(kind)}{where}: a set has only {max_copies(kind)}"
+            )
+
+
+def format_tile(kind: int) -> str:
+    return f"{number_of(kind)}{suit_of(kind)}"
+
+
+def format_tiles(kinds: Iterable[int]) -> str:
+    """Format kinds in the given order, merging consecutive tiles of one suit.
+
+    ``format_tiles(parse_tiles(s)) == s`` for every well-formed ``s`` in this compact
+    form; sort first (``sorted(kinds)``) for the canonical hand notation.
+    """
+    out: list[str] = []
+    run_suit = None
+    for kind in kinds:
+        suit = suit_of(kind)
+        if run_suit is not None and suit != run_suit:
+            out.append(run_suit)
+        out.append(str(number_of(kind)))
+        run_suit = suit
+    if run_suit is not None:
+        out.append(run_suit)
+    return "".join(out)
+
+
+def to_counts(kinds: Iterable[int], size: int = NUM_KINDS) -> list[int]:
+    counts = [0] * size
+    for kind in kinds:
+        counts[kind] += 1
+    return counts
+
+
+def from_counts(counts: Iterable[int]) -> list[int]:
+    return [kind for kind, n in enumerate(counts) for _ in range(n)]
+
+
+_ZH_NUMBERS = "一二三四五六七八九"
+_ZH_SUITS = {"m": "万", "p": "筒", "s": "条"}
+_ZH_HONORS = ("东风", "南风", "西风", "北风", "白板", "发财", "红中")
+_ZH_FLOWERS = "春夏秋冬梅兰竹菊"
+_EN_NUMBERS = ("One", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine")
+_EN_SUITS = {"m": "characters", "p": "dots", "s": "bamboo"}
+_EN_HONORS = ("East wind", "South wind", "West wind", "North wind",
+              "White dragon", "Green dragon", "Red dragon")
+_EN_FLOWERS = ("Spring", "Summer", "Autumn", "Winter", "Plum", "Orchid", "Bamboo", "Chrysanthemum")
+
+
+def tile_name(kind: int, lang: str = "zh") -> str:
+    """Accessible name: ``五万`` / ``Five of characters``."""
+    suit, number = suit_of(kind), number_of(kind)
+    if lang.startswith("zh"):
+        if suit in _ZH_SUITS:
+            return _ZH_NUMBERS[number - 1] + _ZH_SUITS[suit]
+        return _ZH_HONORS[number - 1] if suit == "z" else _ZH_FLOWERS[number - 1]
+    if suit in _EN_SUITS:
+        return f"{_EN_NUMBERS[number - 1]} of {_EN_SUITS[suit]}"
+    return _EN_HONORS[number - 1] if suit == "z" else _EN_FLOWERS[number - 1]
