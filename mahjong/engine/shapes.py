@@ -105,3 +105,20 @@ class WinContext:
     @property
     def num_flowers(self) -> int:
         return len(self.flowers) or self.flower_count
+
+
+# How a hand ended (Outcome.kind)
+SELF_DRAW, DISCARD_WIN, DRAW, ESCAPE = "self_draw", "discard_win", "draw", "escape"
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a hand ended. ``context`` is set for wins (what scoring needs);
+    ``escaper`` for an escape. Seats are 0 and 1."""
+
+    kind: str                         # SELF_DRAW | DISCARD_WIN | DRAW | ESCAPE
+    winner: int | None = None
+    loser: int | None = None          # the payer: discarder, or opponent on a self-draw
+    context: WinContext | None = None
+    escaper: int | None = None
+    robbed_kong: bool = False         # classic pays a robbed kong like a self-draw
