@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: install test run test-engine
+.PHONY: install test run test-engine chromium
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "Python 3.11+ is required"'
@@ -15,7 +15,21 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP)
 
-test: install
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+# Migrate, load built-in data, embedded Redis unless REDIS_URL is set, daphne + Celery.
+run: install
+	$(PY) -m mahjong.run --host $(HOST) --port $(PORT)
+
+# Browser tests drive Debian's chromium (Playwright's own browser download is not used).
+chromium:
+	@if [ ! -x /usr/bin/chromium ]; then \
+		if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq chromium; \
+		else sudo apt-get update -qq && sudo apt-get install -y -qq chromium; fi; \
+	fi
+
+test: install chromium
 	$(PY) -m pytest
 
 test-engine: install

@@ -1,0 +1,188 @@
+"""Admin for operators: players with their ledger, bean adjustments, bans and mutes.
+
+Bean changes go through accounts.wallet like everywhere else; the balance field itself
+is read-only here.
+"""
+
+import uuid
+
+from django import forms
+from django.contrib import admin, messages
+from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
+from django.contrib.auth.admin import UserAdmin as DjangoUserAdmin
+from django.template.response import TemplateResponse
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
+
+from . import services, wallet
+from .models import EconomySettings, LedgerEntry, RankLevel, User
+
+
+class LedgerInline(admin.TabularInline):
+    model = LedgerEntry
+    fk_name = "account"
+    fields = ("created_at", "amount", "balance_after", "reason", "note", "ref", "actor")
+    readonly_fields = fields
+    ordering = ("-created_at", "-id")
+    extra = 0
+    can_delete = False
+    show_change_link = False
+    verbose_name_plural = _("ledger (newest first)")
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).select_related("actor")
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+
+class AdjustBeansForm(forms.Form):
+    amount = forms.IntegerField(
+        label=_("Amount"), help_text=_("Positive to grant, negative to deduct, e.g. 5000 or -2000."))
+    note = forms.CharField(label=_("Reason"), max_length=200,
+                           help_text=_("Recorded in each player's ledger."))
+    # One token per opened form: submitting the same form twice grants only once.
+    token = forms.CharField(widget=forms.HiddenInput)
+
+    def clean_amount(self):
+        amount = self.cleaned_data["amount"]
+        if amount == 0:
+            raise forms.ValidationError(_("The amount must not be zero."))
+        return amount
+
+
+class BanForm(forms.Form):
+    reason = forms.CharField(label=_("Reason"), max_length=200)
+
+
+class MuteForm(forms.Form):
+    hours = forms.IntegerField(label=_("Hours"), min_value=1, max_value=24 * 365, initial=24)
+
+
+def _intermediate(modeladmin, request, queryset, *, form, title, action, submit):
+    context = {**modeladmin.admin_site.each_context(request), "title": title, "form": form,
+               "queryset": queryset, "action": action, "submit": submit,
+               "action_checkbox_name": ACTION_CHECKBOX_NAME, "opts": modeladmin.model._meta}
+    return TemplateResponse(request, "admin/accounts/user/action_form.html", context)
+
+
+@admin.register(User)
+class UserAdmin(DjangoUserAdmin):
+    list_display = ("username", "nickname", "kind", "beans", "rank_score", "games_played",
+                    "is_active", "muted_until", "date_joined")
+    list_filter = ("kind", "is_active", "is_staff")
+    search_fields = ("username", "nickname", "email", "public_id")
+    readonly_fields = ("public_id", "beans", "last_login", "date_joined")
+    ordering = ("-date_joined",)
+    inlines = [LedgerInline]
+    actions = ["adjust_beans", "ban_players", "unban_players", "mute_players", "unmute_players"]
+    fieldsets = (
+        (None, {"fields": ("username", "password", "public_id", "kind")}),
+        (_("Player"), {"fields": ("nickname", "beans", "rank_score", "games_played", "games_won",
+                                  "best_fan", "best_hand")}),
+        (_("Moderation"), {"fields": ("is_active", "ban_reason", "muted_until")}),
+        (_("Staff"), {"fields": ("is_staff", "is_superuser", "groups", "user_permissions"),
+                      "classes": ("collapse",)}),
+        (_("Dates"), {"fields": ("last_login", "date_joined")}),
+    )
+    add_fieldsets = ((None, {"classes": ("wide",),
+                             "fields": ("username", "nickname", "password1", "password2")}),)
+
+    @admin.action(description=_("Grant or deduct beans…"), permissions=["change"])
+    def adjust_beans(self, request, queryset):
+        if "apply" in request.POST:
+            form = AdjustBeansForm(request.POST)
+            if form.is_valid():
+                self._apply_adjustment(request, queryset, form.cleaned_data)
+                return None
+        else:
+            form = AdjustBeansForm(initial={"token": uuid.uuid4().hex})
+        return _intermediate(self, request, queryset, form=form, title=_("Grant or deduct beans"),
+                             action="adjust_beans", submit=_("Apply to these players"))
+
+    def _apply_adjustment(self, request, queryset, data):
+        done = 0
+        for user in queryset:
+            try:
+                posting = wallet.adjust(user, data["amount"], note=data["note"], actor=request.user,
+                                        key=f"admin:{data['token']}:{user.public_id}")
+            except wallet.WalletError as exc:
+                self.message_user(request, str(exc), messages.ERROR)
+            else:
+                done += not posting.replayed
+        self.message_user(request, ngettext("Adjusted the beans of %(n)d player.",
+                                            "Adjusted the beans of %(n)d players.", done) % {"n": done},
+                          messages.SUCCESS)
+
+    @admin.action(description=_("Ban (cannot log in)…"), permissions=["change"])
+    def ban_players(self, request, queryset):
+        form = BanForm(request.POST if "apply" in request.POST else None)
+        if form.is_bound and form.is_valid():
+            for user in queryset:
+                services.ban(user, form.cleaned_data["reason"])
+            self.message_user(request, _("Banned %(n)d player(s).") % {"n": len(queryset)})
+            return None
+        return _intermediate(self, request, queryset, form=form, title=_("Ban players"),
+                             action="ban_players", submit=_("Ban"))
+
+    @admin.action(description=_("Lift the ban"), permissions=["change"])
+    def unban_players(self, request, queryset):
+        for user in queryset:
+            services.unban(user)
+        self.message_user(request, _("Lifted the ban of %(n)d player(s).") % {"n": len(queryset)})
+
+    @admin.action(description=_("Mute (no chat, no nickname change)…"), permissions=["change"])
+    def mute_players(self, request, queryset):
+        form = MuteForm(request.POST if "apply" in request.POST else None)
+        if form.is_bound and form.is_valid():
+            for user in queryset:
+                services.mute(user, form.cleaned_data["hours"])
+            self.message_user(request, _("Muted %(n)d player(s).") % {"n": len(queryset)})
+            return None
+        return _intermediate(self, request, queryset, form=form, title=_("Mute players"),
+                             action="mute_players", submit=_("Mute"))
+
+    @admin.action(description=_("Unmute"), permissions=["change"])
+    def unmute_players(self, request, queryset):
+        for user in queryset:
+            services.unmute(user)
+        self.message_user(request, _("Unmuted %(n)d player(s).") % {"n": len(queryset)})
+
+
+@admin.register(LedgerEntry)
+class LedgerEntryAdmin(admin.ModelAdmin):
+    list_display = ("created_at", "account", "amount", "balance_after", "reason", "note", "ref", "actor")
+    list_filter = ("reason",)
+    list_select_related = ("account", "actor")
+    search_fields = ("account__username", "account__nickname", "idempotency_key", "ref", "note")
+    date_hierarchy = "created_at"
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(RankLevel)
+class RankLevelAdmin(admin.ModelAdmin):
+    list_display = ("level", "name", "name_en", "threshold")
+    list_editable = ("name", "name_en", "threshold")
+    search_fields = ("name", "name_en")
+
+
+@admin.register(EconomySettings)
+class EconomySettingsAdmin(admin.ModelAdmin):
+    list_display = ("__str__", "signup_grant", "relief_amount")
+
+    def has_add_permission(self, request):
+        return not EconomySettings.objects.exists()
+
+    def has_delete_permission(self, request, obj=None):
+        return False

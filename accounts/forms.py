@@ -1,0 +1,28 @@
+from django import forms
+from django.contrib.auth.forms import UserCreationForm
+from django.utils.translation import gettext_lazy as _
+
+from .models import User
+
+
+class SignupForm(UserCreationForm):
+    nickname = forms.CharField(label=_("Nickname"), max_length=24, required=False,
+                               help_text=_("Shown at the table and on leaderboards. Optional."))
+
+    class Meta(UserCreationForm.Meta):
+        model = User
+        fields = ("username", "nickname")
+
+
+class NicknameForm(forms.ModelForm):
+    class Meta:
+        model = User
+        fields = ("nickname",)
+        labels = {"nickname": _("Nickname")}
+
+    def clean_nickname(self):
+        nickname = self.cleaned_data["nickname"].strip()
+        taken = User.objects.filter(nickname__iexact=nickname).exclude(pk=self.instance.pk)
+        if nickname and taken.exists():
+            raise forms.ValidationError(_("This nickname is taken."))
+        return nickname

@@ -1,0 +1,151 @@
+"""Players, the bean ledger, rank levels and the economy settings.
+
+Beans (欢乐豆) live on the user row as a balance plus an append-only ledger. Only
+accounts.wallet writes either of them; the database refuses a negative balance for
+everyone except the bank, the account grants are paid from.
+"""
+
+from django.contrib.auth.models import AbstractUser
+from django.db import models
+from django.db.models import Q
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import get_language
+from django.utils.translation import gettext_lazy as _
+
+from .codes import new_public_id
+
+
+class User(AbstractUser):
+    class Kind(models.TextChoices):
+        PLAYER = "player", _("Player")
+        BOT = "bot", _("Bot")
+        HOUSE = "house", _("House (rake)")
+        BANK = "bank", _("Bank (grants)")
+
+    public_id = models.CharField(_("public id"), max_length=12, unique=True,
+                                 default=new_public_id, editable=False)
+    nickname = models.CharField(_("nickname"), max_length=24, blank=True)
+    kind = models.CharField(_("kind"), max_length=8, choices=Kind.choices, default=Kind.PLAYER)
+    beans = models.BigIntegerField(_("beans"), default=0, editable=False)
+    # Game statistics: written by live play (tables app) when a hand is settled.
+    rank_score = models.PositiveIntegerField(_("rank score"), default=0)
+    games_played = models.PositiveIntegerField(_("games played"), default=0)
+    games_won = models.PositiveIntegerField(_("games won"), default=0)
+    best_fan = models.PositiveIntegerField(_("biggest hand (fan)"), default=0)
+    best_hand = models.CharField(_("biggest hand"), max_length=80, blank=True)
+    muted_until = models.DateTimeField(_("muted until"), null=True, blank=True)
+    ban_reason = models.CharField(_("ban reason"), max_length=200, blank=True)
+
+    class Meta:
+        verbose_name = _("player")
+        verbose_name_plural = _("players")
+        constraints = [
+            # The bank may go negative: it is where granted beans come from, so every
+            # movement has a counterpart and all balances always sum to zero.
+            models.CheckConstraint(condition=Q(beans__gte=0) | Q(kind="bank"),
+                                   name="beans_never_negative"),
+            models.UniqueConstraint(fields=["kind"], condition=Q(kind__in=["house", "bank"]),
+                                    name="one_house_and_one_bank"),
+        ]
+
+    def __str__(self):
+        return self.display_name
+
+    def get_absolute_url(self):
+        return reverse("accounts:player", args=[self.public_id])
+
+    @property
+    def display_name(self) -> str:
+        return self.nickname or self.username
+
+    @property
+    def is_muted(self) -> bool:
+        return self.muted_until is not None and self.muted_until > timezone.now()
+
+    @property
+    def win_rate(self) -> float | None:
+        return self.games_won / self.games_played if self.games_played else None
+
+
+class LedgerEntry(models.Model):
+    """One leg of a posting. A posting's legs share an idempotency key and sum to zero."""
+
+    class Reason(models.TextChoices):
+        SIGNUP_GRANT = "signup", _("Sign-up grant")
+        RELIEF_GRANT = "relief", _("Daily relief (救济金)")
+        ADMIN_GRANT = "admin_grant", _("Granted by an administrator")
+        ADMIN_DEDUCT = "admin_deduct", _("Deducted by an administrator")
+        BOT_FLOAT = "bot_float", _("Bot float")
+        SETTLEMENT = "settlement", _("Hand settlement")
+
+    account = models.ForeignKey(User, on_delete=models.PROTECT, related_name="ledger",
+                                verbose_name=_("account"))
+    amount = models.BigIntegerField(_("amount"))
+    balance_after = models.BigIntegerField(_("balance after"))
+    reason = models.CharField(_("reason"), max_length=16, choices=Reason.choices)
+    note = models.CharField(_("note"), max_length=200, blank=True)
+    # What the movement belongs to, e.g. the public id of a match; used by leaderboards.
+    ref = models.CharField(_("reference"), max_length=40, blank=True, db_index=True)
+    idempotency_key = models.CharField(_("idempotency key"), max_length=120)
+    actor = models.ForeignKey(User, on_delete=models.SET_NULL, null=True, blank=True,
+                              related_name="+", verbose_name=_("made by"))
+    created_at = models.DateTimeField(_("time"), default=timezone.now, db_index=True)
+
+    class Meta:
+        verbose_name = _("ledger entry")
+        verbose_name_plural = _("ledger entries")
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(fields=["idempotency_key", "account"],
+                                    name="one_leg_per_account_per_key"),
+            models.CheckConstraint(condition=~Q(amount=0), name="ledger_amount_nonzero"),
+        ]
+        indexes = [models.Index(fields=["account", "-created_at"])]
+
+    def __str__(self):
+        return f"{self.account_id} {self.amount:+d} {self.reason}"
+
+
+class RankLevel(models.Model):
+    """RULES.md 4.6: a player's level is the highest whose threshold <= rank score."""
+
+    level = models.PositiveSmallIntegerField(_("level"), unique=True)
+    name = models.CharField(_("name (Chinese)"), max_length=20)
+    name_en = models.CharField(_("name (English)"), max_length=40, blank=True)
+    threshold = models.PositiveIntegerField(_("rank score at least"), unique=True)
+
+    class Meta:
+        verbose_name = _("rank level")
+        verbose_name_plural = _("rank levels")
+        ordering = ["threshold"]
+
+    def __str__(self):
+        return f"{self.level} {self.name}"
+
+    @property
+    def display_name(self) -> str:
+        if get_language() == "en" and self.name_en:
+            return f"{self.name} ({self.name_en})"
+        return self.name
+
+
+class EconomySettings(models.Model):
+    """Singleton (pk=1) with the amounts an operator tunes in the admin."""
+
+    signup_grant = models.PositiveIntegerField(_("sign-up grant"), default=20_000)
+    relief_amount = models.PositiveIntegerField(
+        _("daily relief amount"), default=3_000,
+        help_text=_("Granted once a day to a player whose beans are below the cheapest room's entry."))
+
+    class Meta:
+        verbose_name = _("economy settings")
+        verbose_name_plural = _("economy settings")
+
+    def __str__(self):
+        return str(_("Economy settings"))
+
+    @classmethod
+    def load(cls) -> "EconomySettings":
+        obj, _created = cls.objects.get_or_create(pk=1)
+        return obj

@@ -1,0 +1,39 @@
+"""Account changes other than beans: registration, bans and mutes."""
+
+from __future__ import annotations
+
+import datetime
+
+from django.db import transaction
+from django.utils import timezone
+
+from . import wallet
+from .models import User
+
+
+def register(*, username: str, password: str, nickname: str = "") -> User:
+    """A new player with the sign-up grant, both or neither."""
+    with transaction.atomic():
+        user = User(username=username, nickname=nickname.strip(), kind=User.Kind.PLAYER)
+        user.set_password(password)
+        user.save()
+        wallet.grant_signup(user)
+    return user
+
+
+def ban(user: User, reason: str) -> None:
+    # is_active=False: ModelBackend refuses the login and drops existing sessions.
+    User.objects.filter(pk=user.pk).update(is_active=False, ban_reason=reason.strip())
+
+
+def unban(user: User) -> None:
+    User.objects.filter(pk=user.pk).update(is_active=True, ban_reason="")
+
+
+def mute(user: User, hours: int) -> None:
+    until = timezone.now() + datetime.timedelta(hours=hours)
+    User.objects.filter(pk=user.pk).update(muted_until=until)
+
+
+def unmute(user: User) -> None:
+    User.objects.filter(pk=user.pk).update(muted_until=None)

@@ -1,0 +1,68 @@
+"""Sign-up and profiles. Log in/out and password change are Django's views (urls.py)."""
+
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth.decorators import login_required
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods
+
+from . import ranks, services
+from .forms import NicknameForm, SignupForm
+from .models import EconomySettings, User
+
+
+@require_http_methods(["GET", "POST"])
+def signup(request):
+    if request.user.is_authenticated:
+        return redirect("lobby:home")
+    form = SignupForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        user = services.register(username=form.cleaned_data["username"],
+                                 password=form.cleaned_data["password1"],
+                                 nickname=form.cleaned_data.get("nickname", ""))
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        messages.success(request, _("Welcome! You received %(beans)s beans to start with.")
+                         % {"beans": f"{EconomySettings.load().signup_grant:,}"})
+        return redirect("lobby:home")
+    return render(request, "accounts/signup.html", {"form": form})
+
+
+@login_required
+def my_profile(request):
+    return redirect(request.user.get_absolute_url())
+
+
+def player(request, public_id):
+    shown = get_object_or_404(User, public_id=public_id, kind__in=[User.Kind.PLAYER, User.Kind.BOT])
+    is_me = request.user.is_authenticated and request.user.pk == shown.pk
+    context = {
+        "shown": shown,
+        "is_me": is_me,
+        "rank": ranks.progress(shown.rank_score),
+        "nickname_form": NicknameForm(instance=shown) if is_me else None,
+        "ledger": shown.ledger.all()[:20] if is_me else None,
+    }
+    return render(request, "accounts/profile.html", context)
+
+
+@login_required
+@require_http_methods(["POST"])
+def edit_nickname(request):
+    user = request.user
+    form = NicknameForm(request.POST, instance=user)
+    if user.is_muted:
+        form.add_error(None, _("You are muted and cannot change your nickname right now."))
+    elif form.is_valid():
+        form.save()
+        messages.success(request, _("Nickname saved."))
+        if not request.htmx:
+            return redirect(user.get_absolute_url())
+        form = NicknameForm(instance=user)
+    else:
+        user.refresh_from_db(fields=["nickname"])
+    context = {"shown": user, "is_me": True, "nickname_form": form}
+    if request.htmx:
+        return render(request, "accounts/profile.html#nickname", context)
+    return render(request, "accounts/profile.html",
+                  {**context, "rank": ranks.progress(user.rank_score), "ledger": user.ledger.all()[:20]})

@@ -1,0 +1,311 @@
+"""Everything before a hand: rulesets as operators configure them, room tiers, the
+quick-match queue, matches, private rooms and leaderboard definitions.
+
+A Match is the hand-off to live play: the tables app (next issue) opens a Table for a
+READY match and moves it to PLAYING/FINISHED; nothing here needs to change for that.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.db import models
+from django.db.models import F, Q
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import get_language
+from django.utils.translation import gettext_lazy as _
+
+from accounts.codes import new_public_id
+from mahjong.engine.errors import InvalidRuleset
+from mahjong.engine.rulesets import RULESETS, get_ruleset
+
+
+def engine_choices() -> list[tuple[str, str]]:
+    return [(slug, f"{rs.name_zh} / {rs.name_en} ({slug})") for slug, rs in RULESETS.items()]
+
+
+def _bilingual(name: str, name_en: str) -> str:
+    return name_en if get_language() == "en" and name_en else name
+
+
+class Ruleset(models.Model):
+    """An engine ruleset plus operator overrides, validated by the engine itself."""
+
+    slug = models.SlugField(_("slug"), unique=True)
+    # No model-level choices: the engine's list is code, not schema (no migration per rename).
+    engine_slug = models.CharField(_("engine ruleset"), max_length=20)
+    name = models.CharField(_("name (Chinese)"), max_length=40)
+    name_en = models.CharField(_("name (English)"), max_length=60, blank=True)
+    overrides = models.JSONField(
+        _("overrides"), default=dict, blank=True,
+        help_text=_('Values that differ from the engine ruleset, as JSON, e.g. {"cap": 10, '
+                    '"timers": {"decision": 20}, "fan_values": {"qing_yi_se": 6}}. '
+                    "Leave {} for the rules as written."))
+    is_active = models.BooleanField(_("active"), default=True)
+    ordering = models.PositiveSmallIntegerField(_("order"), default=0)
+
+    class Meta:
+        verbose_name = _("ruleset")
+        verbose_name_plural = _("rulesets")
+        ordering = ["ordering", "slug"]
+
+    def __str__(self):
+        return self.display_name
+
+    @property
+    def display_name(self) -> str:
+        return _bilingual(self.name, self.name_en)
+
+    def clean(self):
+        if self.engine_slug not in RULESETS:
+            raise ValidationError({"engine_slug": _("Choose one of the engine rulesets.")})
+        try:
+            self.engine()
+        except InvalidRuleset as exc:
+            # The engine's own message names the value and why; show it verbatim.
+            raise ValidationError({"overrides": str(exc)}) from None
+
+    def engine(self):
+        """The engine's frozen Ruleset with this row's overrides applied."""
+        return get_ruleset(self.engine_slug, self.overrides or None)
+
+
+class RoomTier(models.Model):
+    """A room (房间, RULES.md 4.6): stakes and who may enter."""
+
+    slug = models.SlugField(_("slug"), unique=True)
+    name = models.CharField(_("name (Chinese)"), max_length=20)
+    name_en = models.CharField(_("name (English)"), max_length=40, blank=True)
+    ruleset = models.ForeignKey(Ruleset, on_delete=models.PROTECT, related_name="tiers",
+                                verbose_name=_("ruleset"))
+    beans_per_point = models.PositiveIntegerField(_("beans per point"))
+    entry_min = models.PositiveBigIntegerField(_("entry minimum (beans)"))
+    entry_max = models.PositiveBigIntegerField(_("entry maximum (beans)"))
+    is_active = models.BooleanField(_("open"), default=True)
+    ordering = models.PositiveSmallIntegerField(_("order"), default=0)
+
+    class Meta:
+        verbose_name = _("room tier")
+        verbose_name_plural = _("room tiers")
+        ordering = ["ordering", "entry_min"]
+        constraints = [
+            models.CheckConstraint(condition=Q(entry_min__lte=F("entry_max")),
+                                   name="tier_entry_min_le_max"),
+            models.CheckConstraint(condition=Q(beans_per_point__gt=0), name="tier_beans_per_point_pos"),
+        ]
+
+    def __str__(self):
+        return self.display_name
+
+    @property
+    def display_name(self) -> str:
+        return _bilingual(self.name, self.name_en)
+
+    def clean(self):
+        if self.entry_min is not None and self.entry_max is not None and self.entry_min > self.entry_max:
+            raise ValidationError({"entry_max": _("The maximum must not be below the minimum.")})
+        if self.beans_per_point == 0:
+            raise ValidationError({"beans_per_point": _("Beans per point must be at least 1.")})
+
+    def entry_refusal(self, beans: int) -> str | None:
+        """None when a player with `beans` may enter, else the message saying why not."""
+        if not self.is_active:
+            return _("%(room)s is closed right now.") % {"room": self.display_name}
+        if beans < self.entry_min:
+            return _("%(room)s needs at least %(min)s beans; you have %(beans)s.") % {
+                "room": self.display_name, "min": f"{self.entry_min:,}", "beans": f"{beans:,}"}
+        if beans > self.entry_max:
+            return _("%(room)s allows at most %(max)s beans; you have %(beans)s. "
+                     "Try a higher room.") % {
+                "room": self.display_name, "max": f"{self.entry_max:,}", "beans": f"{beans:,}"}
+        return None
+
+
+class Match(models.Model):
+    """Two players who will sit at one table."""
+
+    class Kind(models.TextChoices):
+        QUICK = "quick", _("Quick match")
+        PRIVATE = "private", _("Private room")
+
+    class State(models.TextChoices):
+        READY = "ready", _("Waiting for the table")
+        PLAYING = "playing", _("Playing")
+        FINISHED = "finished", _("Finished")
+        ABANDONED = "abandoned", _("Abandoned")
+
+    public_id = models.CharField(max_length=12, unique=True, default=new_public_id, editable=False)
+    kind = models.CharField(_("kind"), max_length=8, choices=Kind.choices)
+    state = models.CharField(_("state"), max_length=10, choices=State.choices, default=State.READY)
+    tier = models.ForeignKey(RoomTier, on_delete=models.PROTECT, null=True, blank=True,
+                             related_name="matches", verbose_name=_("room tier"))
+    ruleset = models.ForeignKey(Ruleset, on_delete=models.PROTECT, related_name="matches",
+                                verbose_name=_("ruleset"))
+    # Stakes are copied from the tier/room when the match is made, so an admin editing a
+    # tier later never changes a game in progress.
+    base_points = models.PositiveIntegerField(_("base (底分)"), default=1)
+    beans_per_point = models.PositiveIntegerField(_("beans per point"), default=0)
+    ranked = models.BooleanField(_("ranked"), default=True)
+    player_one = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
+                                   related_name="+", verbose_name=_("player one"))
+    player_two = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
+                                   related_name="+", verbose_name=_("player two"))
+    created_at = models.DateTimeField(_("created"), default=timezone.now)
+
+    class Meta:
+        verbose_name = _("match")
+        verbose_name_plural = _("matches")
+        ordering = ["-created_at"]
+        constraints = [models.CheckConstraint(condition=~Q(player_one=F("player_two")),
+                                              name="match_two_different_players")]
+
+    def __str__(self):
+        return self.public_id
+
+    def get_absolute_url(self):
+        return reverse("lobby:match", args=[self.public_id])
+
+    def seat_of(self, user) -> int | None:
+        if user.pk == self.player_one_id:
+            return 0
+        if user.pk == self.player_two_id:
+            return 1
+        return None
+
+    def opponent_of(self, user):
+        return self.player_two if user.pk == self.player_one_id else self.player_one
+
+
+class QueueTicket(models.Model):
+    """A player waiting for a quick match in one tier."""
+
+    class State(models.TextChoices):
+        WAITING = "waiting", _("Waiting")
+        MATCHED = "matched", _("Matched")
+        CANCELLED = "cancelled", _("Cancelled")
+
+    public_id = models.CharField(max_length=12, unique=True, default=new_public_id, editable=False)
+    player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                               related_name="queue_tickets", verbose_name=_("player"))
+    tier = models.ForeignKey(RoomTier, on_delete=models.CASCADE, related_name="tickets",
+                             verbose_name=_("room tier"))
+    ruleset = models.ForeignKey(Ruleset, on_delete=models.CASCADE, related_name="+",
+                                verbose_name=_("ruleset"))
+    state = models.CharField(_("state"), max_length=10, choices=State.choices, default=State.WAITING)
+    match = models.ForeignKey(Match, on_delete=models.SET_NULL, null=True, blank=True,
+                              related_name="tickets", verbose_name=_("match"))
+    created_at = models.DateTimeField(_("joined"), default=timezone.now)
+    last_seen = models.DateTimeField(_("last seen"), default=timezone.now)
+
+    class Meta:
+        verbose_name = _("queue ticket")
+        verbose_name_plural = _("queue tickets")
+        constraints = [models.UniqueConstraint(fields=["player"], condition=Q(state="waiting"),
+                                               name="one_waiting_ticket_per_player")]
+        indexes = [models.Index(fields=["tier", "ruleset", "state", "created_at"])]
+
+    def __str__(self):
+        return self.public_id
+
+    def get_absolute_url(self):
+        return reverse("lobby:queue", args=[self.public_id])
+
+
+ROOM_CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I/L: read out loud safely
+
+
+def new_room_code() -> str:
+    return "".join(secrets.choice(ROOM_CODE_ALPHABET) for _ in range(6))
+
+
+class PrivateRoom(models.Model):
+    """A friends' room: a 6-character code, a share link, unranked, no beans at stake."""
+
+    class State(models.TextChoices):
+        OPEN = "open", _("Waiting for a guest")
+        MATCHED = "matched", _("Guest joined")
+        CLOSED = "closed", _("Closed")
+
+    code = models.CharField(_("code"), max_length=6, unique=True, default=new_room_code, editable=False)
+    host = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                             related_name="hosted_rooms", verbose_name=_("host"))
+    ruleset = models.ForeignKey(Ruleset, on_delete=models.PROTECT, related_name="+",
+                                verbose_name=_("ruleset"))
+    base_points = models.PositiveIntegerField(_("base (底分)"), default=1)
+    state = models.CharField(_("state"), max_length=8, choices=State.choices, default=State.OPEN)
+    match = models.OneToOneField(Match, on_delete=models.SET_NULL, null=True, blank=True,
+                                 related_name="private_room", verbose_name=_("match"))
+    created_at = models.DateTimeField(_("created"), default=timezone.now)
+
+    class Meta:
+        verbose_name = _("private room")
+        verbose_name_plural = _("private rooms")
+        ordering = ["-created_at"]
+
+    def __str__(self):
+        return self.code
+
+    def get_absolute_url(self):
+        return reverse("lobby:room", args=[self.code])
+
+
+class Leaderboard(models.Model):
+    """A board the operator defines; lobby.leaderboards computes its rows."""
+
+    class Metric(models.TextChoices):
+        BEANS = "beans", _("Beans held")
+        RANK_SCORE = "rank_score", _("Rank score")
+        GAMES_WON = "games_won", _("Games won")
+        NET_BEANS = "net_beans", _("Beans won at tables")
+
+    class Period(models.TextChoices):
+        ALL_TIME = "all", _("All time")
+        DAY = "day", _("Today")
+        WEEK = "week", _("This week")
+        MONTH = "month", _("This month")
+
+    name = models.CharField(_("name (Chinese)"), max_length=40)
+    name_en = models.CharField(_("name (English)"), max_length=60, blank=True)
+    metric = models.CharField(_("metric"), max_length=12, choices=Metric.choices)
+    period = models.CharField(_("period"), max_length=8, choices=Period.choices, default=Period.ALL_TIME)
+    tier = models.ForeignKey(RoomTier, on_delete=models.CASCADE, null=True, blank=True,
+                             related_name="+", verbose_name=_("only this room tier"))
+    ruleset = models.ForeignKey(Ruleset, on_delete=models.CASCADE, null=True, blank=True,
+                                related_name="+", verbose_name=_("only this ruleset"))
+    size = models.PositiveSmallIntegerField(_("rows shown"), default=10)
+    visible = models.BooleanField(_("visible"), default=True)
+    ordering = models.PositiveSmallIntegerField(_("order"), default=0)
+
+    # Metrics kept as running totals on the player: no history to slice by time or room.
+    TOTALS = {Metric.BEANS, Metric.RANK_SCORE, Metric.GAMES_WON}
+
+    class Meta:
+        verbose_name = _("leaderboard")
+        verbose_name_plural = _("leaderboards")
+        ordering = ["ordering", "id"]
+
+    def __str__(self):
+        return self.display_name
+
+    @property
+    def display_name(self) -> str:
+        return _bilingual(self.name, self.name_en)
+
+    def clean(self):
+        errors = {}
+        if self.metric in self.TOTALS:
+            if self.period != self.Period.ALL_TIME:
+                errors["period"] = _("%(metric)s is a running total: choose All time, or use "
+                                     "“Beans won at tables” for a period.") % {
+                    "metric": self.Metric(self.metric).label}
+            if self.tier_id or self.ruleset_id:
+                errors["tier"] = _("Room and ruleset filters apply only to “Beans won at tables”.")
+        if self.tier_id and self.ruleset_id:
+            errors["ruleset"] = _("Filter by a room tier or by a ruleset, not both.")
+        if not 1 <= (self.size or 0) <= 100:
+            errors["size"] = _("Show between 1 and 100 rows.")
+        if errors:
+            raise ValidationError(errors)

@@ -1,0 +1,64 @@
+"""Private rooms: a host opens one, a friend joins with the code or the share link.
+
+Friendly games: unranked, played for points only (no beans change hands), so a room
+cannot be used to move beans between accounts.
+"""
+
+from __future__ import annotations
+
+from django.db import IntegrityError, transaction
+from django.utils.translation import gettext as _
+
+from .models import Match, PrivateRoom, Ruleset
+
+MAX_BASE = 100
+
+
+class RoomError(Exception):
+    """The room action is refused; the message is shown to the player."""
+
+
+def create(host, ruleset: Ruleset, base_points: int) -> PrivateRoom:
+    if not ruleset.is_active:
+        raise RoomError(_("This ruleset is not available."))
+    if not 1 <= base_points <= MAX_BASE:
+        raise RoomError(_("The base must be between 1 and %(max)s.") % {"max": MAX_BASE})
+    for _attempt in range(5):  # a code collision is rare; draw another code
+        try:
+            with transaction.atomic():
+                # One open room per host: opening a new one closes the old.
+                PrivateRoom.objects.filter(host=host, state=PrivateRoom.State.OPEN).update(
+                    state=PrivateRoom.State.CLOSED)
+                return PrivateRoom.objects.create(host=host, ruleset=ruleset, base_points=base_points)
+        except IntegrityError:
+            continue
+    raise RoomError(_("Could not open a room, please try again."))
+
+
+def join(room: PrivateRoom, guest) -> Match:
+    with transaction.atomic():
+        room = PrivateRoom.objects.select_for_update().get(pk=room.pk)
+        if room.host_id == guest.pk:
+            raise RoomError(_("This is your own room: share the link with a friend."))
+        if room.state != PrivateRoom.State.OPEN:
+            raise RoomError(_("Room %(code)s is no longer open.") % {"code": room.code})
+        match = Match.objects.create(
+            kind=Match.Kind.PRIVATE, ruleset=room.ruleset, base_points=room.base_points,
+            beans_per_point=0, ranked=False, player_one_id=room.host_id, player_two=guest)
+        room.state = PrivateRoom.State.MATCHED
+        room.match = match
+        room.save(update_fields=["state", "match"])
+    return match
+
+
+def close(room: PrivateRoom, host) -> None:
+    if room.host_id != host.pk:
+        raise RoomError(_("Only the host can close the room."))
+    updated = PrivateRoom.objects.filter(pk=room.pk, state=PrivateRoom.State.OPEN).update(
+        state=PrivateRoom.State.CLOSED)
+    if not updated:
+        raise RoomError(_("Room %(code)s is no longer open.") % {"code": room.code})
+
+
+def normalize_code(raw: str) -> str:
+    return "".join(raw.split()).upper()

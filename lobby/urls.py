@@ -1,0 +1,21 @@
+from django.urls import path
+
+from . import views
+
+app_name = "lobby"
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("relief/", views.claim_relief, name="relief"),
+    path("quick/<slug:tier_slug>/", views.quick_join, name="quick_join"),
+    path("queue/<str:public_id>/", views.queue, name="queue"),
+    path("queue/<str:public_id>/cancel/", views.queue_cancel, name="queue_cancel"),
+    path("matches/<str:public_id>/", views.match, name="match"),
+    path("rooms/new/", views.room_new, name="room_new"),
+    path("rooms/find/", views.room_find, name="room_find"),
+    path("rooms/<str:code>/", views.room, name="room"),
+    path("rooms/<str:code>/join/", views.room_join, name="room_join"),
+    path("rooms/<str:code>/close/", views.room_close, name="room_close"),
+    path("leaderboards/", views.leaderboard_list, name="leaderboards"),
+    path("healthz", views.healthz, name="healthz"),
+]

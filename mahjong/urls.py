@@ -1,0 +1,14 @@
+from django.contrib import admin
+from django.urls import include, path
+from django.utils.translation import gettext_lazy as _
+
+admin.site.site_header = _("二人麻将 Online administration")
+admin.site.site_title = _("二人麻将 Online admin")
+admin.site.index_title = _("Operations")
+
+urlpatterns = [
+    path("admin/", admin.site.urls),
+    path("accounts/", include("accounts.urls")),
+    path("i18n/", include("django.conf.urls.i18n")),  # set_language for the switcher
+    path("", include("lobby.urls")),
+]

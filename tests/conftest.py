@@ -1,0 +1,75 @@
+"""Django-level fixtures shared by tests/web and later suites: a small named cast built
+with the real service functions (registration, wallet), never with hand-made rows.
+
+tests/engine never requests these, so engine tests stay database-free.
+"""
+
+import pytest
+
+PASSWORD = "tile-river-5m-7z"
+
+
+@pytest.fixture
+def builtin(db):
+    """The data `make run` loads: rulesets, room tiers, rank levels, leaderboards, bots."""
+    import io
+
+    from django.core.management import call_command
+
+    call_command("load_builtin", stdout=io.StringIO())
+
+
+@pytest.fixture
+def make_player(db):
+    """make_player("name", beans=12_000): a registered player holding exactly `beans`."""
+    from accounts import services, wallet
+
+    def make(username, *, beans=None, nickname=""):
+        user = services.register(username=username, password=PASSWORD, nickname=nickname)
+        if beans is not None and beans != user.beans:
+            wallet.adjust(user, beans - user.beans, note="test set-up", actor=None,
+                          key=f"test-setup:{user.public_id}")
+        user.refresh_from_db()
+        return user
+
+    return make
+
+
+@pytest.fixture
+def alice(builtin, make_player):
+    return make_player("alice", beans=20_000, nickname="Alice")
+
+
+@pytest.fixture
+def bob(builtin, make_player):
+    return make_player("bob", beans=20_000, nickname="Bob")
+
+
+@pytest.fixture
+def outsider(builtin, make_player):
+    return make_player("carol", beans=20_000, nickname="Carol")
+
+
+@pytest.fixture
+def client_of(client):
+    """client_of(user): a fresh test client logged in as that user."""
+    from django.test import Client
+
+    def make(user):
+        c = Client()
+        c.force_login(user)
+        return c
+
+    return make
+
+
+@pytest.fixture
+def htmx():
+    """Headers that make the test client's request look like HTMX's."""
+    def headers(target=None):
+        h = {"HX-Request": "true"}
+        if target:
+            h["HX-Target"] = target
+        return h
+
+    return headers

@@ -1,0 +1,101 @@
+"""Sign-up, log in/out, password change and profiles, through the test client."""
+
+import pytest
+from django.urls import reverse
+
+from accounts.models import EconomySettings, LedgerEntry, User
+from accounts import services
+from tests.conftest import PASSWORD
+
+pytestmark = pytest.mark.django_db
+
+
+def test_signing_up_logs_in_and_grants_the_starting_beans(builtin, client):
+    response = client.post(reverse("accounts:signup"), {
+        "username": "newbie", "nickname": "小明", "password1": "a-long-pass-phrase",
+        "password2": "a-long-pass-phrase"}, follow=True)
+    assert response.redirect_chain[-1][0] == "/"
+    user = User.objects.get(username="newbie")
+    assert response.context["user"] == user
+    assert user.nickname == "小明"
+    assert user.beans == EconomySettings.load().signup_grant
+    assert LedgerEntry.objects.get(account=user).reason == "signup"
+    assert "小明" in response.content.decode()
+
+
+def test_sign_up_shows_form_errors_and_creates_nothing(builtin, client):
+    response = client.post(reverse("accounts:signup"), {
+        "username": "x", "password1": "a-long-pass-phrase", "password2": "different-pass"})
+    assert response.status_code == 200
+    assert response.context["form"].errors["password2"]
+    assert not User.objects.filter(username="x").exists()
+
+
+def test_log_in_and_log_out(alice, client):
+    response = client.post(reverse("accounts:login"), {"username": "alice", "password": PASSWORD})
+    assert response.status_code == 302
+    assert client.get("/").context["user"] == alice
+    client.post(reverse("accounts:logout"))
+    assert not client.get("/").context["user"].is_authenticated
+
+
+def test_a_banned_player_cannot_log_in_and_is_logged_out(alice, client, client_of):
+    logged_in = client_of(alice)
+    services.ban(alice, "cheating")
+    response = client.post(reverse("accounts:login"), {"username": "alice", "password": PASSWORD})
+    assert response.status_code == 200 and response.context["form"].errors
+    assert not logged_in.get("/").context["user"].is_authenticated
+
+
+def test_change_password(alice, client_of):
+    c = client_of(alice)
+    response = c.post(reverse("accounts:password_change"), {
+        "old_password": PASSWORD, "new_password1": "another-long-one-9",
+        "new_password2": "another-long-one-9"})
+    assert response.status_code == 302
+    alice.refresh_from_db()
+    assert alice.check_password("another-long-one-9")
+
+
+def test_my_profile_shows_beans_rank_progress_and_ledger(alice, client_of):
+    User.objects.filter(pk=alice.pk).update(rank_score=100, games_played=10, games_won=4,
+                                            best_fan=13, best_hand="清一色")
+    c = client_of(alice)
+    response = c.get(reverse("accounts:profile"), follow=True)
+    html = response.content.decode()
+    assert response.redirect_chain[-1][0] == f"/accounts/players/{alice.public_id}/"
+    rank = response.context["rank"]
+    assert (rank.level.level, rank.next_level.level, rank.percent) == (3, 4, 28)  # 80 -> 150
+    assert "40%" in html and "清一色" in html and "20,000" in html
+    assert response.context["ledger"]
+
+
+def test_another_players_profile_hides_their_ledger(alice, bob, client_of):
+    response = client_of(bob).get(alice.get_absolute_url())
+    assert response.status_code == 200
+    assert response.context["ledger"] is None
+    assert b"password" not in response.content.lower()
+
+
+def test_system_accounts_have_no_profile(builtin, client):
+    from accounts import wallet
+
+    assert client.get(wallet.house().get_absolute_url()).status_code == 404
+
+
+def test_nickname_change_over_htmx_returns_the_fragment(alice, bob, client_of, htmx):
+    c = client_of(alice)
+    response = c.post(reverse("accounts:nickname"), {"nickname": "Bob"}, headers=htmx())
+    assert response.status_code == 200
+    assert b'id="nickname"' in response.content and b"<html" not in response.content
+    assert "taken" in response.content.decode() or "已被" in response.content.decode()
+    response = c.post(reverse("accounts:nickname"), {"nickname": "Queen"}, headers=htmx())
+    alice.refresh_from_db()
+    assert alice.nickname == "Queen" and b"Queen" in response.content
+
+
+def test_a_muted_player_cannot_change_nickname(alice, client_of):
+    services.mute(alice, hours=2)
+    client_of(alice).post(reverse("accounts:nickname"), {"nickname": "Loud"})
+    alice.refresh_from_db()
+    assert alice.nickname == "Alice"

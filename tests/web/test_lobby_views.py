@@ -1,0 +1,261 @@
+"""Lobby, quick match, private rooms and leaderboards through the test client."""
+
+import pytest
+from django.urls import reverse
+
+from accounts import wallet
+from accounts.models import LedgerEntry
+from lobby.models import Match, PrivateRoom, QueueTicket, RoomTier
+
+pytestmark = pytest.mark.django_db
+
+
+def quick(c, tier="novice", **kw):
+    return c.post(reverse("lobby:quick_join", args=[tier]), **kw)
+
+
+def test_the_lobby_lists_the_five_rooms_with_their_stakes(builtin, client):
+    response = client.get("/")
+    assert response.status_code == 200
+    html = response.content.decode()
+    for name in ["新手场", "普通场", "初级场", "中级场", "高级场"]:
+        assert name in html
+    assert "1,000 – 60,000" in html and "200,000 – 2,000,000,000" in html
+
+
+def test_the_rooms_fragment_is_served_alone_to_htmx(builtin, client, htmx):
+    response = client.get("/", headers=htmx(target="tiers"))
+    html = response.content.decode()
+    assert html.lstrip().startswith('<div id="tiers"') and "<html" not in html
+
+
+def test_a_room_the_player_cannot_afford_is_refused_with_a_clear_message(make_player, builtin, client_of):
+    poor = make_player("poor", beans=4_000)
+    c = client_of(poor)
+    home = c.get("/").content.decode()
+    assert "needs at least 5,000 beans; you have 4,000" in home or "至少需要 5,000" in home
+    response = quick(c, "normal", follow=True)
+    assert not QueueTicket.objects.filter(player=poor).exists()
+    messages = [str(m) for m in response.context["messages"]]
+    assert any("5,000" in m and "4,000" in m for m in messages)
+
+
+def test_a_player_too_rich_for_the_novice_room_is_sent_up(make_player, builtin, client_of):
+    rich = make_player("rich", beans=70_000)
+    response = quick(client_of(rich), "novice", follow=True)
+    assert any("60,000" in str(m) for m in response.context["messages"])
+    assert not QueueTicket.objects.filter(player=rich).exists()
+
+
+def test_two_players_in_the_same_room_are_paired_into_a_match(alice, bob, client_of, htmx):
+    ca, cb = client_of(alice), client_of(bob)
+    response = quick(ca)
+    ticket = QueueTicket.objects.get(player=alice)
+    assert response.url == ticket.get_absolute_url()
+    status = ca.get(ticket.get_absolute_url(), headers=htmx())
+    assert status.status_code == 200 and "1" in status.content.decode()
+
+    response = quick(cb, headers=htmx())  # HTMX: navigate with HX-Redirect
+    match = Match.objects.get()
+    assert response["HX-Redirect"] == match.get_absolute_url()
+    assert {match.player_one, match.player_two} == {alice, bob}
+    assert match.player_one == alice  # who waited longer sits first
+    assert (match.tier.slug, match.ruleset.slug, match.beans_per_point, match.ranked) == (
+        "novice", "classic", 50, True)
+
+    # Alice's waiting page learns it on its next poll.
+    poll = ca.get(ticket.get_absolute_url(), headers=htmx())
+    assert poll["HX-Redirect"] == match.get_absolute_url()
+    page = ca.get(match.get_absolute_url())
+    assert page.status_code == 200 and "Alice" in page.content.decode() and "Bob" in page.content.decode()
+
+
+def test_players_in_different_rooms_are_not_paired(alice, make_player, client_of):
+    rich = make_player("rich", beans=60_000)
+    quick(client_of(alice), "novice")
+    quick(client_of(rich), "intermediate")
+    assert not Match.objects.exists()
+    assert QueueTicket.objects.filter(state="waiting").count() == 2
+
+
+def test_a_stale_waiting_player_is_not_paired(alice, bob, client_of, settings):
+    import datetime
+
+    from django.utils import timezone
+
+    quick(client_of(alice))
+    QueueTicket.objects.update(last_seen=timezone.now() - datetime.timedelta(minutes=5))
+    quick(client_of(bob))
+    assert not Match.objects.exists()
+
+
+def test_two_players_who_missed_each_other_are_paired_on_the_next_poll(alice, bob, client_of, htmx):
+    from lobby.matchmaking import poll
+
+    # Both tickets written without a pairing attempt, as when two joins race.
+    ta = QueueTicket.objects.create(player=alice, tier=RoomTier.objects.get(slug="novice"),
+                                    ruleset=RoomTier.objects.get(slug="novice").ruleset)
+    QueueTicket.objects.create(player=bob, tier=ta.tier, ruleset=ta.ruleset)
+    response = client_of(alice).get(ta.get_absolute_url(), headers=htmx())
+    assert response["HX-Redirect"] == Match.objects.get().get_absolute_url()
+    assert poll(ta).state == "matched"
+
+
+def test_waiting_count_and_cancel(alice, client_of, htmx):
+    c = client_of(alice)
+    quick(c)
+    ticket = QueueTicket.objects.get(player=alice)
+    home = c.get("/", headers=htmx(target="tiers"))
+    assert '<dd class="waiting">1</dd>' in home.content.decode()
+    response = c.post(reverse("lobby:queue_cancel", args=[ticket.public_id]))
+    assert response.status_code == 302
+    ticket.refresh_from_db()
+    assert ticket.state == "cancelled"
+    assert '<dd class="waiting">0</dd>' in c.get("/", headers=htmx(target="tiers")).content.decode()
+
+
+def test_joining_twice_keeps_one_ticket(alice, client_of):
+    c = client_of(alice)
+    quick(c)
+    quick(c)
+    assert QueueTicket.objects.filter(player=alice, state="waiting").count() == 1
+
+
+def test_nobody_sees_another_players_ticket_or_match(alice, bob, outsider, client_of):
+    quick(client_of(alice))
+    ticket = QueueTicket.objects.get(player=alice)
+    assert client_of(outsider).get(ticket.get_absolute_url()).status_code == 404
+    quick(client_of(bob))
+    match = Match.objects.get()
+    assert client_of(outsider).get(match.get_absolute_url()).status_code == 403
+
+
+def test_quick_match_needs_login_and_post(alice, client, client_of):
+    url = reverse("lobby:quick_join", args=["novice"])
+    assert client.post(url)["Location"].startswith(reverse("accounts:login"))
+    assert client_of(alice).get(url).status_code == 405
+    assert not QueueTicket.objects.exists()
+
+
+def test_the_stale_ticket_task_cancels_only_stale_tickets(alice, bob):
+    import datetime
+
+    from django.utils import timezone
+
+    from lobby.tasks import expire_ticket_if_stale
+
+    novice = RoomTier.objects.get(slug="novice")
+    fresh = QueueTicket.objects.create(player=alice, tier=novice, ruleset=novice.ruleset)
+    stale = QueueTicket.objects.create(player=bob, tier=novice, ruleset=novice.ruleset,
+                                       last_seen=timezone.now() - datetime.timedelta(minutes=5))
+    assert expire_ticket_if_stale(fresh.pk) == "waiting"
+    assert expire_ticket_if_stale(stale.pk) == "expired"
+    assert expire_ticket_if_stale(stale.pk) == "done"
+    fresh.refresh_from_db()
+    assert fresh.state == "waiting"
+
+
+# ----- private rooms ---------------------------------------------------------------------
+
+def test_a_private_room_has_a_code_and_a_share_link_and_is_unranked(alice, bob, client_of, htmx):
+    ca = client_of(alice)
+    response = ca.post(reverse("lobby:room_new"), {"ruleset": _ruleset_pk("gb"), "base_points": 5})
+    room = PrivateRoom.objects.get()
+    assert response.url == f"/rooms/{room.code}/"
+    assert len(room.code) == 6 and set(room.code) <= set("ABCDEFGHJKMNPQRSTUVWXYZ23456789")
+    page = ca.get(room.get_absolute_url()).content.decode()
+    assert f"http://testserver/rooms/{room.code}/" in page
+
+    response = client_of(bob).post(reverse("lobby:room_join", args=[room.code.lower()]))
+    match = Match.objects.get()
+    assert response.url == match.get_absolute_url()
+    assert (match.kind, match.ranked, match.beans_per_point, match.base_points, match.ruleset.slug) == (
+        "private", False, 0, 5, "gb")
+    # The host's polling fragment now sends them to the match.
+    assert ca.get(room.get_absolute_url(), headers=htmx())["HX-Redirect"] == match.get_absolute_url()
+    # Nobody pays anything for a private room.
+    assert not LedgerEntry.objects.filter(reason="settlement").exists()
+
+
+def test_a_full_or_closed_room_refuses_a_guest(alice, bob, outsider, client_of):
+    room = _open_room(alice)
+    client_of(bob).post(reverse("lobby:room_join", args=[room.code]))
+    response = client_of(outsider).post(reverse("lobby:room_join", args=[room.code]), follow=True)
+    assert any("no longer open" in str(m) or "不再开放" in str(m) for m in response.context["messages"])
+    assert Match.objects.count() == 1
+
+
+def test_the_host_cannot_join_their_own_room_and_only_the_host_closes_it(alice, bob, client_of):
+    room = _open_room(alice)
+    client_of(alice).post(reverse("lobby:room_join", args=[room.code]))
+    assert not Match.objects.exists()
+    client_of(bob).post(reverse("lobby:room_close", args=[room.code]))
+    room.refresh_from_db()
+    assert room.state == "open"
+    client_of(alice).post(reverse("lobby:room_close", args=[room.code]))
+    room.refresh_from_db()
+    assert room.state == "closed"
+
+
+def test_join_by_code_finds_the_room_or_explains(alice, bob, client_of, htmx):
+    room = _open_room(alice)
+    cb = client_of(bob)
+    response = cb.post(reverse("lobby:room_find"), {"code": f" {room.code.lower()} "}, headers=htmx())
+    assert response["HX-Redirect"] == room.get_absolute_url()
+    response = cb.post(reverse("lobby:room_find"), {"code": "ZZZZZZ"}, headers=htmx())
+    assert response.status_code == 200 and b'id="join-code"' in response.content
+    assert b"ZZZZZZ" in response.content
+
+
+def test_private_room_base_is_validated(alice, client_of):
+    response = client_of(alice).post(reverse("lobby:room_new"),
+                                     {"ruleset": _ruleset_pk("classic"), "base_points": 0})
+    assert response.status_code == 200 and response.context["form"].errors["base_points"]
+    assert not PrivateRoom.objects.exists()
+
+
+def _ruleset_pk(slug):
+    from lobby.models import Ruleset
+
+    return Ruleset.objects.get(slug=slug).pk
+
+
+def _open_room(host):
+    from lobby import rooms
+    from lobby.models import Ruleset
+
+    return rooms.create(host, Ruleset.objects.get(slug="classic"), 1)
+
+
+# ----- relief and leaderboards -----------------------------------------------------------
+
+def test_relief_button_appears_below_the_novice_entry_and_grants_once(make_player, builtin, client_of):
+    broke = make_player("broke", beans=500)
+    c = client_of(broke)
+    assert reverse("lobby:relief") in c.get("/").content.decode()
+    c.post(reverse("lobby:relief"))
+    broke.refresh_from_db()
+    assert broke.beans == 3_500
+    assert reverse("lobby:relief") not in c.get("/").content.decode()
+    c.post(reverse("lobby:relief"))
+    assert broke.ledger.filter(reason="relief").count() == 1
+
+
+def test_leaderboards_show_visible_boards_and_the_rank_levels(alice, bob, client):
+    wallet.settle(winner=bob, loser=alice, amount=3_000, rake_percent=0, key="h1")
+    response = client.get(reverse("lobby:leaderboards"))
+    html = response.content.decode()
+    assert response.status_code == 200
+    boards = {board.metric: rows for board, rows in response.context["boards"]}
+    assert [r.player for r in boards["beans"]][:2] == [bob, alice]
+    assert [(r.player, r.value) for r in boards["net_beans"]] == [(bob, 3_000)]
+    assert "自摸王" in html and "200,000" in html
+    assert len(response.context["levels"]) == 16
+
+
+def test_a_hidden_board_is_not_shown(builtin, client):
+    from lobby.models import Leaderboard
+
+    Leaderboard.objects.filter(metric="beans").update(visible=False)
+    boards = client.get(reverse("lobby:leaderboards")).context["boards"]
+    assert "beans" not in {b.metric for b, _rows in boards}
