@@ -1,0 +1,263 @@
+"""Hand analysis: decompositions, win check, shanten, waits (RULES.md 3.8, 3.15).
+
+Kinds are ints (see ``tiles``); ``tiles`` are the concealed tiles, ``melds`` the
+declared ``Meld`` values. ``ruleset`` decides the winning forms (``Ruleset.forms``) and
+the tile kinds in play; ``None`` means the standard form, seven pairs and thirteen
+orphans over all 34 kinds. ``wild`` is the wenzhou 财神 kind: its tiles stand for any
+kind in a winning hand, and each 白板 (5z) plays as that kind (unless it is 5z itself).
+
+Shanten is the number of tiles still to exchange before the hand is ready: -1 complete,
+0 ready. A ready hand has at least one *live* wait: a kind the hand (concealed tiles and
+melds) already holds four of can never arrive (RULES.md 3.15.1), so a hand whose only
+waits are such dead ones is not ready and reports shanten 1. Hence, for a 3n+1 hand,
+``shanten == 0`` exactly when ``waits`` is non-empty.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from . import hand_forms as forms
+from . import hand_readings as readings
+from .errors import InvalidAction
+from .hand_forms import View, face, view
+from .shapes import (CHOW, KONG, PAIR, PUNG, SAN_CAI_SHEN, SEVEN_PAIRS, STANDARD,
+                     THIRTEEN_ORPHANS, Block, Decomposition)
+from .tiles import format_tiles
+
+DEFAULT_FORMS = frozenset({STANDARD, SEVEN_PAIRS, THIRTEEN_ORPHANS})
+ALL_KINDS = tuple(range(34))
+_MELD_SHAPES = {"chi": CHOW, "pon": PUNG, "kan": KONG, "ankan": KONG}
+
+
+def _rules(ruleset):
+    if ruleset is None:
+        return DEFAULT_FORMS, ALL_KINDS
+    return ruleset.forms, ruleset.kinds
+
+
+def _distance(v: View, allowed) -> int:
+    """Fewest tiles to add for a complete hand in any allowed form."""
+    best = forms.standard(v) if STANDARD in allowed else 99
+    for name in allowed:
+        if best <= 0:
+            break
+        if name != STANDARD:
+            d = forms.DISTANCES[name](v)
+            if d is not None and d < best:
+                best = d
+    return best
+
+
+def _check_size(tiles) -> int:
+    if len(tiles) % 3 == 0:
+        raise InvalidAction(f"{format_tiles(sorted(tiles))!r}: a hand has 3n+1 or 3n+2 "
+                            f"concealed tiles, not {len(tiles)}")
+    return len(tiles) % 3
+
+
+# ----- the win check ---------------------------------------------------------------
+
+def is_win(tiles, melds, ruleset, wild=None) -> bool:
+    """Do ``tiles`` (concealed, winning tile included) and ``melds`` form a win?"""
+    if len(tiles) % 3 != 2:
+        return False
+    if ruleset is not None and len(tiles) + 3 * len(melds) != ruleset.hand_size + 1:
+        return False
+    allowed, _ = _rules(ruleset)
+    return _distance(view(tiles, melds, wild), allowed) == 0
+
+
+# ----- shanten and waits -------------------------------------------------------------
+
+def shanten(tiles, melds=(), ruleset=None, wild=None) -> int:
+    """-1 complete, 0 ready (live waits), n: n exchanges from ready."""
+    size = _check_size(tiles)
+    allowed, _ = _rules(ruleset)
+    distance = _distance(view(tiles, melds, wild), allowed)
+    if distance != 1:
+        return distance - 1
+    if size == 1:
+        ready = bool(waits(tiles, melds, ruleset, wild))
+    else:
+        ready = bool(ready_discards(tiles, melds, ruleset, wild))
+    return 0 if ready else 1
+
+
+def waits(tiles, melds=(), ruleset=None, wild=None) -> list[int]:
+    """Sorted live kinds that complete the 3n+1 hand ``tiles``."""
+    if _check_size(tiles) != 1:
+        raise InvalidAction(f"{format_tiles(sorted(tiles))!r}: waits need 3n+1 tiles")
+    allowed, kinds = _rules(ruleset)
+    if _distance(view(tiles, melds, wild), allowed) != 1:
+        return []
+    held = _held(tiles, melds)
+    hand = list(tiles)
+    out = []
+    for kind in kinds:
+        if held[kind] >= 4:
+            continue
+        hand.append(kind)
+        if _distance(view(hand, melds, wild), allowed) == 0:
+            out.append(kind)
+        hand.pop()
+    return out
+
+
+def is_ready(tiles, melds=(), ruleset=None, wild=None) -> bool:
+    return bool(waits(tiles, melds, ruleset, wild))
+
+
+def ready_discards(tiles, melds, ruleset, wild=None) -> dict[int, list[int]]:
+    """For a 3n+2 hand: each discard kind that leaves it ready -> the waits then.
+    A wild is never offered as a discard."""
+    if _check_size(tiles) != 2:
+        raise InvalidAction(f"{format_tiles(sorted(tiles))!r}: discards need 3n+2 tiles")
+    allowed, _ = _rules(ruleset)
+    if _distance(view(tiles, melds, wild), allowed) > 1:
+        return {}
+    out = {}
+    for kind in sorted(set(tiles)):
+        if kind == wild:
+            continue
+        rest = list(tiles)
+        rest.remove(kind)
+        kinds = waits(rest, melds, ruleset, wild)
+        if kinds:
+            out[kind] = kinds
+    return out
+
+
+def _held(tiles, melds) -> Counter:
+    held = Counter(tiles)
+    for meld in melds:
+        held.update(meld.tiles)
+    return held
+
+
+# ----- decompositions ----------------------------------------------------------------
+
+def decompose(concealed, melds, win, ruleset, *, tsumo=True, wild=None) -> list[Decomposition]:
+    """Every reading of ``concealed`` + ``win`` (+ ``melds``) as a win, once per
+    distinct (reading, block holding the winning tile). Empty if it is no win."""
+    hand = list(concealed) + [win]
+    allowed, _ = _rules(ruleset)
+    if len(hand) % 3 != 2 or _distance(view(hand, melds, wild), allowed) != 0:
+        return []
+    one_kind = len(waits(concealed, melds, ruleset, wild)) == 1
+    meld_blocks = tuple(_meld_block(m, wild) for m in melds)
+    out = []
+    for form, reading in _readings(hand, melds, allowed, wild, tsumo):
+        out.extend(_placements(form, reading, meld_blocks, face(win, wild), tsumo, one_kind, wild))
+    return out
+
+
+def _readings(hand, melds, allowed, wild, tsumo):
+    v = view(hand, melds, wild)
+    counts = readings.counts_of(v.faces)
+    makers = {
+        STANDARD: lambda: readings.standard(counts, v.jokers, v.sets, wild),
+        SEVEN_PAIRS: lambda: readings.seven_pairs(counts) if not melds else set(),
+        THIRTEEN_ORPHANS: lambda: readings.thirteen_orphans(counts) if not melds else set(),
+        forms.QUAN_BU_KAO: lambda: readings.knitted_singles(counts, 0) if not melds else set(),
+        forms.QI_XING_BU_KAO: lambda: readings.knitted_singles(counts, 7) if not melds else set(),
+        forms.ZU_HE_LONG: lambda: readings.zu_he_long(counts, v.sets),
+        forms.LV_YI_SE_LOOSE: lambda: readings.lv_yi_se_loose(counts) if not melds else set(),
+        forms.YING_BA_DUI: lambda: _ying_ba_dui(counts, v, melds),
+        SAN_CAI_SHEN: lambda: (readings.san_cai_shen(counts, v.jokers, wild)
+                               if tsumo and wild is not None else set()),
+    }
+    for form in sorted(allowed):
+        for reading in sorted(makers[form]()):
+            yield form, reading
+
+
+def _ying_ba_dui(counts, v: View, melds):
+    if melds:
+        return set()
+    own_face = list(counts)
+    if v.wild is not None:
+        own_face[v.wild] += v.jokers
+    return readings.ying_ba_dui(own_face)
+
+
+def _meld_block(meld, wild) -> Block:
+    tiles = tuple(sorted(face(t, wild) if face(t, wild) >= 0 else t for t in meld.tiles))
+    return Block(_MELD_SHAPES[meld.type], tiles, concealed=meld.type == "ankan", meld=meld.type)
+
+
+def _placements(form, reading, meld_blocks, win_face, tsumo, one_kind, wild):
+    """One Decomposition per distinct part of ``reading`` the winning tile can be in."""
+    seen = set()
+    for part in reading:
+        for played in _win_slots(part, win_face):
+            if (part, played) in seen:
+                continue
+            seen.add((part, played))
+            blocks = list(meld_blocks) + [_block(p, wild) for p in reading]
+            index = len(meld_blocks) + reading.index(part)
+            if blocks[index].shape == PUNG and not tsumo:
+                blocks[index] = Block(PUNG, blocks[index].tiles, False, None, blocks[index].wilds)
+            wait = _wait(form, part, played, one_kind)
+            yield Decomposition(form, tuple(blocks), index, wait)
+
+
+def _win_slots(part, win_face):
+    """Kinds the winning tile may play in ``part``: its own kind if a real tile of it is
+    there, any wild slot's kind if the winning tile is itself a wild."""
+    shape, tiles, jokers = part
+    if win_face < 0:
+        return sorted(set(jokers))
+    real = list(tiles)
+    for k in jokers:
+        real.remove(k)
+    return [win_face] if win_face in real else []
+
+
+def _block(part, wild) -> Block:
+    shape, tiles, jokers = part
+    return Block(shape, tiles, wilds=sum(1 for k in jokers if k != wild))
+
+
+def _wait(form, part, played, one_kind) -> str:
+    """The wait the winning tile filled. Edge, closed and single (pair) waits count only
+    when the hand could be completed by exactly one kind (RULES.md 3.8.6); otherwise
+    they read "other"."""
+    shape, tiles, _ = part
+    if form not in (STANDARD, forms.ZU_HE_LONG) or shape not in (PUNG, PAIR, CHOW):
+        return "other"
+    if shape == PUNG:
+        return "pung"
+    wait = "pair" if shape == PAIR else _chow_wait(tiles[0], played)
+    return wait if wait == "two_sided" or one_kind else "other"
+
+
+def _chow_wait(low: int, played: int) -> str:
+    if played == low + 1:
+        return "closed"
+    if (played == low and low % 9 == 6) or (played == low + 2 and low % 9 == 0):
+        return "edge"
+    return "two_sided"
+
+
+# ----- input checks (the CLI and other boundaries) ------------------------------------
+
+def check_hand(tiles, melds=(), ruleset=None) -> None:
+    """Raise InvalidAction unless ``tiles`` + ``melds`` could be a hand under ``ruleset``:
+    3n+1 or 3n+2 concealed tiles, at most a full hand (melds counted as 3; fewer tiles
+    stand for a hand whose melds are not given), no kind beyond its 4 copies, every kind
+    in play (flowers are never part of a hand)."""
+    _check_size(tiles)
+    label = format_tiles(sorted(tiles))
+    _, kinds = _rules(ruleset)
+    outside = sorted(set(tiles) - set(kinds))
+    if outside:
+        where = f"in {ruleset.slug}" if ruleset is not None else "in a hand"
+        raise InvalidAction(f"{label!r}: {format_tiles(outside)} not allowed {where}")
+    limit = (ruleset.hand_size if ruleset is not None else 13) + 1
+    size = len(tiles) + 3 * len(melds)
+    if size > limit:
+        raise InvalidAction(f"{label!r}: {size} tiles, a hand has at most {limit}")
+    for kind, count in _held(tiles, melds).items():
+        if count > 4:
+            raise InvalidAction(f"{label!r}: {count} copies of {format_tiles([kind])}")

@@ -1,0 +1,171 @@
+"""How far a hand is from each winning form.
+
+Every form answers with a *distance*: the fewest tiles to add to the concealed tiles so
+that they contain a complete hand of that form (kinds at most 4 times). A 3n+2 hand is
+complete in a form at distance 0; shanten is the smallest distance minus 1. ``None``
+means the form cannot apply to this hand at all (melds, or the wrong number of tiles).
+"""
+
+from __future__ import annotations
+
+from itertools import permutations
+from typing import NamedTuple
+
+from . import suit_tables
+from .shapes import (LV_YI_SE_LOOSE, QI_XING_BU_KAO, QUAN_BU_KAO, SAN_CAI_SHEN, SEVEN_PAIRS,
+                     STANDARD, THIRTEEN_ORPHANS, YING_BA_DUI, ZU_HE_LONG)
+from .tiles import HONORS, WHITE
+
+GREEN_KINDS = frozenset((19, 20, 21, 23, 25, 32))  # 2s 3s 4s 6s 8s 6z
+# 全不靠 / 组合龙: 147 of one suit, 258 of another, 369 of the third.
+KNITTED = tuple(
+    frozenset(9 * suit + start + step for suit, start in zip(order, range(3))
+              for step in (0, 3, 6))
+    for order in permutations(range(3))
+)
+ALL_KINDS = tuple(range(34))
+
+
+class View(NamedTuple):
+    """The concealed tiles as the forms see them."""
+
+    faces: tuple[int, ...]   # kinds played, wilds left out (a wenzhou 白板 plays as the wild)
+    jokers: int              # wild tiles, free to stand for anything in the standard form
+    wild: int | None         # the 财神 kind, if any
+    size: int                # concealed tiles, wilds included
+    sets: int                # sets the concealed tiles must still form
+    melded: bool
+    records: tuple           # one suit_tables.SuitRecord per suit (m, p, s, z) of ``faces``
+
+
+def face(kind: int, wild: int | None) -> int:
+    """What a tile plays as: -1 for a wild, the wild's kind for a wenzhou 白板."""
+    if wild is None:
+        return kind
+    if kind == wild:
+        return -1
+    return wild if kind == WHITE else kind
+
+
+def view(tiles, melds, wild=None) -> View:
+    faces = tuple(sorted(f for f in (face(t, wild) for t in tiles) if f >= 0))
+    jokers = len(tiles) - len(faces)
+    return View(faces, jokers, wild, len(tiles), (len(tiles) - 1) // 3, bool(melds),
+                suit_records(faces))
+
+
+def suit_records(faces) -> tuple:
+    keys = [0, 0, 0, 0]
+    for kind in faces:
+        keys[kind // 9] += suit_tables.POW5[kind % 9]
+    return tuple(suit_tables.record(suit, key) for suit, key in enumerate(keys))
+
+
+def _fourteen(v: View) -> bool:
+    """Seven pairs and the orphan/knitted forms: 14 concealed tiles, no melds."""
+    return not v.melded and v.size in (13, 14)
+
+
+def standard(v: View) -> int:
+    return suit_tables.standard_distance(v.records, v.sets) - v.jokers
+
+
+def seven_pairs(v: View) -> int | None:
+    if not _fourteen(v) or v.jokers:
+        return None
+    pairs = sum(r.pairs for r in v.records)
+    odd = sum(r.odd_kinds for r in v.records)
+    return 14 - _pairs_cover(pairs, odd, 7)
+
+
+def _pairs_cover(pairs: int, odd_kinds: int, wanted: int) -> int:
+    """Tiles that ``wanted`` pairs can cover: whole pairs, then half of one per odd kind."""
+    whole = min(pairs, wanted)
+    return 2 * whole + min(wanted - whole, odd_kinds)
+
+
+def thirteen_orphans(v: View) -> int | None:
+    if not _fourteen(v) or v.jokers:
+        return None
+    kinds = sum(r.yaojiu for r in v.records)
+    pair = any(r.yaojiu_pair for r in v.records)
+    return 14 - kinds - pair
+
+
+def quan_bu_kao(v: View) -> int | None:
+    if not _fourteen(v) or v.jokers:
+        return None
+    held = set(v.faces)
+    honors = len(held.intersection(HONORS))
+    return 14 - max(min(14, honors + len(held & knitted)) for knitted in KNITTED)
+
+
+def qi_xing_bu_kao(v: View) -> int | None:
+    if not _fourteen(v) or v.jokers:
+        return None
+    held = set(v.faces)
+    honors = len(held.intersection(HONORS))
+    return 14 - honors - max(min(7, len(held & knitted)) for knitted in KNITTED)
+
+
+def zu_he_long(v: View) -> int | None:
+    """A knitted straight of 9 tiles + the remaining sets (one set in all) + a pair."""
+    sets = v.sets - 3
+    if sets < 0 or v.jokers:
+        return None
+    best = None
+    for knitted in KNITTED:
+        rest = list(v.faces)
+        for kind in knitted:
+            if kind in rest:
+                rest.remove(kind)
+        missing = 9 - (len(v.faces) - len(rest))
+        distance = missing + suit_tables.standard_distance(suit_records(rest), sets)
+        best = distance if best is None else min(best, distance)
+    return best
+
+
+def lv_yi_se_loose(v: View) -> int | None:
+    if not _fourteen(v) or v.jokers:
+        return None
+    return 14 - sum(1 for kind in v.faces if kind in GREEN_KINDS)
+
+
+def ying_ba_dui(v: View) -> int | None:
+    """Seven pairs + one triplet in 17 concealed tiles; wilds only at their own face."""
+    if v.melded or v.size not in (16, 17):
+        return None
+    counts = [0] * 34
+    for kind in v.faces:
+        counts[kind] += 1
+    if v.wild is not None:
+        counts[v.wild] += v.jokers
+    best = 0
+    for triplet in ALL_KINDS:
+        rest = counts[:triplet] + counts[triplet + 1:]
+        pairs = sum(c // 2 for c in rest)
+        odd = sum(c % 2 for c in rest)
+        best = max(best, min(counts[triplet], 3) + _pairs_cover(pairs, odd, 7))
+    return 17 - best
+
+
+def san_cai_shen(v: View) -> int | None:
+    """Holding all three wilds wins whatever the rest of the hand is."""
+    if v.wild is None:
+        return None
+    target = 3 * v.sets + 2
+    kept = min(target - 3, v.size - v.jokers) + min(v.jokers, 3)
+    return target - kept
+
+
+DISTANCES = {
+    STANDARD: standard,
+    SEVEN_PAIRS: seven_pairs,
+    THIRTEEN_ORPHANS: thirteen_orphans,
+    QUAN_BU_KAO: quan_bu_kao,
+    QI_XING_BU_KAO: qi_xing_bu_kao,
+    ZU_HE_LONG: zu_he_long,
+    LV_YI_SE_LOOSE: lv_yi_se_loose,
+    YING_BA_DUI: ying_ba_dui,
+    SAN_CAI_SHEN: san_cai_shen,
+}

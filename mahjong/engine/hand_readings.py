@@ -1,0 +1,158 @@
+"""Every reading of complete concealed tiles in each winning form.
+
+A reading is a sorted tuple of *parts*: ``(shape, tiles, jokers)`` where ``tiles`` are
+the kinds played and ``jokers`` the kinds among them that wild tiles stand for. The
+caller turns parts into ``shapes.Block`` values and finds the winning tile's block.
+"""
+
+from __future__ import annotations
+
+from .hand_forms import GREEN_KINDS, KNITTED
+from .shapes import KNITTED as KNITTED_SHAPE
+from .shapes import CHOW, PAIR, PUNG, SINGLES
+from .tiles import YAOJIU
+
+Part = tuple  # (shape, tiles, jokers)
+
+
+def counts_of(faces) -> list[int]:
+    counts = [0] * 34
+    for kind in faces:
+        counts[kind] += 1
+    return counts
+
+
+def standard(counts: list[int], jokers: int, sets: int, wild: int | None) -> set[tuple]:
+    """Readings as ``sets`` sets + one pair. Wilds fill any gap; wilds left over play
+    as their own face (财神归位): two make a pair, three a pung."""
+    out: set[tuple] = set()
+    _search(list(counts), jokers, sets, True, 0, [], wild, out)
+    return out
+
+
+def _search(counts, jokers, sets, pair, start, parts, wild, out) -> None:
+    kind = next((k for k in range(start, 34) if counts[k]), None)
+    if kind is None:
+        if jokers == 3 * sets + 2 * pair:
+            own = [(PAIR, (wild,) * 2, (wild,) * 2)] * pair + [(PUNG, (wild,) * 3, (wild,) * 3)] * sets
+            out.add(tuple(sorted(parts + own)))
+        return
+    for shape, group, sets_used, pair_used in _groups(kind, sets, pair):
+        for concrete, filled in _fillings(group, kind, counts, jokers):
+            for k in concrete:
+                counts[k] -= 1
+            parts.append((shape, group, filled))
+            _search(counts, jokers - len(filled), sets - sets_used, pair - pair_used,
+                    kind, parts, wild, out)
+            parts.pop()
+            for k in concrete:
+                counts[k] += 1
+
+
+def _groups(kind: int, sets: int, pair: bool):
+    """Shapes that can hold ``kind``, the smallest tile left (so lower kinds of a chow
+    can only be wilds)."""
+    if pair:
+        yield PAIR, (kind, kind), 0, 1
+    if sets:
+        yield PUNG, (kind, kind, kind), 1, 0
+        if kind < 27:
+            number = kind % 9
+            for low in range(kind - min(number, 2), kind + 1):
+                if low % 9 <= 6:
+                    yield CHOW, (low, low + 1, low + 2), 1, 0
+
+
+def _fillings(group, kind, counts, jokers):
+    """Ways to take ``group`` from the tiles: one copy of ``kind`` must be a real tile
+    (it is the smallest left); any other slot is a real tile or a wild."""
+    options: list[tuple[list[int], list[int]]] = [([], [])]
+    anchored = False
+    for slot in group:
+        nxt = []
+        for concrete, filled in options:
+            if slot == kind and not anchored:
+                nxt.append((concrete + [slot], filled))
+                continue
+            if slot >= kind and counts[slot] > concrete.count(slot):
+                nxt.append((concrete + [slot], filled))
+            if len(filled) < jokers:
+                nxt.append((concrete, filled + [slot]))
+        options = nxt
+        anchored = anchored or slot == kind
+    seen = set()
+    for concrete, filled in options:
+        key = tuple(filled)
+        if key not in seen:
+            seen.add(key)
+            yield concrete, key
+
+
+def seven_pairs(counts: list[int]) -> set[tuple]:
+    if sum(counts) != 14 or any(c % 2 for c in counts):
+        return set()
+    parts = [(PAIR, (k, k), ()) for k in range(34) for _ in range(counts[k] // 2)]
+    return {tuple(parts)}
+
+
+def thirteen_orphans(counts: list[int]) -> set[tuple]:
+    if sum(counts) != 14 or any(not counts[k] for k in YAOJIU):
+        return set()
+    doubled = [k for k in YAOJIU if counts[k] == 2]
+    if len(doubled) != 1:
+        return set()
+    singles = tuple(k for k in sorted(YAOJIU) if k != doubled[0])
+    return {((PAIR, (doubled[0],) * 2, ()), (SINGLES, singles, ()))}
+
+
+def knitted_singles(counts: list[int], honors_needed: int) -> set[tuple]:
+    """全不靠 (``honors_needed`` 0: any honors) or 七星不靠 (all 7): 14 different tiles,
+    the number tiles all from one knitted pattern."""
+    held = [k for k in range(34) if counts[k]]
+    if sum(counts) != 14 or len(held) != 14:
+        return set()
+    numbers = tuple(k for k in held if k < 27)
+    honors = tuple(k for k in held if k >= 27)
+    if len(honors) < honors_needed or not any(set(numbers) <= k for k in KNITTED):
+        return set()
+    return {((KNITTED_SHAPE, numbers, ()), (SINGLES, honors, ()))}
+
+
+def zu_he_long(counts: list[int], sets: int) -> set[tuple]:
+    """A full knitted straight (9 tiles) + ``sets`` - 3 sets + a pair."""
+    out = set()
+    for knitted in KNITTED:
+        if sets < 3 or any(not counts[k] for k in knitted):
+            continue
+        rest = list(counts)
+        for k in knitted:
+            rest[k] -= 1
+        straight = (KNITTED_SHAPE, tuple(sorted(knitted)), ())
+        out.update(tuple(sorted((straight,) + r)) for r in standard(rest, 0, sets - 3, None))
+    return out
+
+
+def lv_yi_se_loose(counts: list[int]) -> set[tuple]:
+    held = [k for k in range(34) for _ in range(counts[k])]
+    if len(held) != 14 or any(k not in GREEN_KINDS for k in held):
+        return set()
+    return {((SINGLES, tuple(held), ()),)}
+
+
+def ying_ba_dui(counts: list[int]) -> set[tuple]:
+    """Seven pairs + one triplet in 17 tiles (four of a kind is two pairs)."""
+    odd = [k for k in range(34) if counts[k] % 2]
+    if sum(counts) != 17 or len(odd) != 1 or counts[odd[0]] != 3:
+        return set()
+    parts = [(PAIR, (k, k), ()) for k in range(34) for _ in range(counts[k] // 2)
+             if k != odd[0]]
+    parts.append((PUNG, (odd[0],) * 3, ()))
+    return {tuple(sorted(parts))}
+
+
+def san_cai_shen(counts: list[int], jokers: int, wild: int) -> set[tuple]:
+    if jokers != 3:
+        return set()
+    rest = tuple(k for k in range(34) for _ in range(counts[k]))
+    return {((SINGLES, (wild,) * 3, (wild,) * 3), (SINGLES, rest, ()))}
+
