@@ -1,0 +1,85 @@
+"""Fan scoring for every ruleset (RULES.md 3.8, 3.14 and sections 4-9).
+
+``score_win(ruleset, ctx)`` scores a win; ``known_fan_keys(ruleset)`` lists the fan
+keys an operator may override (``rulesets.derive`` checks ``fan_values`` with it).
+"not a winning hand" and "below the minimum fan" are values of the result; malformed
+input raises ``EngineError``.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Callable, Iterable, Sequence
+
+from ..errors import InvalidAction
+from ..shapes import Decomposition, WinContext
+from ..tiles import max_copies
+from . import classic, gb
+from .pipeline import NOT_A_WIN, FanScore, ScoreResult, best_reading, fan_scores
+from .table import Fan, FanTable
+
+TABLES: dict[str, FanTable] = {t.slug: t for t in (gb.TABLE, classic.TABLE)}
+
+
+def table_for(ruleset) -> FanTable:
+    try:
+        return TABLES[ruleset.slug]
+    except KeyError:
+        raise InvalidAction(f"no fan table for ruleset {ruleset.slug!r}") from None
+
+
+def known_fan_keys(ruleset) -> set[str]:
+    table = TABLES.get(ruleset.slug)
+    return table.keys() if table else set()
+
+
+def score_win(ruleset, ctx: WinContext) -> ScoreResult:
+    """Score the win described by ``ctx`` under ``ruleset``."""
+    from .. import hand  # hand analysis: every reading of the tiles, and the waits
+
+    check_tiles(ruleset, ctx)
+    decomps = hand.decompose(list(ctx.hand), list(ctx.melds), ctx.win, ruleset,
+                             tsumo=ctx.tsumo, wild=ctx.wild)
+
+    def waits():
+        return hand.waits(list(ctx.hand), list(ctx.melds), ruleset, ctx.wild)
+    return score_decompositions(ruleset, ctx, decomps, waits)
+
+
+def score_decompositions(ruleset, ctx: WinContext, decomps: Sequence[Decomposition],
+                         waits: Callable[[], Iterable[int]] = lambda: ()) -> ScoreResult:
+    """Score given readings (``score_win`` without hand analysis; tests use it)."""
+    table = table_for(ruleset)
+
+    def values(key: str) -> int:
+        return ruleset.fan_values.get(key, table.by_key[key].value)
+    reading = best_reading(table, ctx, decomps, waits, values, ruleset.options, ruleset.cap)
+    if reading is None:
+        return NOT_A_WIN
+    fans = fan_scores(reading, values)
+    raw = sum(s.points for s in fans)
+    flowers = sum(s.points for s in fans if table.by_key[s.key].flower)
+    total = min(raw, ruleset.cap) if ruleset.cap else raw
+    return ScoreResult(
+        is_win=True, total=total, fans=fans, decomposition=reading.decomposition,
+        below_minimum=raw - flowers < ruleset.min_fan, raw_total=raw,
+        yakuman=tuple(s.key for s in fans if reading.yakuman))
+
+
+def check_tiles(ruleset, ctx: WinContext) -> None:
+    """Refuse impossible input: wrong tile count, a sixth copy, a tile not in the set."""
+    size = len(ctx.hand) + 3 * len(ctx.melds)
+    if size != ruleset.hand_size:
+        raise InvalidAction(f"hand and melds make {size} tiles before the win; "
+                            f"{ruleset.slug} needs {ruleset.hand_size}")
+    tiles = [*ctx.hand, ctx.win, *(t for m in ctx.melds for t in m.tiles)]
+    allowed = set(ruleset.kinds)
+    for kind, n in Counter(tiles).items():
+        if kind not in allowed:
+            raise InvalidAction(f"tile kind {kind} is not in the {ruleset.slug} tile set")
+        if n > max_copies(kind):
+            raise InvalidAction(f"{n} copies of one tile kind: a set has only {max_copies(kind)}")
+
+
+__all__ = ["Fan", "FanScore", "FanTable", "ScoreResult", "TABLES", "known_fan_keys",
+           "score_decompositions", "score_win", "table_for"]

@@ -1,0 +1,209 @@
+"""Set-combination fans of the Guobiao family (一般高, 喜相逢, 连六, 老少副 and their
+larger relatives; 双同刻, 三同刻, 三节高, 风刻/箭刻 groups) under the five counting
+principles of RULES.md 8.4.
+
+The principles reduce to a fixed procedure, the one the competition calculators use:
+a fan over all four sets is counted alone; otherwise a fan over three sets is
+counted and the fourth set may combine once with one of them (套算一次), preferring
+the higher pair fan; otherwise pairs combine, at most ``sets - 1`` times over the sets
+that relate to anything, dropping repeats of the same pair fan first (不得相同).
+Chows are given by their lowest kind, pungs by their kind, both sorted.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from itertools import combinations
+
+from ..tiles import EAST, NORTH, WHITE
+
+# Pair fans in the order the principles prefer them when only one may count.
+CHOW_PAIR_ORDER = ("yi_ban_gao", "xi_xiang_feng", "lian_liu", "lao_shao_fu")
+
+
+def _suit(k: int) -> int:
+    return k // 9
+
+
+def _rank(k: int) -> int:
+    return k % 9
+
+
+def _consecutive(values) -> bool:
+    v = sorted(values)
+    return all(b - a == 1 for a, b in zip(v, v[1:]))
+
+
+def _stepped(values, step: int) -> bool:
+    v = sorted(values)
+    return all(b - a == step for a, b in zip(v, v[1:]))
+
+
+# ----- chows ---------------------------------------------------------------------------
+def four_chows_fan(c) -> str | None:
+    if len({_suit(k) for k in c}) != 1:
+        return None
+    if _stepped(c, 1) or _stepped(c, 2):
+        return "yi_se_si_bu_gao"
+    if len(set(c)) == 1:
+        return "yi_se_si_tong_shun"
+    return None
+
+
+def three_chows_fan(c) -> str | None:
+    suits = {_suit(k) for k in c}
+    ranks = [_rank(k) for k in c]
+    if len(suits) == 3:
+        if _stepped(ranks, 1):
+            return "san_se_san_bu_gao"
+        if len(set(ranks)) == 1:
+            return "san_se_san_tong_shun"
+        if sorted(ranks) == [0, 3, 6]:
+            return "hua_long"
+        return None
+    if len(suits) != 1:
+        return None
+    if sorted(ranks) == [0, 3, 6]:
+        return "qing_long"
+    if _stepped(ranks, 2) or _stepped(ranks, 1):
+        return "yi_se_san_bu_gao"
+    if len(set(ranks)) == 1:
+        return "yi_se_san_tong_shun"
+    return None
+
+
+def two_chows_fan(a: int, b: int) -> str | None:
+    if _suit(a) != _suit(b):
+        return "xi_xiang_feng" if _rank(a) == _rank(b) else None
+    if abs(a - b) == 3:
+        return "lian_liu"
+    if {_rank(a), _rank(b)} == {0, 6}:
+        return "lao_shao_fu"
+    if a == b:
+        return "yi_ban_gao"
+    return None
+
+
+def _extra_chow_fan(used, free: int) -> str | None:
+    """套算一次: the unused chow combines once with one used chow, the best pair fan."""
+    found = {two_chows_fan(u, free) for u in used}
+    return next((key for key in CHOW_PAIR_ORDER if key in found), None)
+
+
+def _limit_pair_fans(found: list[str], limit: int) -> Counter:
+    """不得相同: when more pair fans relate than the sets allow, drop repeats first,
+    from the lowest-preferred fan up, then whole fans the same way."""
+    table = Counter(found)
+    total = len(found)
+    for keep in (1, 0):
+        for key in reversed(CHOW_PAIR_ORDER):
+            while total > limit and table[key] > keep:
+                table[key] -= 1
+                total -= 1
+    return +table
+
+
+def chow_fans(c: tuple[int, ...]) -> Counter:
+    if len(c) < 2:
+        return Counter()
+    if len(c) == 4 and (fan := four_chows_fan(c)):
+        return Counter({fan: 1})
+    if len(c) >= 3:
+        for idx in combinations(range(len(c)), 3):
+            trio = [c[i] for i in idx]
+            if fan := three_chows_fan(trio):
+                result = Counter({fan: 1})
+                free = [c[i] for i in range(len(c)) if i not in idx]
+                if free and (extra := _extra_chow_fan(trio, free[0])):
+                    result[extra] += 1
+                return result
+    pairs = [(i, j, two_chows_fan(c[i], c[j])) for i, j in combinations(range(len(c)), 2)]
+    found = [fan for _, _, fan in pairs if fan]
+    related = {x for i, j, fan in pairs if fan for x in (i, j)}
+    lonely = len(c) - len(related)
+    limit = len(c) - 1 - lonely if len(c) == 4 else len(c) - 1
+    return _limit_pair_fans(found, limit) if limit > 0 else Counter()
+
+
+# ----- pungs ---------------------------------------------------------------------------
+def four_pungs_fan(p) -> str | None:
+    if p[0] < 27 and _suit(p[0]) == _suit(p[3]) and _stepped(p, 1):
+        return "yi_se_si_jie_gao"
+    if tuple(p) == (EAST, EAST + 1, EAST + 2, NORTH):
+        return "da_si_xi"
+    return None
+
+
+def three_pungs_fan(p) -> str | None:
+    if all(k < 27 for k in p):
+        suits = {_suit(k) for k in p}
+        ranks = [_rank(k) for k in p]
+        if len(suits) == 3:
+            if _stepped(ranks, 1):
+                return "san_se_san_jie_gao"
+            if len(set(ranks)) == 1:
+                return "san_tong_ke"
+        elif len(suits) == 1 and _stepped(p, 1):
+            return "yi_se_san_jie_gao"
+        return None
+    if all(EAST <= k <= NORTH for k in p):
+        return "san_feng_ke"
+    if all(k >= WHITE for k in p) and all(k < 34 for k in p):
+        return "da_san_yuan"
+    return None
+
+
+def two_pungs_fan(a: int, b: int) -> str | None:
+    if a < 27 and b < 27:
+        return "shuang_tong_ke" if _rank(a) == _rank(b) else None
+    if a >= WHITE and b >= WHITE:
+        return "shuang_jian_ke"
+    return None
+
+
+def pung_fans(p: tuple[int, ...]) -> Counter:
+    if len(p) < 2:
+        return Counter()
+    if len(p) == 4 and (fan := four_pungs_fan(p)):
+        return Counter({fan: 1})
+    if len(p) >= 3:
+        for idx in combinations(range(len(p)), 3):
+            trio = [p[i] for i in idx]
+            if fan := three_pungs_fan(trio):
+                result = Counter({fan: 1})
+                for free in (p[i] for i in range(len(p)) if i not in idx):
+                    extra = next((f for f in (two_pungs_fan(u, free) for u in trio) if f), None)
+                    if extra:
+                        result[extra] += 1
+                return result
+    return Counter(fan for a, b in combinations(p, 2) if (fan := two_pungs_fan(a, b)))
+
+
+# ----- both, with the pair-dependent upgrades ------------------------------------------
+def terminal_chows_fan(chows, pair) -> str | None:
+    """一色双龙会 / 三色双龙会: 123 and 789 twice with a pair of 5s."""
+    if len(chows) != 4 or pair is None or pair >= 27 or _rank(pair) != 4:
+        return None
+    if any(_rank(k) not in (0, 6) for k in chows):
+        return None
+    by_suit = Counter((_suit(k), _rank(k)) for k in chows)
+    if all(_suit(k) == _suit(pair) for k in chows) and by_suit[(_suit(pair), 0)] == 2:
+        return "yi_se_shuang_long_hui"
+    others = {s for s in range(3) if s != _suit(pair)}
+    if all(by_suit[(s, r)] == 1 for s in others for r in (0, 6)):
+        return "san_se_shuang_long_hui"
+    return None
+
+
+def set_combination_fans(chows, pungs, pair) -> Counter:
+    """Every set-combination fan of one standard reading, principles applied."""
+    if fan := terminal_chows_fan(chows, pair):
+        return Counter({fan: 1})
+    fans = chow_fans(chows) + pung_fans(pungs)
+    if fans["shuang_jian_ke"] and pair is not None and pair >= WHITE:
+        del fans["shuang_jian_ke"]
+        fans["xiao_san_yuan"] = 1
+    if fans["san_feng_ke"] and pair is not None and EAST <= pair <= NORTH:
+        del fans["san_feng_ke"]
+        fans["xiao_si_xi"] = 1
+    return +fans

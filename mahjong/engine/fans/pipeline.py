@@ -1,0 +1,144 @@
+"""The scoring pipeline (RULES.md 3.14): decompositions -> fans of each reading ->
+exclusions -> the best reading (就高不就低) -> minimum fan and cap."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from typing import Callable, Iterable, Sequence
+
+from ..shapes import CHOW, KONG, PUNG, SEVEN_PAIRS, Decomposition, WinContext
+from .facts import Facts
+from .situation import Situation
+from .table import Fan, FanTable
+
+
+@dataclass(frozen=True, slots=True)
+class FanScore:
+    key: str
+    zh: str
+    en: str
+    fan: int        # value of one instance
+    count: int = 1
+
+    @property
+    def points(self) -> int:
+        return self.fan * self.count
+
+
+@dataclass(frozen=True)
+class ScoreResult:
+    """A scored hand. ``is_win`` False means "not a winning hand" (a value, not an
+    error). ``total`` is what the score CLI reports: the summed fan (gb, quesheng,
+    tiao72), the capped basic points (classic, stage), or the multiplier (wenzhou)."""
+
+    is_win: bool
+    total: int = 0
+    fans: tuple[FanScore, ...] = ()
+    decomposition: Decomposition | None = None
+    below_minimum: bool = False
+    yakuman: tuple[str, ...] = ()
+    raw_total: int = 0           # Σ fan before any cap
+    soft: bool | None = None     # wenzhou 软牌 / 硬牌
+    multiplier: int | None = None
+
+    @property
+    def legal(self) -> bool:
+        """A win the player may declare: a winning shape that meets the minimum fan."""
+        return self.is_win and not self.below_minimum
+
+    @property
+    def flower_fan(self) -> int:
+        return sum(s.points for s in self.fans if s.key == "hua_pai")
+
+
+NOT_A_WIN = ScoreResult(is_win=False)
+
+
+@dataclass(frozen=True)
+class Reading:
+    """The counted fans of one decomposition."""
+
+    decomposition: Decomposition
+    fans: tuple[tuple[Fan, int], ...]
+    yakuman: bool
+
+    def total(self, values) -> int:
+        return sum(values(fan.key) * n for fan, n in self.fans)
+
+
+def count_fans(table: FanTable, facts: Facts) -> Reading:
+    candidates = [(fan, int(fan.count(facts))) for fan in table.fans]
+    candidates = [(fan, n) for fan, n in candidates if n]
+    yakuman = [(fan, n) for fan, n in candidates if fan.yakuman]
+    if yakuman:  # yakuman never combine with other fans, flowers included (4.5)
+        return Reading(facts.decomp, tuple(yakuman), True)
+    return Reading(facts.decomp, _apply_exclusions(table, candidates), False)
+
+
+def _apply_exclusions(table: FanTable, candidates) -> tuple[tuple[Fan, int], ...]:
+    """Walk the fans from the top of the table: a fan excluded by one already counted
+    is dropped, and its own exclusions do not apply (3.14.2, 3.15.2)."""
+    holding = {fan.key for fan, _ in candidates}
+    excluded: set[str] = set()
+    less = Counter()
+    counted: list[tuple[Fan, int]] = []
+    for fan, n in candidates:
+        if fan.key in excluded:
+            continue
+        counted.append((fan, n))
+        excluded |= _excluded_by(table, fan, holding)
+        excluded.update(fan.replaces)
+        less.update(fan.excludes_one)
+    counted = [(fan, n - less[fan.key]) for fan, n in counted]
+    counted = [(fan, n) for fan, n in counted if n > 0]
+    if table.fallback and not any(not fan.flower for fan, _ in counted):
+        counted.insert(0, (table.by_key[table.fallback], 1))
+    return tuple(counted)
+
+
+def _excluded_by(table: FanTable, fan: Fan, holding: set[str]) -> set[str]:
+    """``fan``'s exclusions, and theirs in turn for those that hold in this reading
+    (四杠 -> 双暗杠 -> 双暗刻, but 一色双龙会 does not reach 门前清 through 七对 in a reading
+    that is not seven pairs)."""
+    out: set[str] = set()
+    stack = list(fan.excludes)
+    while stack:
+        key = stack.pop()
+        if key in out:
+            continue
+        out.add(key)
+        if key in holding:
+            stack.extend(table.by_key[key].excludes)
+    return out
+
+
+def _preference(reading: Reading, values, cap) -> tuple:
+    """就高不就低; on equal totals prefer the set reading over seven pairs and a reading
+    with 一色三同顺 / 三同刻 (the competition calculators' tie rule)."""
+    total = reading.total(values)
+    capped = min(total, cap) if cap else total
+    keys = {fan.key for fan, _ in reading.fans}
+    return (capped, total, reading.decomposition.form != SEVEN_PAIRS,
+            bool(keys & {"yi_se_san_tong_shun", "san_tong_ke"}))
+
+
+def best_reading(table: FanTable, ctx: WinContext, decomps: Sequence[Decomposition],
+                 waits: Callable[[], Iterable[int]], values, options, cap) -> Reading | None:
+    situation = Situation(ctx, waits)
+    ordered = sorted(decomps, key=_division_order)
+    readings = [count_fans(table, Facts(d, ctx, situation, options)) for d in ordered]
+    if not readings:
+        return None
+    return max(readings, key=lambda r: _preference(r, values, cap))
+
+
+def _division_order(decomp: Decomposition) -> tuple:
+    """Equal totals keep the first reading in the calculators' order: concealed sets
+    from the lowest tile up, a pung before a chow on the same tile."""
+    return tuple(sorted((b.tiles[0], b.shape == CHOW) for b in decomp.blocks
+                        if b.meld is None and b.shape in (CHOW, PUNG, KONG)))
+
+
+def fan_scores(reading: Reading, values) -> tuple[FanScore, ...]:
+    return tuple(FanScore(fan.key, fan.zh, fan.en, values(fan.key), n) for fan, n in reading.fans)

@@ -1,0 +1,50 @@
+"""Fan tables: each fan is a key, its names, a value, a counting predicate and the fans
+it excludes. A table is an ordered tuple of fans; the pipeline evaluates it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Mapping
+
+
+@dataclass(frozen=True, slots=True)
+class Fan:
+    """One scoring pattern.
+
+    ``count(facts)`` says how many times the fan scores (0 = not at all; per-set fans
+    return the number of qualifying sets). ``excludes`` names fans it makes uncounted
+    (不计), transitively through the excluded fans that hold (RULES.md 3.15.2). ``excludes_one`` removes a single instance
+    of a per-set fan (e.g. 九莲宝灯 absorbs one 幺九刻). ``replaces`` names fans it
+    stands in for without passing its own exclusions on: 不求人 *is* 门前清 + 自摸, so a
+    fan that absorbs 不求人 (七对, 四暗刻, …) still scores the self-draw, as in every
+    competition calculator.
+    """
+
+    key: str
+    zh: str
+    en: str
+    value: int
+    count: Callable[[object], int]
+    excludes: tuple[str, ...] = ()
+    excludes_one: tuple[str, ...] = ()
+    replaces: tuple[str, ...] = ()
+    flower: bool = False      # never counts toward a minimum (花牌)
+    yakuman: bool = False     # classic/stage 役满: worth the cap, never combined
+
+
+@dataclass(frozen=True)
+class FanTable:
+    slug: str
+    fans: tuple[Fan, ...]
+    # Fan that scores when nothing else does (无番和 / 推倒胡); None if the table has none.
+    fallback: str | None = None
+
+    def __post_init__(self):
+        object.__setattr__(self, "by_key", {f.key: f for f in self.fans})
+
+    def keys(self) -> set[str]:
+        return set(self.by_key)
+
+    def value(self, key: str, overrides: Mapping[str, int]) -> int:
+        return overrides.get(key, self.by_key[key].value)
+
