@@ -1,0 +1,21 @@
+"""The vendored htmx files are exactly the ones static/vendor/README.md documents."""
+
+import hashlib
+import re
+from pathlib import Path
+
+VENDOR = Path(__file__).resolve().parents[2] / "static" / "vendor"
+
+
+def test_vendored_files_match_the_hashes_in_the_readme():
+    rows = re.findall(r"^\| `([^`]+)/` \| `[^`]+` \| [\d.]+ \| `package/dist/([^`]+)`.*\| `([0-9a-f]{64})` \|$",
+                      (VENDOR / "README.md").read_text(), flags=re.M)
+    assert len(rows) == 2
+    for directory, filename, digest in rows:
+        assert hashlib.sha256((VENDOR / directory / filename).read_bytes()).hexdigest() == digest
+
+
+def test_the_base_template_loads_the_vendored_files_and_no_cdn():
+    base = (VENDOR.parents[1] / "templates" / "base.html").read_text()
+    assert "vendor/htmx-2.0.11/htmx.min.js" in base and "vendor/htmx-ext-ws-2.0.4/ws.min.js" in base
+    assert "https://" not in base and "//unpkg" not in base
