@@ -5,9 +5,17 @@ import datetime
 import pytest
 from django.db import IntegrityError, transaction
 from django.db.models import Sum
+from django.utils import translation
 
 from accounts import wallet
 from accounts.models import EconomySettings, LedgerEntry, User
+
+
+@pytest.fixture(autouse=True)
+def english():
+    # Refusal messages are user-facing and translated; assert on the English source.
+    with translation.override("en"):
+        yield
 
 
 def ledger_sum(user):
