@@ -14,11 +14,14 @@ from typing import Callable, Iterable, Sequence
 from ..errors import InvalidAction
 from ..shapes import Decomposition, WinContext
 from ..tiles import max_copies
-from . import classic, gb
+from . import classic, gb, quesheng, tiao72, wenzhou
 from .pipeline import NOT_A_WIN, FanScore, ScoreResult, best_reading, fan_scores
 from .table import Fan, FanTable
 
-TABLES: dict[str, FanTable] = {t.slug: t for t in (gb.TABLE, classic.TABLE)}
+# stage scores with the classic table (RULES.md 5.1); its hand score is settlement's.
+STAGE = FanTable("stage", classic.TABLE.fans, fallback=classic.TABLE.fallback)
+TABLES: dict[str, FanTable] = {t.slug: t for t in (classic.TABLE, STAGE, quesheng.TABLE,
+                                                    tiao72.TABLE, gb.TABLE, wenzhou.TABLE)}
 
 
 def table_for(ruleset) -> FanTable:
@@ -57,13 +60,18 @@ def score_decompositions(ruleset, ctx: WinContext, decomps: Sequence[Decompositi
     if reading is None:
         return NOT_A_WIN
     fans = fan_scores(reading, values)
-    raw = sum(s.points for s in fans)
+    raw = reading.total(values)
     flowers = sum(s.points for s in fans if table.by_key[s.key].flower)
     total = min(raw, ruleset.cap) if ruleset.cap else raw
+    if ruleset.guo_hu:  # quesheng 过胡加倍: each pass doubles the fan (6.2)
+        total <<= min(ctx.passes, ruleset.max_guo)
+    multiplicative = table.multiplicative
     return ScoreResult(
         is_win=True, total=total, fans=fans, decomposition=reading.decomposition,
-        below_minimum=raw - flowers < ruleset.min_fan, raw_total=raw,
-        yakuman=tuple(s.key for s in fans if reading.yakuman))
+        below_minimum=not multiplicative and raw - flowers < ruleset.min_fan, raw_total=raw,
+        yakuman=tuple(s.key for s in fans if reading.yakuman),
+        soft=any(s.key == "ruan_pai" for s in fans) if multiplicative else None,
+        multiplier=total if multiplicative else None)
 
 
 def check_tiles(ruleset, ctx: WinContext) -> None:

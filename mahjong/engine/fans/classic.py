@@ -65,11 +65,6 @@ def north_east_shinkansen(f) -> bool:
     return pure_straight(f) and {f.pair, *f.pungs} >= {EAST, NORTH} and f.pair in (EAST, NORTH)
 
 
-def first_turn(dealer: bool, tsumo: bool):
-    """天和 / 地和 / 人和 in seed 000's meaning (2. naming warning)."""
-    return lambda f: f.ctx.first_turn and f.ctx.dealer == dealer and f.tsumo == tsumo
-
-
 def _small(key, zh, en, value, count, excludes=()):
     return Fan(key, zh, en, value, count, tuple(excludes))
 
@@ -120,9 +115,9 @@ SMALL = (
 )
 
 YAKUMANS = (
-    _yakuman("tian_hu", "天和", "Heavenly hand", first_turn(dealer=True, tsumo=True)),
-    _yakuman("di_hu", "地和", "Earthly hand", first_turn(dealer=False, tsumo=False)),
-    _yakuman("ren_hu", "人和", "Human hand", first_turn(dealer=False, tsumo=True)),
+    _yakuman("tian_hu", "天和", "Heavenly hand", p.first_turn(dealer=True, tsumo=True)),
+    _yakuman("di_hu", "地和", "Earthly hand", p.first_turn(dealer=False, tsumo=False)),
+    _yakuman("ren_hu", "人和", "Human hand", p.first_turn(dealer=False, tsumo=True)),
     _yakuman("xiao_si_xi", "小四喜", "Little four winds", p.little_four_winds),
     _yakuman("da_si_xi", "大四喜", "Big four winds", p.big_four_winds),
     _yakuman("da_san_yuan", "大三元", "Big three dragons", p.big_three_dragons),

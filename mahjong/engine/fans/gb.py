@@ -2,33 +2,13 @@
 
 from __future__ import annotations
 
-from ..tiles import DRAGONS, is_terminal, is_wind
+from ..tiles import DRAGONS
 from . import predicates as p
 from .table import Fan, FanTable
 
 
-def _combo(key):
-    return lambda f: f.combos.get(key, 0)
-
-
-def _wait(key):
-    return lambda f: int(p.wait_fan(f) == key)
-
-
 def _yao_jiu_ke(f) -> int:
-    """Per pung of terminals, or of a wind that no wind fan uses: the round and seat
-    winds score their own fan, and three or four wind pungs score 三风刻 / 四喜."""
-    winds = p.wind_pungs(f)
-    round_, seat = f.ctx.round_wind, f.ctx.seat_wind
-    return sum(1 for k in f.pungs
-               if is_terminal(k) or (is_wind(k) and winds < 3 and k not in (round_, seat)))
-
-
-def _kongs(melded: int | None, concealed: int | None):
-    """Kong fans by how many melded / concealed kongs (None: any). They nest: 三杠 and
-    四杠 exclude the two-kong fans, which exclude the one-kong fans (3.15.2)."""
-    return lambda f: ((melded is None or f.melded_kongs == melded)
-                      and (concealed is None or f.concealed_kongs == concealed))
+    return p.yao_jiu_pungs(f, (f.ctx.round_wind, f.ctx.seat_wind))
 
 
 def _ming_an_gang(f) -> bool:
@@ -62,23 +42,23 @@ FANS = (
     Fan("qing_yao_jiu", "清幺九", "All terminals", 64, p.all_terminals,
         ("peng_peng_hu", "shuang_tong_ke", "san_tong_ke", "wu_zi", "yao_jiu_ke",
          "quan_dai_yao", "hun_yao_jiu")),
-    Fan("xiao_si_xi", "小四喜", "Little four winds", 64, _combo("xiao_si_xi"),
+    Fan("xiao_si_xi", "小四喜", "Little four winds", 64, p.combo("xiao_si_xi"),
         ("san_feng_ke", "yao_jiu_ke")),
-    Fan("xiao_san_yuan", "小三元", "Little three dragons", 64, _combo("xiao_san_yuan"),
+    Fan("xiao_san_yuan", "小三元", "Little three dragons", 64, p.combo("xiao_san_yuan"),
         ("jian_ke", "shuang_jian_ke")),
     Fan("zi_yi_se", "字一色", "All honors", 64, p.all_honors,
         ("peng_peng_hu", "quan_dai_yao", "yao_jiu_ke", "hun_yao_jiu")),
     Fan("si_an_ke", "四暗刻", "Four concealed pungs", 64, lambda f: f.concealed_pungs == 4,
         ("men_qian_qing", "peng_peng_hu", "san_an_ke", "shuang_an_ke", "bu_qiu_ren")),
     Fan("yi_se_shuang_long_hui", "一色双龙会", "Pure terminal chows", 64,
-        _combo("yi_se_shuang_long_hui"),
+        p.combo("yi_se_shuang_long_hui"),
         ("ping_hu", "qi_dui", "qing_yi_se", "yi_ban_gao", "lao_shao_fu", "wu_zi")),
-    Fan("yi_se_si_tong_shun", "一色四同顺", "Quadruple chow", 48, _combo("yi_se_si_tong_shun"),
+    Fan("yi_se_si_tong_shun", "一色四同顺", "Quadruple chow", 48, p.combo("yi_se_si_tong_shun"),
         ("yi_se_san_jie_gao", "yi_ban_gao", "si_gui_yi", "yi_se_san_tong_shun")),
     Fan("yi_se_si_jie_gao", "一色四节高", "Four pure shifted pungs", 48,
-        _combo("yi_se_si_jie_gao"),
+        p.combo("yi_se_si_jie_gao"),
         ("yi_se_san_tong_shun", "peng_peng_hu", "yi_se_san_jie_gao")),
-    Fan("yi_se_si_bu_gao", "一色四步高", "Four pure shifted chows", 32, _combo("yi_se_si_bu_gao"),
+    Fan("yi_se_si_bu_gao", "一色四步高", "Four pure shifted chows", 32, p.combo("yi_se_si_bu_gao"),
         ("yi_se_san_bu_gao", "lian_liu", "lao_shao_fu")),
     Fan("san_gang", "三杠", "Three kongs", 32, lambda f: p.kong_count(f) == 3,
         ("shuang_ming_gang", "ming_gang", "shuang_an_gang", "an_gang")),
@@ -91,9 +71,9 @@ FANS = (
     Fan("quan_shuang_ke", "全双刻", "All even pungs", 24, p.even_pungs,
         ("peng_peng_hu", "duan_yao", "wu_zi")),
     Fan("qing_yi_se", "清一色", "Full flush", 24, p.full_flush, ("wu_zi", "que_yi_men")),
-    Fan("yi_se_san_tong_shun", "一色三同顺", "Pure triple chow", 24, _combo("yi_se_san_tong_shun"),
+    Fan("yi_se_san_tong_shun", "一色三同顺", "Pure triple chow", 24, p.combo("yi_se_san_tong_shun"),
         ("yi_se_san_jie_gao", "yi_ban_gao")),
-    Fan("yi_se_san_jie_gao", "一色三节高", "Pure shifted pungs", 24, _combo("yi_se_san_jie_gao"),
+    Fan("yi_se_san_jie_gao", "一色三节高", "Pure shifted pungs", 24, p.combo("yi_se_san_jie_gao"),
         ("yi_se_san_tong_shun",)),
     Fan("quan_da", "全大", "Upper tiles", 24, lambda f: p.ranks_within(f, 7, 9),
         ("wu_zi", "da_yu_wu")),
@@ -101,12 +81,12 @@ FANS = (
         ("duan_yao", "wu_zi")),
     Fan("quan_xiao", "全小", "Lower tiles", 24, lambda f: p.ranks_within(f, 1, 3),
         ("wu_zi", "xiao_yu_wu")),
-    Fan("qing_long", "清龙", "Pure straight", 16, _combo("qing_long"), ("lian_liu", "lao_shao_fu")),
+    Fan("qing_long", "清龙", "Pure straight", 16, p.combo("qing_long"), ("lian_liu", "lao_shao_fu")),
     Fan("san_se_shuang_long_hui", "三色双龙会", "Three-suited terminal chows", 16,
-        _combo("san_se_shuang_long_hui"), ("xi_xiang_feng", "lao_shao_fu", "wu_zi", "ping_hu")),
-    Fan("yi_se_san_bu_gao", "一色三步高", "Pure shifted chows", 16, _combo("yi_se_san_bu_gao")),
+        p.combo("san_se_shuang_long_hui"), ("xi_xiang_feng", "lao_shao_fu", "wu_zi", "ping_hu")),
+    Fan("yi_se_san_bu_gao", "一色三步高", "Pure shifted chows", 16, p.combo("yi_se_san_bu_gao")),
     Fan("quan_dai_wu", "全带五", "All fives", 16, p.all_fives, ("duan_yao", "wu_zi")),
-    Fan("san_tong_ke", "三同刻", "Triple pung", 16, _combo("san_tong_ke"), ("shuang_tong_ke",)),
+    Fan("san_tong_ke", "三同刻", "Triple pung", 16, p.combo("san_tong_ke"), ("shuang_tong_ke",)),
     Fan("san_an_ke", "三暗刻", "Three concealed pungs", 16, lambda f: f.concealed_pungs == 3,
         ("shuang_an_ke",)),
     Fan("quan_bu_kao", "全不靠", "Lesser honors and knitted tiles", 12, p.lesser_honors,
@@ -114,12 +94,12 @@ FANS = (
     Fan("zu_he_long", "组合龙", "Knitted straight", 12, p.knitted_straight),
     Fan("da_yu_wu", "大于五", "Upper four", 12, lambda f: p.ranks_within(f, 6, 9), ("wu_zi",)),
     Fan("xiao_yu_wu", "小于五", "Lower four", 12, lambda f: p.ranks_within(f, 1, 4), ("wu_zi",)),
-    Fan("san_feng_ke", "三风刻", "Big three winds", 12, _combo("san_feng_ke")),
-    Fan("hua_long", "花龙", "Mixed straight", 8, _combo("hua_long")),
+    Fan("san_feng_ke", "三风刻", "Big three winds", 12, p.combo("san_feng_ke")),
+    Fan("hua_long", "花龙", "Mixed straight", 8, p.combo("hua_long")),
     Fan("tui_bu_dao", "推不倒", "Reversible tiles", 8, p.reversible, ("que_yi_men",)),
     Fan("san_se_san_tong_shun", "三色三同顺", "Mixed triple chow", 8,
-        _combo("san_se_san_tong_shun"), ("xi_xiang_feng",)),
-    Fan("san_se_san_jie_gao", "三色三节高", "Mixed shifted pungs", 8, _combo("san_se_san_jie_gao")),
+        p.combo("san_se_san_tong_shun"), ("xi_xiang_feng",)),
+    Fan("san_se_san_jie_gao", "三色三节高", "Mixed shifted pungs", 8, p.combo("san_se_san_jie_gao")),
     Fan("wu_fan_he", "无番和", "Chicken hand", 8, lambda f: 0),
     Fan("miao_shou_hui_chun", "妙手回春", "Last tile draw", 8,
         lambda f: f.tsumo and f.ctx.last_tile, ("zi_mo",)),
@@ -131,19 +111,19 @@ FANS = (
         ("he_jue_zhang",)),
     Fan("peng_peng_hu", "碰碰和", "All pungs", 6, p.all_pungs),
     Fan("hun_yi_se", "混一色", "Half flush", 6, p.half_flush),
-    Fan("san_se_san_bu_gao", "三色三步高", "Mixed shifted chows", 6, _combo("san_se_san_bu_gao")),
+    Fan("san_se_san_bu_gao", "三色三步高", "Mixed shifted chows", 6, p.combo("san_se_san_bu_gao")),
     Fan("wu_men_qi", "五门齐", "All types", 6, p.all_types),
     Fan("quan_qiu_ren", "全求人", "Melded hand", 6, lambda f: f.melded == 4 and not f.tsumo,
         ("dan_diao_jiang",)),
-    Fan("shuang_an_gang", "双暗杠", "Two concealed kongs", 6, _kongs(None, 2),
+    Fan("shuang_an_gang", "双暗杠", "Two concealed kongs", 6, p.kongs(concealed=2),
         ("an_gang", "shuang_an_ke")),
-    Fan("shuang_jian_ke", "双箭刻", "Two dragon pungs", 6, _combo("shuang_jian_ke"), ("jian_ke",)),
+    Fan("shuang_jian_ke", "双箭刻", "Two dragon pungs", 6, p.combo("shuang_jian_ke"), ("jian_ke",)),
     Fan("ming_an_gang", "明暗杠", "Concealed and melded kong", 5, _ming_an_gang,
         ("ming_gang", "an_gang")),
     Fan("quan_dai_yao", "全带幺", "Outside hand", 4, p.outside_hand),
     Fan("bu_qiu_ren", "不求人", "Fully concealed hand", 4, lambda f: p.concealed(f) and f.tsumo,
         replaces=("zi_mo", "men_qian_qing")),
-    Fan("shuang_ming_gang", "双明杠", "Two melded kongs", 4, _kongs(2, None), ("ming_gang",)),
+    Fan("shuang_ming_gang", "双明杠", "Two melded kongs", 4, p.kongs(melded=2), ("ming_gang",)),
     Fan("he_jue_zhang", "和绝张", "Last tile", 4, lambda f: f.situation.last_of_kind),
     Fan("jian_ke", "箭刻", "Dragon pung", 2, lambda f: sum(1 for k in f.pungs if k in DRAGONS)),
     Fan("quan_feng_ke", "圈风刻", "Prevalent wind", 2, lambda f: f.ctx.round_wind in f.pungs),
@@ -152,21 +132,21 @@ FANS = (
         lambda f: p.concealed(f) and not f.tsumo),
     Fan("ping_hu", "平和", "All chows", 2, _ping_hu, ("wu_zi",)),
     Fan("si_gui_yi", "四归一", "Tile hog", 2, p.tile_hogs),
-    Fan("shuang_tong_ke", "双同刻", "Double pung", 2, _combo("shuang_tong_ke")),
+    Fan("shuang_tong_ke", "双同刻", "Double pung", 2, p.combo("shuang_tong_ke")),
     Fan("shuang_an_ke", "双暗刻", "Two concealed pungs", 2, lambda f: f.concealed_pungs == 2),
-    Fan("an_gang", "暗杠", "Concealed kong", 2, _kongs(None, 1)),
+    Fan("an_gang", "暗杠", "Concealed kong", 2, p.kongs(concealed=1)),
     Fan("duan_yao", "断幺", "All simples", 2, p.all_simples, ("wu_zi",)),
-    Fan("yi_ban_gao", "一般高", "Pure double chow", 1, _combo("yi_ban_gao")),
-    Fan("xi_xiang_feng", "喜相逢", "Mixed double chow", 1, _combo("xi_xiang_feng")),
-    Fan("lian_liu", "连六", "Short straight", 1, _combo("lian_liu")),
-    Fan("lao_shao_fu", "老少副", "Two terminal chows", 1, _combo("lao_shao_fu")),
+    Fan("yi_ban_gao", "一般高", "Pure double chow", 1, p.combo("yi_ban_gao")),
+    Fan("xi_xiang_feng", "喜相逢", "Mixed double chow", 1, p.combo("xi_xiang_feng")),
+    Fan("lian_liu", "连六", "Short straight", 1, p.combo("lian_liu")),
+    Fan("lao_shao_fu", "老少副", "Two terminal chows", 1, p.combo("lao_shao_fu")),
     Fan("yao_jiu_ke", "幺九刻", "Pung of terminals or honors", 1, _yao_jiu_ke),
-    Fan("ming_gang", "明杠", "Melded kong", 1, _kongs(1, None)),
+    Fan("ming_gang", "明杠", "Melded kong", 1, p.kongs(melded=1)),
     Fan("que_yi_men", "缺一门", "One voided suit", 1, lambda f: p.voided_suits(f) == 1),
     Fan("wu_zi", "无字", "No honors", 1, p.no_honors),
-    Fan("bian_zhang", "边张", "Edge wait", 1, _wait("bian_zhang")),
-    Fan("kan_zhang", "坎张", "Closed wait", 1, _wait("kan_zhang")),
-    Fan("dan_diao_jiang", "单钓将", "Single wait", 1, _wait("dan_diao_jiang")),
+    Fan("bian_zhang", "边张", "Edge wait", 1, p.wait_is("bian_zhang")),
+    Fan("kan_zhang", "坎张", "Closed wait", 1, p.wait_is("kan_zhang")),
+    Fan("dan_diao_jiang", "单钓将", "Single wait", 1, p.wait_is("dan_diao_jiang")),
     Fan("zi_mo", "自摸", "Self-drawn", 1, lambda f: f.tsumo),
     Fan("hua_pai", "花牌", "Flower", 1, lambda f: f.ctx.num_flowers, flower=True),
 )

@@ -3,6 +3,7 @@ exclusions -> the best reading (就高不就低) -> minimum fan and cap."""
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from dataclasses import dataclass
 from typing import Callable, Iterable, Sequence
@@ -62,8 +63,11 @@ class Reading:
     decomposition: Decomposition
     fans: tuple[tuple[Fan, int], ...]
     yakuman: bool
+    multiplicative: bool = False
 
     def total(self, values) -> int:
+        if self.multiplicative:
+            return math.prod(values(fan.key) ** n for fan, n in self.fans)
         return sum(values(fan.key) * n for fan, n in self.fans)
 
 
@@ -73,7 +77,8 @@ def count_fans(table: FanTable, facts: Facts) -> Reading:
     yakuman = [(fan, n) for fan, n in candidates if fan.yakuman]
     if yakuman:  # yakuman never combine with other fans, flowers included (4.5)
         return Reading(facts.decomp, tuple(yakuman), True)
-    return Reading(facts.decomp, _apply_exclusions(table, candidates), False)
+    return Reading(facts.decomp, _apply_exclusions(table, candidates), False,
+                   table.multiplicative)
 
 
 def _apply_exclusions(table: FanTable, candidates) -> tuple[tuple[Fan, int], ...]:

@@ -183,6 +183,42 @@ def lesser_honors(f) -> bool:
     return f.form == QUAN_BU_KAO
 
 
+def yao_jiu_pungs(f, scored_winds=()) -> int:
+    """幺九刻: pungs of terminals, and of winds that no wind fan uses: ``scored_winds``
+    (round and seat winds in gb) score their own fan, and three or four wind pungs
+    score 三风刻 / 四喜, which absorb them (per set)."""
+    winds = wind_pungs(f)
+    return sum(1 for k in f.pungs
+               if is_terminal(k) or (is_wind(k) and winds < 3 and k not in scored_winds))
+
+
+def honor_pungs(f) -> int:
+    return wind_pungs(f) + dragon_pungs(f)
+
+
+def pair_ranks(f, ranks) -> bool:
+    """The pair is a number tile of one of ``ranks`` (二五八将, 幺九头)."""
+    return f.standard and f.pair is not None and f.pair < 27 and f.pair % 9 + 1 in ranks
+
+
+def first_turn(dealer: bool, tsumo: bool):
+    """天和/地和/人和-style wins: the first turn, by or against the dealer. Each table
+    maps the three combinations to its own names (RULES.md 2, naming warning)."""
+    return lambda f: f.ctx.first_turn and f.ctx.dealer == dealer and f.tsumo == tsumo
+
+
+def declared_ready(f) -> bool:
+    return f.ctx.ting in ("ready", "tian_ting")
+
+
+def flowers_held(f, wanted) -> bool:
+    return set(wanted) <= set(f.ctx.flowers)
+
+
+def honor_seven_pairs(f, honors) -> bool:
+    return seven_pairs(f) and set(honors) <= f.kinds
+
+
 # ----- the wait (3.8.6) ----------------------------------------------------------------
 WAIT_FANS = ("bian_zhang", "kan_zhang", "dan_diao_jiang")
 
@@ -203,3 +239,20 @@ def wait_fan(f) -> str | None:
         elif block.shape == PAIR and block.tiles[0] == win:
             roles.add("dan_diao_jiang")
     return next((key for key in WAIT_FANS if key in roles), None)
+
+
+# ----- counting-function factories used by several tables ------------------------------
+def combo(key: str):
+    """A Guobiao set-combination fan of the reading (``combos`` names, RULES.md 8.4)."""
+    return lambda f: f.combos.get(key, 0)
+
+
+def wait_is(key: str):
+    return lambda f: int(wait_fan(f) == key)
+
+
+def kongs(melded: int | None = None, concealed: int | None = None):
+    """Kong fans by how many melded / concealed kongs (None: any). They nest: 三杠 and
+    四杠 exclude the two-kong fans, which exclude the one-kong fans (3.15.2)."""
+    return lambda f: ((melded is None or f.melded_kongs == melded)
+                      and (concealed is None or f.concealed_kongs == concealed))

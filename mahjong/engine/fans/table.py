@@ -38,6 +38,8 @@ class FanTable:
     fans: tuple[Fan, ...]
     # Fan that scores when nothing else does (无番和 / 推倒胡); None if the table has none.
     fallback: str | None = None
+    # Fans multiply instead of adding (wenzhou: ×2 per 双翻 item, the total is a multiplier).
+    multiplicative: bool = False
 
     def __post_init__(self):
         object.__setattr__(self, "by_key", {f.key: f for f in self.fans})

@@ -1,0 +1,107 @@
+"""``python -m mahjong.engine score --rules SLUG``: score winning hands.
+
+Each input line ``{"id", "hand", "melds", "win", "tsumo", "seat", "round", "flowers",
+"last_of_kind", "last_tile", "kong_replacement", "robbing_kong", "dealer", "ting",
+"first_turn", "haidi_phase", "passes", "wild"}`` (``hand`` without the winning tile;
+missing optional fields are false/0) gets ``{"id", "total", "fans": [{"key", "name",
+"fan", "count"}]}``, plus ``"below_minimum": true`` for a gb hand under 8 fan (reported,
+not refused), or ``{"id", "error"}`` for a non-winning or invalid hand. ``total`` is the
+summed fan, the capped basic points for classic/stage, the multiplier for wenzhou.
+"""
+
+from __future__ import annotations
+
+import json
+
+from ..errors import EngineError, InvalidAction
+from ..fans import score_win
+from ..melds import parse_melds
+from ..rulesets import SLUGS, get_ruleset
+from ..shapes import WinContext
+from ..tiles import EAST, FLOWERS, parse_tile, parse_tiles
+from .jsonlines import serve
+
+WIND_LETTERS = {"E": EAST, "S": EAST + 1, "W": EAST + 2, "N": EAST + 3}
+FLAGS = ("tsumo", "last_of_kind", "last_tile", "kong_replacement", "robbing_kong", "dealer",
+         "first_turn", "haidi_phase")
+
+
+def add_arguments(parser) -> None:
+    parser.add_argument("--rules", choices=SLUGS, required=True, help="ruleset to score with")
+    parser.add_argument("--overrides", default=None,
+                        help="JSON object of ruleset overrides (fan_values, cap, ...)")
+
+
+def run(args, stdin, stdout) -> int:
+    overrides = json.loads(args.overrides) if args.overrides else None
+    ruleset = get_ruleset(args.rules, overrides)
+    return serve(stdin, stdout, lambda request: answer(request, ruleset))
+
+
+def answer(request: dict, ruleset) -> dict:
+    result = score_win(ruleset, context_from_request(request))
+    if not result.is_win:
+        raise EngineError("not a winning hand")
+    out = {"total": result.total,
+           "fans": [{"key": s.key, "name": s.zh, "fan": s.fan, "count": s.count}
+                    for s in result.fans]}
+    if result.below_minimum:
+        out["below_minimum"] = True
+    return out
+
+
+def context_from_request(request: dict) -> WinContext:
+    """The WinContext of one request line; bad fields raise naming the field."""
+    for name in FLAGS:
+        if not isinstance(request.get(name, False), bool):
+            raise InvalidAction(f"{name} must be true or false, got {request[name]!r}")
+    flowers, flower_count = _flowers(request.get("flowers", 0))
+    wild = request.get("wild")
+    return WinContext(
+        hand=tuple(parse_tiles(_text(request, "hand"))),
+        melds=tuple(parse_melds(request.get("melds") or [])),
+        win=parse_tile(_text(request, "win")),
+        seat_wind=_wind(request.get("seat", "E"), "seat"),
+        round_wind=_wind(request.get("round", "E"), "round"),
+        flowers=flowers, flower_count=flower_count,
+        ting=_ting(request.get("ting", False)),
+        passes=_count(request.get("passes", 0), "passes"),
+        wild=parse_tile(wild) if wild else None,
+        **{name: request.get(name, False) for name in FLAGS})
+
+
+def _text(request: dict, name: str) -> str:
+    value = request[name]
+    if not isinstance(value, str):
+        raise InvalidAction(f"{name} must be tiles in notation like '123m', got {value!r}")
+    return value
+
+
+def _wind(value, name: str) -> int:
+    if value in WIND_LETTERS:
+        return WIND_LETTERS[value]
+    kind = parse_tile(value) if isinstance(value, str) else None
+    if kind is None or not EAST <= kind < EAST + 4:
+        raise InvalidAction(f"{name} must be a wind: 1z-4z or E/S/W/N, got {value!r}")
+    return kind
+
+
+def _flowers(value) -> tuple[tuple[int, ...], int]:
+    if isinstance(value, str):
+        kinds = tuple(parse_tiles(value))
+        if any(k not in FLOWERS for k in kinds):
+            raise InvalidAction(f"flowers must be flower tiles like '1f5f', got {value!r}")
+        return kinds, len(kinds)
+    return (), _count(value, "flowers")
+
+
+def _count(value, name: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise InvalidAction(f"{name} must be a whole number >= 0, got {value!r}")
+    return value
+
+
+def _ting(value):
+    if value in (False, None, "ready", "tian_ting"):
+        return value or False
+    raise InvalidAction(f"ting must be false, \"ready\" or \"tian_ting\", got {value!r}")

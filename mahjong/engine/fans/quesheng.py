@@ -1,0 +1,130 @@
+"""quesheng — 二人雀神 (RULES.md 6.4): 88 to 1 fan over 万 + honors, with 报听/天听; the
+过胡 doubling is applied to the total by the scorer (Ruleset.guo_hu)."""
+
+from __future__ import annotations
+
+from ..tiles import DRAGONS, HONORS, WINDS
+from . import predicates as p
+from .table import Fan, FanTable
+
+# The Guobiao set-combination fans under this table's names (8.4 principles apply).
+COMBO_NAMES = {"yi_se_si_tong_shun": "si_tong_shun", "yi_se_si_bu_gao": "si_bu_gao",
+               "yi_se_san_tong_shun": "san_tong_shun", "yi_se_san_bu_gao": "san_bu_gao",
+               "yi_se_shuang_long_hui": "shuang_long_hui", "yi_se_san_jie_gao": "san_lian_ke",
+               "yi_se_si_jie_gao": "si_lian_ke", "san_feng_ke": "da_san_feng"}
+
+
+def combo(key):
+    gb_key = next((g for g, own in COMBO_NAMES.items() if own == key), key)
+    return p.combo(gb_key)
+
+
+SEVEN_PAIR_EXTRAS = ("men_qian_qing", "dan_diao_jiang", "zi_mo", "bu_qiu_ren")
+
+FANS = (
+    Fan("da_si_xi", "大四喜", "Big four winds", 88, p.big_four_winds,
+        ("peng_peng_hu", "da_san_feng", "xiao_san_feng", "si_zi_ke")),
+    Fan("da_san_yuan", "大三元", "Big three dragons", 88, p.big_three_dragons,
+        ("shuang_jian_ke", "jian_ke")),
+    Fan("jiu_lian_bao_deng", "九莲宝灯", "Nine gates", 88, p.nine_gates,
+        ("qing_yi_se", "men_qian_qing", "zi_mo", "bu_qiu_ren")),
+    Fan("da_yu_wu", "大于五", "Upper four", 88,
+        lambda f: f.standard and p.ranks_within(f, 6, 9), ("qing_yi_se",)),
+    Fan("xiao_yu_wu", "小于五", "Lower four", 88,
+        lambda f: f.standard and p.ranks_within(f, 1, 4), ("qing_yi_se",)),
+    Fan("da_qi_xing", "大七星", "Big seven stars", 88, lambda f: p.honor_seven_pairs(f, HONORS),
+        ("qi_dui", "san_yuan_qi_dui", "si_xi_qi_dui", "quan_dai_yao", "zi_yi_se")
+        + SEVEN_PAIR_EXTRAS),
+    Fan("si_gang", "四杠", "Four kongs", 88, lambda f: p.kong_count(f) == 4,
+        ("san_gang", "shuang_ming_gang", "ming_gang", "dan_diao_jiang", "shuang_an_gang",
+         "an_gang", "peng_peng_hu")),
+    Fan("lian_qi_dui", "连七对", "Seven shifted pairs", 88, p.shifted_pairs,
+        ("qi_dui", "qing_yi_se") + SEVEN_PAIR_EXTRAS),
+    Fan("tian_hu", "天胡", "Heavenly win", 88, p.first_turn(dealer=True, tsumo=True),
+        ("bian_zhang", "kan_zhang", "dan_diao_jiang", "bu_qiu_ren", "he_jue_zhang", "zi_mo")),
+    Fan("di_hu", "地胡", "Earthly win", 88, p.first_turn(dealer=False, tsumo=True),
+        ("bian_zhang", "kan_zhang", "dan_diao_jiang", "bu_qiu_ren", "he_jue_zhang", "zi_mo")),
+    Fan("xiao_si_xi", "小四喜", "Little four winds", 64, combo("xiao_si_xi"),
+        ("da_san_feng", "xiao_san_feng")),
+    Fan("xiao_san_yuan", "小三元", "Little three dragons", 64, combo("xiao_san_yuan"),
+        ("shuang_jian_ke", "jian_ke")),
+    Fan("si_an_ke", "四暗刻", "Four concealed pungs", 64, lambda f: f.concealed_pungs == 4,
+        ("san_an_ke", "shuang_an_ke", "peng_peng_hu", "men_qian_qing", "zi_mo", "bu_qiu_ren")),
+    Fan("shuang_long_hui", "双龙会", "Pure terminal chows", 64, combo("shuang_long_hui"),
+        ("yi_ban_gao", "qi_dui", "qing_yi_se", "lao_shao_fu", "ping_hu")),
+    Fan("zi_yi_se", "字一色", "All honors", 64, p.all_honors,
+        ("peng_peng_hu", "quan_dai_yao", "hun_yao_jiu", "si_zi_ke")),
+    Fan("ren_hu", "人胡", "Human win", 64, p.first_turn(dealer=False, tsumo=False)),
+    Fan("si_tong_shun", "四同顺", "Quadruple chow", 48, combo("si_tong_shun"),
+        ("san_lian_ke", "san_tong_shun", "qi_dui", "si_gui_yi", "yi_ban_gao")),
+    Fan("san_yuan_qi_dui", "三元七对", "Three-dragon seven pairs", 48,
+        lambda f: p.honor_seven_pairs(f, DRAGONS), ("qi_dui",) + SEVEN_PAIR_EXTRAS),
+    Fan("si_xi_qi_dui", "四喜七对", "Four-wind seven pairs", 48,
+        lambda f: p.honor_seven_pairs(f, WINDS), ("qi_dui",) + SEVEN_PAIR_EXTRAS),
+    Fan("si_lian_ke", "四连刻", "Four shifted pungs", 48, combo("si_lian_ke"),
+        ("san_lian_ke", "san_tong_shun", "peng_peng_hu", "yi_ban_gao")),
+    Fan("si_bu_gao", "四步高", "Four shifted chows", 32, combo("si_bu_gao"),
+        ("san_bu_gao", "lian_liu", "lao_shao_fu")),
+    Fan("hun_yao_jiu", "混幺九", "All terminals and honors", 32, p.terminals_and_honors,
+        ("peng_peng_hu", "quan_dai_yao")),
+    Fan("san_gang", "三杠", "Three kongs", 32, lambda f: p.kong_count(f) == 3,
+        ("shuang_ming_gang", "ming_gang", "shuang_an_gang", "an_gang")),
+    Fan("tian_ting", "天听", "Heavenly ready", 32, lambda f: f.ctx.ting == "tian_ting",
+        ("bao_ting",)),
+    Fan("si_zi_ke", "四字刻", "Four honor pungs", 24, lambda f: p.honor_pungs(f) == 4,
+        ("peng_peng_hu",)),
+    Fan("da_san_feng", "大三风", "Big three winds", 24, combo("da_san_feng"), ("xiao_san_feng",)),
+    Fan("san_tong_shun", "三同顺", "Triple chow", 24, combo("san_tong_shun"),
+        ("san_lian_ke", "yi_ban_gao")),
+    Fan("qi_dui", "七对", "Seven pairs", 24, p.seven_pairs, SEVEN_PAIR_EXTRAS),
+    Fan("san_lian_ke", "三连刻", "Three shifted pungs", 24, combo("san_lian_ke"),
+        ("san_tong_shun", "yi_ban_gao")),
+    Fan("qing_long", "清龙", "Pure straight", 16, combo("qing_long"), ("lian_liu", "lao_shao_fu")),
+    Fan("san_bu_gao", "三步高", "Three shifted chows", 16, combo("san_bu_gao")),
+    Fan("quan_hua", "全花", "All flowers", 16, lambda f: f.ctx.num_flowers == 8, flower=True),
+    Fan("san_an_ke", "三暗刻", "Three concealed pungs", 16, lambda f: f.concealed_pungs == 3,
+        ("shuang_an_ke",)),
+    Fan("qing_yi_se", "清一色", "Full flush", 16, p.full_flush),
+    Fan("miao_shou_hui_chun", "妙手回春", "Last-tile self-draw", 8,
+        lambda f: f.tsumo and f.ctx.last_tile, ("zi_mo",)),
+    Fan("hai_di_lao_yue", "海底捞月", "Last-discard win", 8,
+        lambda f: not f.tsumo and f.ctx.last_tile),
+    Fan("gang_shang_kai_hua", "杠上开花", "Win on kong replacement", 8,
+        lambda f: f.situation.kong_flower, ("zi_mo",)),
+    Fan("qiang_gang_hu", "抢杠胡", "Robbing the kong", 8, lambda f: f.situation.robbing,
+        ("he_jue_zhang",)),
+    Fan("xiao_san_feng", "小三风", "Little three winds", 6,
+        lambda f: p.wind_pungs(f) == 2 and f.pair in WINDS),
+    Fan("shuang_jian_ke", "双箭刻", "Two dragon pungs", 6, combo("shuang_jian_ke"), ("jian_ke",)),
+    Fan("peng_peng_hu", "碰碰和", "All pungs", 6, p.all_pungs),
+    Fan("shuang_an_gang", "双暗杠", "Two concealed kongs", 6, p.kongs(concealed=2),
+        ("shuang_an_ke", "an_gang")),
+    Fan("hun_yi_se", "混一色", "Half flush", 6, p.half_flush),
+    Fan("quan_qiu_ren", "全求人", "Melded hand", 6, lambda f: f.melded == 4 and not f.tsumo,
+        ("dan_diao_jiang",)),
+    Fan("quan_dai_yao", "全带幺", "Outside hand", 4, p.outside_hand),
+    Fan("shuang_ming_gang", "双明杠", "Two exposed kongs", 4, p.kongs(melded=2), ("ming_gang",)),
+    Fan("bu_qiu_ren", "不求人", "Fully concealed self-draw", 4,
+        lambda f: p.concealed(f) and f.tsumo, ("zi_mo", "men_qian_qing")),
+    Fan("he_jue_zhang", "和绝张", "Last tile", 4, lambda f: f.situation.last_of_kind),
+    Fan("jian_ke", "箭刻", "Dragon pung", 2, p.dragon_pungs),
+    Fan("ping_hu", "平和", "All chows", 2, p.all_chows_number_pair),
+    Fan("si_gui_yi", "四归一", "Tile hog", 2, p.tile_hogs),
+    Fan("duan_yao", "断幺", "All simples", 2, p.all_simples),
+    Fan("shuang_an_ke", "双暗刻", "Two concealed pungs", 2, lambda f: f.concealed_pungs == 2),
+    Fan("an_gang", "暗杠", "Concealed kong", 2, p.kongs(concealed=1)),
+    Fan("men_qian_qing", "门前清", "Concealed hand", 2,
+        lambda f: p.concealed(f) and not f.tsumo),
+    Fan("bao_ting", "报听", "Ready declaration", 2, p.declared_ready),
+    Fan("yi_ban_gao", "一般高", "Pure double chow", 1, combo("yi_ban_gao")),
+    Fan("lian_liu", "连六", "Short straight", 1, combo("lian_liu")),
+    Fan("lao_shao_fu", "老少副", "Two terminal chows", 1, combo("lao_shao_fu")),
+    Fan("hua_pai", "花牌", "Flower", 1, lambda f: f.ctx.num_flowers, flower=True),
+    Fan("ming_gang", "明杠", "Exposed kong", 1, p.kongs(melded=1)),
+    Fan("bian_zhang", "边张", "Edge wait", 1, p.wait_is("bian_zhang")),
+    Fan("kan_zhang", "坎张", "Closed wait", 1, p.wait_is("kan_zhang")),
+    Fan("dan_diao_jiang", "单钓将", "Single wait", 1, p.wait_is("dan_diao_jiang")),
+    Fan("zi_mo", "自摸", "Self-draw", 1, lambda f: f.tsumo),
+)
+
+TABLE = FanTable("quesheng", FANS)

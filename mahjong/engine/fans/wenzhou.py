@@ -1,0 +1,33 @@
+"""wenzhou — 温州二人麻将 (RULES.md 9.4): the hand multiplier is 软 ×1 or 硬 ×2, times 2
+for each 双翻 item, capped by the ruleset (8). Fans here multiply."""
+
+from __future__ import annotations
+
+from ..shapes import SAN_CAI_SHEN, STANDARD, YING_BA_DUI
+from . import predicates as p
+from .table import Fan, FanTable
+
+
+def hard(f) -> bool:
+    """硬牌: a self-draw where no 财神 substitutes, or a 三财神 instant win."""
+    return f.form == SAN_CAI_SHEN or (f.tsumo and f.decomp.wilds == 0)
+
+
+def wilds_held(f) -> int:
+    wild = f.ctx.wild
+    return 0 if wild is None else (*f.ctx.hand, f.ctx.win).count(wild)
+
+
+FANS = (
+    Fan("ying_pai", "硬牌", "Hard win", 2, hard),
+    Fan("ruan_pai", "软牌", "Soft win", 1, lambda f: not hard(f)),
+    Fan("ying_ba_dui", "硬八对", "Hard eight pairs", 2, lambda f: f.form == YING_BA_DUI),
+    Fan("san_cai_shen", "三财神", "Three wilds", 2,
+        lambda f: f.form == STANDARD and wilds_held(f) == 3),
+    Fan("tian_hu", "天胡", "Heavenly win", 2, p.first_turn(dealer=True, tsumo=True)),
+    Fan("di_hu", "地胡", "Earthly win", 2, p.first_turn(dealer=False, tsumo=False)),
+    Fan("quan_qiu_ren", "全求人", "Melded hand", 2, lambda f: f.melded == 5),
+    Fan("peng_peng_he", "碰碰和", "All pungs", 2, p.all_pungs),
+)
+
+TABLE = FanTable("wenzhou", FANS, multiplicative=True)
