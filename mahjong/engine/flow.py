@@ -1,0 +1,280 @@
+"""How the hand moves on after a decision: discards, claim windows, draws with flower
+and kong replacements, the exhaustive draw and the 海底捞月 phase, and the end.
+
+Every function takes a state and returns ``(new_state, events)``. Draws are made by the
+server, so after any decision the state rests at the next decision that needs a player
+(or at the end): a claim window opens only when the opponent has something to claim.
+"""
+
+from __future__ import annotations
+
+from bisect import insort
+
+from . import analysis
+from .melds import Meld
+from .offers import claim_offers, face, rob_offers
+from .shapes import DISCARD_WIN, DRAW, SELF_DRAW as SELF_DRAW_OUTCOME, Outcome
+from .state import CLAIM, ENDED, FLOWER, FRONT, HAIDI, KONG, RESERVE, ROB, TURN, GameState
+from .tiles import format_tile, format_tiles, is_flower
+from .wins import DISCARD, HAIDI as HAIDI_WIN, ROB as ROB_WIN, TSUMO_WINS, can_win, win_context
+
+Events = list[dict]
+
+
+# ----- events -------------------------------------------------------------------------
+# Events are small JSON-able dicts. A field only one seat may see sits under "secret"
+# with "private" naming that seat; views.event_for() strips it for everyone else.
+
+def event(kind: str, seat: int | None = None, **fields) -> dict:
+    out = {"type": kind}
+    if seat is not None:
+        out["seat"] = seat
+    out.update(fields)
+    return out
+
+
+def private_event(kind: str, seat: int, secret: dict, **fields) -> dict:
+    return event(kind, seat, **fields, private=seat, secret=secret)
+
+
+# ----- taking tiles out of a hand ---------------------------------------------------------
+
+def take_from_hand(state: GameState, seat: int, tiles) -> GameState:
+    """Remove ``tiles`` from the seat's concealed tiles; the drawn tile, if kept, joins
+    the sorted hand."""
+    player = state.seat(seat)
+    rest = list(player.hand)
+    for tile in tiles:
+        rest.remove(tile)
+    return state.replace_seat(seat, concealed=tuple(sorted(rest)), drawn=None)
+
+
+def _add_to_hand(state: GameState, seat: int, tile: int) -> GameState:
+    concealed = list(state.seat(seat).concealed)
+    insort(concealed, tile)
+    return state.replace_seat(seat, concealed=tuple(concealed))
+
+
+# ----- discards and the claim window ------------------------------------------------------
+
+def discard(state: GameState, seat: int, tile: int, ting: str | None = None) -> tuple[GameState, Events]:
+    player = state.seat(seat)
+    state = take_from_hand(state, seat, [tile])
+    changes = dict(river=player.river + (tile,), discards=player.discards + 1)
+    if ting:
+        changes.update(ting=ting, ting_at=state.moves)
+    state = state.replace_seat(seat, **changes)
+    state = _track_tenpai(state, seat)
+    fields = {"tile": format_tile(tile)}
+    if ting:
+        fields["ting"] = ting
+    events = [event("ting" if ting else "discard", seat, **fields)]
+    state = state.evolve(turn=1 - seat, phase=CLAIM, draw_source=None)
+    if claim_offers(state, 1 - seat):
+        return state, events
+    return draw_turn(state, 1 - seat, events)
+
+
+def _track_tenpai(state: GameState, seat: int) -> GameState:
+    """Remember since when a hand has been ready: it orders two undeclared players in the
+    海底捞月 phase (RULES.md 3.11.4). Only rulesets with that phase pay for it."""
+    if not state.ruleset.haidi_phase:
+        return state
+    player = state.seat(seat)
+    ready = player.locked or bool(analysis.waits(state.ruleset, player.concealed, player.melds, state.wild))
+    if not ready:
+        return state.replace_seat(seat, tenpai_since=None)
+    if player.tenpai_since is None:
+        return state.replace_seat(seat, tenpai_since=state.moves)
+    return state
+
+
+def take_discard(state: GameState, seat: int) -> tuple[GameState, int]:
+    """The claimer takes the opponent's last discard out of the pool."""
+    discarder = state.seat(1 - seat)
+    tile = discarder.river[-1]
+    return state.replace_seat(1 - seat, river=discarder.river[:-1]), tile
+
+
+def claim_set(state: GameState, seat: int, kind: str, claimed: int, own: tuple[int, ...]) -> tuple[GameState, Events]:
+    """chi / pon / kan on the discard: the meld is exposed; chi and pon discard next
+    without drawing (3.5.4), a kong draws its replacement from the back (3.6.2)."""
+    state, tile = take_discard(state, seat)
+    state = take_from_hand(state, seat, own)
+    meld = Meld(kind, tuple(sorted((tile, *own))))
+    player = state.seat(seat)
+    state = state.replace_seat(seat, melds=player.melds + (meld,))
+    state = state.evolve(melded=True, phase=TURN, turn=seat, draw_source=None)
+    events = [event(kind, seat, meld=str(meld), tile=format_tile(tile))]
+    if kind == "kan":
+        return replacement_draw(state, seat, KONG, events)
+    return state, events
+
+
+def own_tiles_for(state: GameState, seat: int, kind: str, tiles: tuple[int, ...]) -> tuple[int, ...]:
+    """The concealed tiles a claim uses: chi names them; pon/kan take tiles of the
+    discard's face (a wenzhou 白板 may stand for the wild's face, never a wild)."""
+    if kind == "chi":
+        return tiles[1:]
+    wild = state.wild
+    target = face(tiles[0], wild)
+    same = [t for t in state.seat(seat).concealed if t != wild and face(t, wild) == target]
+    return tuple(same[:3 if kind == "kan" else 2])
+
+
+# ----- kongs on own turn ------------------------------------------------------------------
+
+def concealed_kong(state: GameState, seat: int, kind: int) -> tuple[GameState, Events]:
+    state = take_from_hand(state, seat, [kind] * 4)
+    meld = Meld("ankan", (kind,) * 4)
+    state = state.replace_seat(seat, melds=state.seat(seat).melds + (meld,))
+    state = state.evolve(melded=True)
+    events = [private_event("ankan", seat, {"meld": str(meld)})]
+    return replacement_draw(state, seat, KONG, events)
+
+
+def added_kong(state: GameState, seat: int, kind: int) -> tuple[GameState, Events]:
+    """An added kong can be robbed (3.7): the tile waits in ``rob_tile`` while the
+    opponent decides."""
+    state = take_from_hand(state, seat, [kind])
+    state = state.evolve(rob_tile=kind, melded=True, draw_source=None)
+    events = [event("addkan", seat, tile=format_tile(kind))]
+    if state.ruleset.rob_kong:
+        robbing = state.evolve(phase=ROB, turn=1 - seat)
+        if rob_offers(robbing, 1 - seat):
+            return robbing, events
+    return complete_added_kong(state, seat, events)
+
+
+def complete_added_kong(state: GameState, seat: int, events: Events) -> tuple[GameState, Events]:
+    kind = state.rob_tile
+    player = state.seat(seat)
+    melds = tuple(Meld("kan", m.tiles + (kind,)) if m.type == "pon" and m.tiles[0] == kind else m
+                  for m in player.melds)
+    state = state.replace_seat(seat, melds=melds)
+    state = state.evolve(rob_tile=None, phase=TURN, turn=seat)
+    return replacement_draw(state, seat, KONG, events)
+
+
+# ----- draws ------------------------------------------------------------------------------
+
+def draw_turn(state: GameState, seat: int, events: Events) -> tuple[GameState, Events]:
+    """The seat draws from the front and it becomes their turn."""
+    state = state.evolve(phase=TURN, turn=seat, draw_source=None)
+    return _draw(state, seat, FRONT, events)
+
+
+def replacement_draw(state: GameState, seat: int, source: str, events: Events) -> tuple[GameState, Events]:
+    return _draw(state, seat, source, events)
+
+
+def _draw(state: GameState, seat: int, source: str, events: Events) -> tuple[GameState, Events]:
+    """Draw one tile (front, or back for replacements); a flower is exposed at once and
+    replaced from the back (3.3.2); an empty live wall ends the hand (3.1.4, 3.3.5)."""
+    while True:
+        if not state.live:
+            return exhaust(state, events)
+        if source == FRONT:
+            tile, live = state.live[0], state.live[1:]
+        else:
+            tile, live = state.live[-1], state.live[:-1]
+        state = state.evolve(live=live)
+        back = "front" if source == FRONT else "back"
+        if not is_flower(tile):
+            state = state.replace_seat(seat, drawn=tile)
+            state = state.evolve(draw_source=source)
+            events.append(private_event("draw", seat, {"tile": format_tile(tile)}, source=back))
+            return state, events
+        player = state.seat(seat)
+        state = state.replace_seat(seat, flowers=player.flowers + (tile,))
+        events.append(event("flower", seat, tile=format_tile(tile), source=back))
+        source = FLOWER
+
+
+# ----- exhaustive draw and 海底捞月 ------------------------------------------------------
+
+def exhaust(state: GameState, events: Events) -> tuple[GameState, Events]:
+    """3.10: drawn hand, or the 海底捞月 phase where the ruleset has it."""
+    events.append(event("wall_empty"))
+    if not state.ruleset.haidi_phase:
+        return end(state, Outcome(DRAW), events)
+    seat = haidi_player(state)
+    if seat is None:
+        return end(state, Outcome(DRAW), events)
+    state = state.evolve(haidi_seat=seat, phase=HAIDI, turn=seat, draw_source=None)
+    events.append(event("haidi", seat, draws=len(state.reserve)))
+    return haidi_draw(state, events)
+
+
+def haidi_player(state: GameState) -> int | None:
+    """Who draws in the 海底捞月 phase (3.11.3-4): the only ready player, else the one
+    ready first -- a declaration beats none, the earlier declaration or the longer
+    continuous readiness wins, and the dealer takes a remaining tie."""
+    ready = [s for s in (0, 1) if _is_ready(state, s)]
+    if len(ready) < 2:
+        return ready[0] if ready else None
+
+    def order(seat: int):
+        player = state.seat(seat)
+        declared = player.ting_at is not None
+        since = player.ting_at if declared else player.tenpai_since
+        return (not declared, since if since is not None else state.moves, seat != state.dealer)
+
+    return min(ready, key=order)
+
+
+def _is_ready(state: GameState, seat: int) -> bool:
+    player = state.seat(seat)
+    return bool(analysis.waits(state.ruleset, player.concealed, player.melds, state.wild))
+
+
+def haidi_draw(state: GameState, events: Events) -> tuple[GameState, Events]:
+    """Draw the next reserve tile: a flower consumes the draw, a win is offered, anything
+    else is shown and set aside (3.11.5). No reserve left: a drawn hand (3.11.6)."""
+    seat = state.haidi_seat
+    while state.reserve:
+        tile, reserve = state.reserve[0], state.reserve[1:]
+        state = state.evolve(reserve=reserve)
+        if is_flower(tile):
+            state = state.replace_seat(seat, flowers=state.seat(seat).flowers + (tile,))
+            events.append(event("flower", seat, tile=format_tile(tile), source="reserve"))
+            continue
+        events.append(event("haidi_draw", seat, tile=format_tile(tile)))
+        offered = state.replace_seat(seat, drawn=tile)
+        offered = offered.evolve(draw_source=RESERVE)
+        if can_win(offered, seat, HAIDI_WIN):
+            return offered, events
+        state = state.evolve(haidi_shown=state.haidi_shown + (tile,))
+    return end(state, Outcome(DRAW), events)
+
+
+def haidi_pass(state: GameState, seat: int) -> tuple[GameState, Events]:
+    tile = state.seat(seat).drawn
+    state = state.replace_seat(seat, drawn=None)
+    state = state.evolve(haidi_shown=state.haidi_shown + (tile,), draw_source=None)
+    return haidi_draw(state, [event("pass", seat)])
+
+
+# ----- the end ----------------------------------------------------------------------------
+
+def win(state: GameState, seat: int, how: str) -> tuple[GameState, Events]:
+    ctx = win_context(state, seat, how)
+    tsumo = how in TSUMO_WINS
+    outcome = Outcome(SELF_DRAW_OUTCOME if tsumo else DISCARD_WIN, winner=seat, loser=1 - seat,
+                      context=ctx, robbed_kong=how == ROB_WIN)
+    events = [event("hu", seat, tile=format_tile(ctx.win), how=how)]
+    if how == DISCARD:
+        events[0]["from"] = 1 - seat
+    return end(state, outcome, events)
+
+
+def end(state: GameState, outcome: Outcome, events: Events) -> tuple[GameState, Events]:
+    """The hand is over: everything is revealed, the seed and salt included."""
+    state = state.evolve(phase=ENDED, outcome=outcome)
+    events.append(event(
+        "end", result=outcome.kind, winner=outcome.winner, loser=outcome.loser,
+        escaper=outcome.escaper, seed=state.seed.hex(), salt=state.salt.hex(),
+        hands=[format_tiles(p.hand) for p in state.seats],
+        melds=[[str(m) for m in p.melds] for p in state.seats],
+    ))
+    return state, events

@@ -1,0 +1,221 @@
+"""The two-player state machine: the public API of a hand in play.
+
+    state = new_hand("classic", seed)                 # dealt, flowers replaced
+    legal_actions(state, seat)                        # what the page offers
+    state, events = apply(state, seat, parse_action("discard 5m"))
+    default_action(state, seat)                       # what a timeout does (3.12)
+    escape(state, seat)                               # 逃跑 ends the hand (3.13)
+    next_hand(state, state.outcome, seed)             # dealer rules, session (3.2.1)
+
+``apply`` always validates (its input comes from the network): an action that
+``legal_actions`` does not offer raises IllegalAction naming it and why, and the state
+is a value, so nothing changed. The pending decision is always ``state.turn``'s, in
+``state.phase``; draws and replacements are made by the server inside ``apply``.
+"""
+
+from __future__ import annotations
+
+
+from . import flow
+from .actions import Action
+from .errors import IllegalAction
+from .offers import HU, legal_actions
+from .rulesets import Ruleset, get_ruleset
+from .session import first_session, next_session
+from .shapes import ESCAPE, Outcome
+from .state import CLAIM, ENDED, HAIDI, ROB, TURN, GameState, SeatState, Session
+from .tiles import format_tile, format_tiles
+from .wall import commitment, deal, derive_salt, seed_bytes
+from .wins import DISCARD, HAIDI as HAIDI_WIN, HEAVEN, ROB as ROB_WIN, SELF_DRAW
+
+__all__ = ["new_hand", "legal_actions", "apply", "default_action", "pending_seats",
+           "is_forced", "escape", "next_hand", "opening_events", "GameState"]
+
+
+# ----- starting a hand --------------------------------------------------------------------
+
+def new_hand(ruleset: Ruleset | str, seed, dealer: int | None = None, session: Session | None = None,
+             *, salt: bytes | None = None, wall=None, back=()) -> GameState:
+    """Shuffle, deal and replace flowers (RULES.md 3.1-3.3). ``dealer`` fixes the first
+    dealer (random from the seed otherwise); ``session`` continues a table (its dealer
+    wins). ``wall``/``back`` script the wall's front and back (tests only)."""
+    rs = get_ruleset(ruleset) if isinstance(ruleset, str) else ruleset
+    seed = seed_bytes(seed)
+    salt = derive_salt(seed) if salt is None else salt
+    if session is None:
+        session = first_session(rs, seed, dealer)
+    dealt = deal(rs, seed, session.dealer, wall=wall, back=back)
+    seats = tuple(SeatState(concealed=dealt.hands[s], flowers=dealt.flowers[s]) for s in (0, 1))
+    return GameState(
+        ruleset=rs, seed=seed, salt=salt, commitment=commitment(seed, salt), session=session,
+        seats=seats, live=dealt.live, reserve=dealt.reserve, indicator=dealt.indicator,
+        unused=dealt.unused, phase=TURN, turn=session.dealer,
+    )
+
+
+def opening_events(state: GameState) -> list[dict]:
+    """The deal as events: public counts and commitment, each hand private to its seat."""
+    events = [flow.event("deal", dealer=state.dealer, commitment=state.commitment,
+                         hand_number=state.session.hand_number,
+                         indicator=None if state.indicator is None else format_tile(state.indicator))]
+    for seat, player in enumerate(state.seats):
+        events.append(flow.private_event("hand", seat, {"tiles": format_tiles(player.concealed)},
+                                         count=len(player.concealed),
+                                         flowers=format_tiles(player.flowers)))
+    return events
+
+
+def next_hand(previous: GameState, outcome: Outcome | None, seed, *,
+              scores: tuple[int, int] | None = None, salt: bytes | None = None) -> GameState:
+    """The next hand at the same table, the dealer chosen by the ruleset's rule."""
+    outcome = outcome or previous.outcome
+    if outcome is None:
+        raise IllegalAction("next_hand: the previous hand has not ended")
+    seed = seed_bytes(seed)
+    session = next_session(previous.ruleset, previous.session, outcome, seed, scores)
+    return new_hand(previous.ruleset, seed, session=session, salt=salt)
+
+
+# ----- who decides ------------------------------------------------------------------------
+
+def pending_seats(state: GameState) -> tuple[int, ...]:
+    """Seats whose decision the hand waits for (at most one with two players)."""
+    return () if state.phase == ENDED else (state.turn,)
+
+
+def is_forced(state: GameState, seat: int) -> bool:
+    """A ready (报听) hand with nothing to decide: the server plays ``default_action``
+    after the short locked delay instead of the decision timer (3.9.5)."""
+    actions = legal_actions(state, seat)
+    return state.seat(seat).locked and len(actions) == 1 and actions[0] != HU
+
+
+def default_action(state: GameState, seat: int) -> Action | None:
+    """What the server does when ``seat``'s timer runs out (RULES.md 3.12): a win if
+    ``auto_win_on_timeout`` (or if nothing else is offered), else pass a claim, else
+    discard the drawn tile or the rightmost one; a ready hand continues."""
+    actions = legal_actions(state, seat)
+    if not actions:
+        return None
+    decline = next((a for a in actions if a.verb in ("pass", "guo")), None)
+    if HU in actions and (state.ruleset.auto_win_on_timeout or len(actions) == 1):
+        return HU
+    if decline is not None and (state.phase != TURN or HU in actions):
+        return decline
+    return Action("discard", (_timeout_discard(state, state.seat(seat)),))
+
+
+def _timeout_discard(state: GameState, player: SeatState) -> int:
+    """The drawn tile, else the rightmost tile of the sorted hand; never a wild."""
+    if player.drawn is not None and player.drawn != state.wild:
+        return player.drawn
+    return [t for t in player.concealed if t != state.wild][-1]
+
+
+# ----- applying a decision ----------------------------------------------------------------
+
+def apply(state: GameState, seat: int, action: Action) -> tuple[GameState, list[dict]]:
+    _check_legal(state, seat, action)
+    new_state, events = _HANDLERS[action.verb](state, seat, action)
+    return new_state.evolve(moves=state.moves + 1), events
+
+
+def _check_legal(state: GameState, seat: int, action: Action) -> None:
+    if not isinstance(action, Action):
+        raise IllegalAction(f"{action!r} is not an action")
+    if seat in (0, 1) and action in legal_actions(state, seat):
+        return
+    raise IllegalAction(f"{action}: {_why_illegal(state, seat, action)}")
+
+
+def _why_illegal(state: GameState, seat: int, action: Action) -> str:
+    if seat not in (0, 1):
+        return f"there is no seat {seat!r}"
+    if state.phase == ENDED:
+        return "the hand has ended"
+    if seat != state.turn:
+        return f"not your turn: seat {state.turn} is to act ({state.phase})"
+    player = state.seat(seat)
+    if action.verb in ("discard", "ting") and action.tile not in player.hand:
+        return f"{format_tile(action.tile)} is not in your hand"
+    offered = ", ".join(str(a) for a in legal_actions(state, seat))
+    return f"not allowed now ({state.phase}); offered: {offered}"
+
+
+def _on_discard(state: GameState, seat: int, action: Action):
+    return flow.discard(state, seat, action.tile)
+
+
+def _on_ting(state: GameState, seat: int, action: Action):
+    return flow.discard(state, seat, action.tile, ting=_ting_kind(state, seat, action.tile))
+
+
+def _ting_kind(state: GameState, seat: int, tile: int) -> str:
+    """天听 (3.9.6): the dealer with the first discard, or the non-dealer on the first turn
+    discarding the tile just drawn, before anybody's chi, pon or kong."""
+    player = state.seat(seat)
+    first_turn = player.discards == 0 and not state.melded and state.ruleset.tian_ting
+    dealt_hand_kept = seat == state.dealer or tile == player.drawn
+    return "tian_ting" if first_turn and dealt_hand_kept else "ready"
+
+
+def _on_hu(state: GameState, seat: int, action: Action):
+    if state.phase == CLAIM:
+        return flow.win(state, seat, DISCARD)
+    if state.phase == ROB:
+        return flow.win(state, seat, ROB_WIN)
+    if state.phase == HAIDI:
+        return flow.win(state, seat, HAIDI_WIN)
+    how = SELF_DRAW if state.seat(seat).drawn is not None else HEAVEN
+    return flow.win(state, seat, how)
+
+
+def _on_decline(state: GameState, seat: int, action: Action):
+    """pass / guo: let the opponent's discard go, let the kong stand, set a 海底 tile
+    aside, or (ready hand) continue after a self-drawn win."""
+    if action.verb == "guo":
+        state = state.replace_seat(seat, guo=state.seat(seat).guo + 1)
+    events = [flow.event(action.verb, seat)]
+    if state.phase == CLAIM:
+        state, more = flow.draw_turn(state, seat, [])
+    elif state.phase == ROB:
+        state, more = flow.complete_added_kong(state, 1 - seat, [])
+    elif state.phase == HAIDI:
+        return flow.haidi_pass(state, seat)
+    else:
+        state, more = flow.discard(state, seat, state.seat(seat).drawn)
+    return state, events + more
+
+
+def _on_claim(state: GameState, seat: int, action: Action):
+    own = flow.own_tiles_for(state, seat, action.verb, action.tiles)
+    return flow.claim_set(state, seat, action.verb, action.tile, own)
+
+
+def _on_ankan(state: GameState, seat: int, action: Action):
+    return flow.concealed_kong(state, seat, action.tile)
+
+
+def _on_addkan(state: GameState, seat: int, action: Action):
+    return flow.added_kong(state, seat, action.tile)
+
+
+_HANDLERS = {
+    "discard": _on_discard, "ting": _on_ting, "hu": _on_hu, "pass": _on_decline,
+    "guo": _on_decline, "chi": _on_claim, "pon": _on_claim, "kan": _on_claim,
+    "ankan": _on_ankan, "addkan": _on_addkan,
+}
+
+
+# ----- leaving --------------------------------------------------------------------------
+
+def escape(state: GameState, seat: int) -> tuple[GameState, list[dict]]:
+    """逃跑 (3.13): the hand ends at once; the escaper pays the ruleset's penalty and the
+    next dealer follows the rule as if the opponent had won."""
+    if seat not in (0, 1):
+        raise IllegalAction(f"escape: there is no seat {seat!r}")
+    if state.phase == ENDED:
+        raise IllegalAction("escape: the hand has already ended")
+    outcome = Outcome(ESCAPE, winner=1 - seat, loser=seat, escaper=seat)
+    new_state, events = flow.end(state, outcome, [flow.event("escape", seat)])
+    return new_state.evolve(moves=state.moves + 1), events

@@ -1,0 +1,253 @@
+"""The frozen values of a hand in play and their lossless JSON form.
+
+A web game saves the state between messages, so the state is a plain value: frozen
+dataclasses holding tuples, rebuilt (never mutated) by ``game.apply``. Tiles are kinds
+(``tiles.py``); identical tiles are interchangeable, so no tile ids are needed.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from .melds import Meld
+from .rulesets import RULESETS, OVERRIDABLE, Ruleset, get_ruleset
+from .shapes import Outcome, WinContext
+
+# Phases: whose decision is pending is always ``GameState.turn``.
+TURN = "turn"      # the seat in turn holds hand_size + 1 tiles: win, kong, ready or discard
+CLAIM = "claim"    # the opponent of the last discarder may win / kong / pon / chi / pass
+ROB = "rob"        # the opponent of an added kong may rob it (hu) or pass
+HAIDI = "haidi"    # 海底捞月 phase: a reserve tile completes the hand; hu or pass
+ENDED = "ended"
+PHASES = (TURN, CLAIM, ROB, HAIDI, ENDED)
+
+# Where the tile in ``SeatState.drawn`` came from
+FRONT, KONG, FLOWER, RESERVE = "front", "kong", "flower", "reserve"
+
+
+class Value:
+    """Frozen-dataclass base with a fast ``evolve``: ``dataclasses.replace`` re-runs
+    ``__init__`` and costs ~15 us, a noticeable share of a self-play action; copying
+    the field dict of an already valid value is enough (there is no __post_init__)."""
+
+    __slots__ = ()
+
+    def evolve(self, **changes):
+        unknown = changes.keys() - self.__dataclass_fields__.keys()
+        if unknown:
+            raise TypeError(f"{type(self).__name__} has no field {', '.join(sorted(unknown))}")
+        new = object.__new__(type(self))
+        new.__dict__.update(self.__dict__)
+        new.__dict__.update(changes)
+        return new
+
+
+@dataclass(frozen=True)
+class SeatState(Value):
+    concealed: tuple[int, ...]          # sorted, without the drawn tile
+    drawn: int | None = None            # the tile just drawn, kept apart (3.12)
+    melds: tuple[Meld, ...] = ()
+    flowers: tuple[int, ...] = ()
+    river: tuple[int, ...] = ()         # discards still in the pool (claimed ones leave it)
+    ting: str | None = None             # None, "ready" or "tian_ting" (报听 / 天听)
+    ting_at: int | None = None          # move number of the declaration (3.11.4 order)
+    tenpai_since: int | None = None     # move since which the hand is continuously ready
+    guo: int = 0                        # quesheng 过胡 passes this hand
+    discards: int = 0                   # discards made this hand (first-turn fans, 天听)
+
+    @property
+    def hand(self) -> tuple[int, ...]:
+        """All concealed tiles, the drawn one last."""
+        return self.concealed if self.drawn is None else self.concealed + (self.drawn,)
+
+    @property
+    def locked(self) -> bool:
+        return self.ting is not None
+
+    def size(self) -> int:
+        """Tiles held counting each kong as 3 (RULES.md 3.4.1)."""
+        return len(self.hand) + 3 * len(self.melds)
+
+
+@dataclass(frozen=True)
+class Session:
+    """What carries from hand to hand at one table (dealer rules, RULES.md 3.2.1)."""
+
+    hand_number: int = 1                # 1-based, over the whole session
+    dealer: int = 0
+    streak: int = 0                     # hands in a row the dealer has kept the deal
+    level: int = 0                      # index into ruleset.base_levels (wenzhou 进阶分)
+    round_wind: int = 27                # gb: 东南西北 × 2 hands per match; 东 elsewhere
+    scores: tuple[int, int] = (0, 0)    # kept by settlement; the engine only carries it
+
+
+@dataclass(frozen=True)
+class GameState(Value):
+    ruleset: Ruleset
+    seed: bytes
+    salt: bytes
+    commitment: str
+    session: Session
+    seats: tuple[SeatState, SeatState]
+    live: tuple[int, ...]               # front = index 0
+    reserve: tuple[int, ...] = ()       # haidi reserve, face down
+    indicator: int | None = None        # wenzhou 财神 indicator (out of play)
+    unused: tuple[int, ...] = ()        # stage: box tiles not playing this hand
+    phase: str = TURN
+    turn: int = 0                       # the seat whose decision is pending
+    draw_source: str | None = None      # where the turn seat's drawn tile came from
+    moves: int = 0                      # actions applied so far
+    melded: bool = False                # any chi/pon/kong yet (天听, first-turn fans)
+    rob_tile: int | None = None         # the added-kong tile while it can be robbed
+    haidi_seat: int | None = None
+    haidi_shown: tuple[int, ...] = ()   # reserve tiles drawn in the phase and set aside
+    outcome: Outcome | None = None
+
+    @property
+    def dealer(self) -> int:
+        return self.session.dealer
+
+    @property
+    def wild(self) -> int | None:
+        """The wenzhou 财神 kind: the indicator's kind (RULES.md 9.2.2)."""
+        return self.indicator if self.ruleset.wilds else None
+
+    @property
+    def ended(self) -> bool:
+        return self.phase == ENDED
+
+    def seat(self, seat: int) -> SeatState:
+        return self.seats[seat]
+
+    def replace_seat(self, seat: int, **changes) -> "GameState":
+        seats = list(self.seats)
+        seats[seat] = seats[seat].evolve(**changes)
+        return self.evolve(seats=tuple(seats))
+
+    def to_dict(self) -> dict:
+        return state_to_dict(self)
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), separators=(",", ":"), ensure_ascii=False)
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "GameState":
+        return state_from_dict(data)
+
+    @classmethod
+    def from_json(cls, text: str) -> "GameState":
+        return state_from_dict(json.loads(text))
+
+
+# ----- JSON codec ---------------------------------------------------------------------
+# Tiles stay ints (kinds) in JSON: compact, and a replay reads them with tiles.format_*.
+
+def _meld_out(meld: Meld) -> list:
+    return [meld.type, list(meld.tiles)]
+
+
+def _meld_in(data: list) -> Meld:
+    # Stored melds were validated when made; rebuilding skips validation on purpose
+    # (a wenzhou chi with 白板 needs the wild's face to validate).
+    return Meld(data[0], tuple(data[1]))
+
+
+def ruleset_to_dict(rs: Ruleset) -> dict:
+    """A ruleset as its slug plus the overrides that derive it from the shipped one."""
+    base = RULESETS[rs.slug]
+    overrides: dict[str, Any] = {name: getattr(rs, name) for name in OVERRIDABLE
+                                 if getattr(rs, name) != getattr(base, name)}
+    if rs.timers != base.timers:
+        overrides["timers"] = {f.name: getattr(rs.timers, f.name)
+                               for f in dataclasses.fields(rs.timers)
+                               if getattr(rs.timers, f.name) != getattr(base.timers, f.name)}
+    if dict(rs.options) != dict(base.options):
+        overrides["options"] = {k: v for k, v in rs.options.items() if base.options.get(k) != v}
+    if dict(rs.fan_values) != dict(base.fan_values):
+        overrides["fan_values"] = dict(rs.fan_values)
+    return {"slug": rs.slug, "overrides": overrides}
+
+
+def ruleset_from_dict(data: dict) -> Ruleset:
+    return get_ruleset(data["slug"], data.get("overrides") or None)
+
+
+def context_to_dict(ctx: WinContext) -> dict:
+    out = {f.name: getattr(ctx, f.name) for f in dataclasses.fields(ctx)}
+    out["hand"] = list(ctx.hand)
+    out["melds"] = [_meld_out(m) for m in ctx.melds]
+    out["flowers"] = list(ctx.flowers)
+    out["extras"] = dict(ctx.extras)
+    return out
+
+
+def context_from_dict(data: dict) -> WinContext:
+    data = dict(data)
+    data["hand"] = tuple(data["hand"])
+    data["melds"] = tuple(_meld_in(m) for m in data["melds"])
+    data["flowers"] = tuple(data["flowers"])
+    return WinContext(**data)
+
+
+def outcome_to_dict(outcome: Outcome) -> dict:
+    out = {f.name: getattr(outcome, f.name) for f in dataclasses.fields(outcome)}
+    out["context"] = None if outcome.context is None else context_to_dict(outcome.context)
+    return out
+
+
+def outcome_from_dict(data: dict) -> Outcome:
+    data = dict(data)
+    if data.get("context") is not None:
+        data["context"] = context_from_dict(data["context"])
+    return Outcome(**data)
+
+
+def _seat_out(seat: SeatState) -> dict:
+    out = {f.name: getattr(seat, f.name) for f in dataclasses.fields(seat)}
+    out.update(concealed=list(seat.concealed), melds=[_meld_out(m) for m in seat.melds],
+               flowers=list(seat.flowers), river=list(seat.river))
+    return out
+
+
+def _seat_in(data: dict) -> SeatState:
+    data = dict(data)
+    data.update(concealed=tuple(data["concealed"]), melds=tuple(_meld_in(m) for m in data["melds"]),
+                flowers=tuple(data["flowers"]), river=tuple(data["river"]))
+    return SeatState(**data)
+
+
+_TILE_TUPLES = ("live", "reserve", "unused", "haidi_shown")
+
+
+def state_to_dict(state: GameState) -> dict:
+    out = {f.name: getattr(state, f.name) for f in dataclasses.fields(state)}
+    out["ruleset"] = ruleset_to_dict(state.ruleset)
+    out["seed"] = state.seed.hex()
+    out["salt"] = state.salt.hex()
+    session = dataclasses.asdict(state.session)
+    session["scores"] = list(state.session.scores)
+    out["session"] = session
+    out["seats"] = [_seat_out(s) for s in state.seats]
+    for name in _TILE_TUPLES:
+        out[name] = list(getattr(state, name))
+    out["outcome"] = None if state.outcome is None else outcome_to_dict(state.outcome)
+    return out
+
+
+def state_from_dict(data: dict) -> GameState:
+    data = dict(data)
+    data["ruleset"] = ruleset_from_dict(data["ruleset"])
+    data["seed"] = bytes.fromhex(data["seed"])
+    data["salt"] = bytes.fromhex(data["salt"])
+    session = dict(data["session"])
+    session["scores"] = tuple(session["scores"])
+    data["session"] = Session(**session)
+    data["seats"] = tuple(_seat_in(s) for s in data["seats"])
+    for name in _TILE_TUPLES:
+        data[name] = tuple(data[name])
+    if data.get("outcome") is not None:
+        data["outcome"] = outcome_from_dict(data["outcome"])
+    return GameState(**data)

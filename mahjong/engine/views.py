@@ -1,0 +1,119 @@
+"""What each viewer may see of a hand: the only data about a hand that leaves the engine
+towards a player (issue 2 item 6, ARCHITECTURE.md "How a move flows").
+
+``view(state, seat)`` for a player, ``view(state, None)`` for a spectator. Plain
+JSON-able dicts, tiles in notation. A viewer sees their own concealed tiles (the drawn
+one apart), only the COUNT of the opponent's, the opponent's concealed kongs without
+their tiles, wall COUNTS (never the order), and the seed and salt only once the hand has
+ended -- when both hands are revealed too.
+"""
+
+from __future__ import annotations
+
+from .game import legal_actions
+from .melds import Meld
+from .session import base_points, match_over
+from .state import CLAIM, ENDED, GameState
+from .tiles import format_tile, format_tiles
+
+HIDDEN_KONG = "ankan"  # an opponent's concealed kong: its tiles are not shown
+
+
+def view(state: GameState, viewer: int | None) -> dict:
+    ended = state.phase == ENDED
+    out = {
+        "ruleset": state.ruleset.slug,
+        "viewer": viewer,
+        "phase": state.phase,
+        "turn": None if ended else state.turn,
+        "dealer": state.dealer,
+        "session": _session(state),
+        "commitment": state.commitment,
+        "wall": {"live": len(state.live), "reserve": len(state.reserve)},
+        "indicator": _tile(state.indicator),
+        "wild": _tile(state.wild),
+        "seats": [_seat(state, s, viewer) for s in (0, 1)],
+        "last_discard": _last_discard(state),
+        "rob_tile": _tile(state.rob_tile),
+        "haidi": {"seat": state.haidi_seat, "shown": format_tiles(state.haidi_shown)},
+        "legal_actions": [] if viewer is None else [str(a) for a in legal_actions(state, viewer)],
+    }
+    if ended:
+        out["outcome"] = _outcome(state)
+        out["seed"] = state.seed.hex()
+        out["salt"] = state.salt.hex()
+    return out
+
+
+def event_for(event: dict, viewer: int | None) -> dict:
+    """An event as one viewer may receive it: secret fields only for their owner."""
+    if "secret" not in event:
+        return event
+    if viewer is not None and event.get("private") == viewer:
+        return {**{k: v for k, v in event.items() if k != "secret"}, **event["secret"]}
+    return {k: v for k, v in event.items() if k != "secret"}
+
+
+def _tile(kind: int | None) -> str | None:
+    return None if kind is None else format_tile(kind)
+
+
+def _session(state: GameState) -> dict:
+    session = state.session
+    return {
+        "hand_number": session.hand_number,
+        "dealer": session.dealer,
+        "streak": session.streak,
+        "base": base_points(state.ruleset, session),
+        "round_wind": format_tile(session.round_wind),
+        "match_over": state.phase == ENDED and match_over(state.ruleset, session),
+        "scores": list(session.scores),
+    }
+
+
+def _seat(state: GameState, seat: int, viewer: int | None) -> dict:
+    player = state.seat(seat)
+    revealed = state.phase == ENDED or seat == viewer
+    return {
+        "seat": seat,
+        "concealed": format_tiles(player.concealed) if revealed else None,
+        "drawn": _tile(player.drawn) if revealed else None,
+        "has_drawn": player.drawn is not None,
+        "concealed_count": len(player.hand),
+        "melds": [_meld(m, revealed) for m in player.melds],
+        "flowers": format_tiles(player.flowers),
+        "river": format_tiles(player.river),
+        "ting": player.ting,
+        "guo": player.guo,
+    }
+
+
+def _meld(meld: Meld, revealed: bool) -> str:
+    if meld.type == "ankan" and not revealed:
+        return HIDDEN_KONG
+    return str(meld)
+
+
+def _last_discard(state: GameState) -> dict | None:
+    if state.phase != CLAIM and not (state.phase == ENDED and _won_on_discard(state)):
+        return None
+    discarder = 1 - state.turn
+    river = state.seat(discarder).river
+    return {"seat": discarder, "tile": format_tile(river[-1])} if river else None
+
+
+def _won_on_discard(state: GameState) -> bool:
+    return state.outcome is not None and state.outcome.kind == "discard_win" \
+        and not state.outcome.robbed_kong
+
+
+def _outcome(state: GameState) -> dict:
+    outcome = state.outcome
+    out = {"kind": outcome.kind, "winner": outcome.winner, "loser": outcome.loser,
+           "escaper": outcome.escaper, "robbed_kong": outcome.robbed_kong}
+    if outcome.context is not None:
+        ctx = outcome.context
+        out["win"] = format_tile(ctx.win)
+        out["hand"] = format_tiles(ctx.hand)
+    return out
+

@@ -1,0 +1,110 @@
+"""When a seat may declare a win, and the WinContext the state hands to scoring.
+
+A win is legal when the tiles form one of the ruleset's winning forms (``hand``) and,
+where the ruleset has a minimum fan (gb: 8 without flowers), the scorer says the hand
+reaches it (RULES.md 3.5.5, 8.3).
+"""
+
+from __future__ import annotations
+
+from . import analysis
+from .shapes import SAN_CAI_SHEN, WinContext
+from .state import FLOWER, KONG, GameState
+
+# How a win happened
+SELF_DRAW = "self_draw"      # on a drawn tile (front, kong or flower replacement)
+HEAVEN = "heaven"            # the dealer's dealt hand, before any discard (天和)
+DISCARD = "discard"
+ROB = "rob"                  # robbing an added kong (抢杠)
+HAIDI = "haidi"              # a reserve tile in the 海底捞月 phase
+TSUMO_WINS = (SELF_DRAW, HEAVEN, HAIDI)
+
+try:  # the scorer (issue 3) decides the minimum fan; it may land after the state machine
+    from .fans import score_win
+except ImportError:  # pragma: no cover - depends on the scorer being present
+    score_win = None
+
+
+def win_tile(state: GameState, seat: int, how: str) -> int:
+    """The tile a win of this kind is declared on."""
+    player = state.seat(seat)
+    if how in (SELF_DRAW, HAIDI):
+        return player.drawn
+    if how == HEAVEN:
+        return player.concealed[-1]  # any tile of a complete hand; the jump tile's place
+    if how == ROB:
+        return state.rob_tile
+    return state.seat(1 - seat).river[-1]
+
+
+def can_win(state: GameState, seat: int, how: str) -> bool:
+    player = state.seat(seat)
+    if how in (SELF_DRAW, HAIDI) and player.drawn is None:
+        return False
+    win = win_tile(state, seat, how)
+    concealed = _concealed_without(player.hand, win) if how == HEAVEN else player.concealed
+    if not _has_winning_shape(state, concealed, player.melds, win, how in TSUMO_WINS):
+        return False
+    if state.ruleset.min_fan and score_win is not None:
+        return bool(score_win(state.ruleset, win_context(state, seat, how)).legal)
+    return True
+
+
+def _has_winning_shape(state: GameState, concealed, melds, win: int, tsumo: bool) -> bool:
+    rs, wild = state.ruleset, state.wild
+    if not analysis.completes(rs, concealed, melds, win, wild):
+        return False
+    if wild is None or tsumo or (concealed + (win,)).count(wild) < 3:
+        return True
+    # 三财神 wins only on the holder's own turn (RULES.md 9.2.7): on a discard the hand
+    # needs another reading.
+    return bool(analysis.forms(rs, concealed, melds, win, False, wild) - {SAN_CAI_SHEN})
+
+
+def _concealed_without(tiles: tuple[int, ...], tile: int) -> tuple[int, ...]:
+    rest = list(tiles)
+    rest.remove(tile)
+    return tuple(sorted(rest))
+
+
+def win_context(state: GameState, seat: int, how: str) -> WinContext:
+    player = state.seat(seat)
+    win = win_tile(state, seat, how)
+    tsumo = how in TSUMO_WINS
+    concealed = _concealed_without(player.hand, win) if how == HEAVEN else player.concealed
+    dealer = seat == state.dealer
+    return WinContext(
+        hand=concealed,
+        melds=player.melds,
+        win=win,
+        tsumo=tsumo,
+        seat_wind=27 if dealer else 29,  # gb: dealer East, opponent West (RULES.md 8.1)
+        round_wind=state.session.round_wind,
+        flowers=player.flowers,
+        last_of_kind=_visible_copies(state, win, how) >= 3,
+        last_tile=_on_last_tile(state, how),
+        kong_replacement=how == SELF_DRAW and state.draw_source == KONG,
+        flower_replacement=how == SELF_DRAW and state.draw_source == FLOWER,
+        robbing_kong=how == ROB,
+        dealer=dealer,
+        ting=player.ting or False,
+        first_turn=not state.melded and player.discards == 0,
+        haidi_phase=how == HAIDI,
+        passes=player.guo,
+        wild=state.wild,
+    )
+
+
+def _visible_copies(state: GameState, kind: int, how: str) -> int:
+    """Copies of ``kind`` in both pools and exposed melds (和绝张, RULES.md 3.8.7),
+    not counting the winning tile itself when it lies in a pool."""
+    seen = 0
+    for player in state.seats:
+        seen += player.river.count(kind)
+        seen += sum(m.tiles.count(kind) for m in player.melds if m.type != "ankan")
+    return seen - (1 if how == DISCARD else 0)
+
+
+def _on_last_tile(state: GameState, how: str) -> bool:
+    """Self-drawn on the last live tile, or won on the discard made after it."""
+    return how in (SELF_DRAW, DISCARD) and not state.live
