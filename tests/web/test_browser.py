@@ -1,0 +1,75 @@
+"""Two real browsers (Debian's chromium driven by Playwright) meet through quick match.
+
+This is what the test client cannot show: the vendored htmx loads, its polling runs,
+the CSRF header from <body hx-headers> is accepted, and HX-Redirect moves the waiting
+player to the match page without a reload.
+"""
+
+import re
+import shutil
+
+import pytest
+
+from lobby.models import Match
+from tests.conftest import PASSWORD
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+
+@pytest.fixture
+def browser(monkeypatch):
+    playwright = pytest.importorskip("playwright.sync_api")
+    if not shutil.which(CHROMIUM):
+        pytest.fail("chromium is missing: `make test` installs Debian's chromium")
+    # Playwright's sync API keeps an event loop in this thread; the ORM calls the test
+    # makes between browser steps are ordinary blocking calls, not async code.
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    with playwright.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+        yield b
+        b.close()
+
+
+def log_in(browser, base, username):
+    page = browser.new_context(locale="en-US").new_page()
+    page.goto(f"{base}/accounts/login/")
+    page.fill("input[name=username]", username)
+    page.fill("input[name=password]", PASSWORD)
+    page.click("form button.primary")
+    page.wait_for_url(f"{base}/")
+    return page
+
+
+def test_two_browsers_are_paired_and_the_waiting_one_follows_by_htmx(browser, live_server, alice, bob):
+    base = live_server.url
+    a = log_in(browser, base, "alice")
+    b = log_in(browser, base, "bob")
+
+    a.click("#tier-novice button")
+    a.wait_for_url(re.compile(r"/queue/\w+/$"))
+    # The live count comes from the polled fragment.
+    a.wait_for_function("document.querySelector('#queue-status .big').textContent.match(/\\b1\\b/)")
+
+    b.click("#tier-novice button")
+    b.wait_for_url(re.compile(r"/matches/\w+/$"))
+    match = Match.objects.get()
+    assert b.url == f"{base}{match.get_absolute_url()}"
+
+    # Alice never reloads: her next poll answers HX-Redirect.
+    a.wait_for_url(f"{base}{match.get_absolute_url()}", timeout=10_000)
+    assert "Alice" in a.inner_text(".versus") and "Bob" in a.inner_text(".versus")
+
+
+def test_a_waiting_player_can_cancel(browser, live_server, alice):
+    base = live_server.url
+    a = log_in(browser, base, "alice")
+    a.click("#tier-novice button")
+    a.wait_for_url(re.compile(r"/queue/\w+/$"))
+    a.click("form[action$='/cancel/'] button")
+    a.wait_for_url(f"{base}/")
+    assert "You left the queue." in a.inner_text("#messages")
+    assert alice.queue_tickets.get().state == "cancelled"
