@@ -23,7 +23,7 @@ from .errors import InvalidAction
 from .hand_forms import View, face, view
 from .shapes import (CHOW, KONG, PAIR, PUNG, SAN_CAI_SHEN, SEVEN_PAIRS, STANDARD,
                      THIRTEEN_ORPHANS, Block, Decomposition)
-from .tiles import format_tiles
+from .tiles import YAOJIU, format_tiles
 
 DEFAULT_FORMS = frozenset({STANDARD, SEVEN_PAIRS, THIRTEEN_ORPHANS})
 ALL_KINDS = tuple(range(34))
@@ -94,7 +94,7 @@ def waits(tiles, melds=(), ruleset=None, wild=None) -> list[int]:
     held = _held(tiles, melds)
     hand = list(tiles)
     out = []
-    for kind in kinds:
+    for kind in _candidates(tiles, allowed, wild, kinds):
         if held[kind] >= 4:
             continue
         hand.append(kind)
@@ -102,6 +102,22 @@ def waits(tiles, melds=(), ruleset=None, wild=None) -> list[int]:
             out.append(kind)
         hand.pop()
     return out
+
+
+def _candidates(tiles, allowed, wild, kinds):
+    """Kinds worth trying as waits. In the default forms a winning tile must pair with,
+    or be within two of, a tile already held (or be a terminal/honor for thirteen
+    orphans); wilds and the other special forms can take anything."""
+    if wild is not None or not allowed <= DEFAULT_FORMS:
+        return kinds
+    near = set(YAOJIU) if THIRTEEN_ORPHANS in allowed else set()
+    for kind in tiles:
+        if kind < 27:
+            low = kind - kind % 9
+            near.update(range(max(low, kind - 2), min(low + 8, kind + 2) + 1))
+        else:
+            near.add(kind)
+    return [kind for kind in kinds if kind in near]
 
 
 def is_ready(tiles, melds=(), ruleset=None, wild=None) -> bool:

@@ -48,17 +48,25 @@ def face(kind: int, wild: int | None) -> int:
 
 
 def view(tiles, melds, wild=None) -> View:
-    faces = tuple(sorted(f for f in (face(t, wild) for t in tiles) if f >= 0))
+    if wild is None:
+        faces = tuple(tiles)
+    else:
+        faces = tuple(f for f in (face(t, wild) for t in tiles) if f >= 0)
     jokers = len(tiles) - len(faces)
     return View(faces, jokers, wild, len(tiles), (len(tiles) - 1) // 3, bool(melds),
                 suit_records(faces))
 
 
+_SUIT = tuple(kind // 9 for kind in range(34))
+_WEIGHT = tuple(suit_tables.POW5[kind % 9] for kind in range(34))
+
+
 def suit_records(faces) -> tuple:
     keys = [0, 0, 0, 0]
     for kind in faces:
-        keys[kind // 9] += suit_tables.POW5[kind % 9]
-    return tuple(suit_tables.record(suit, key) for suit, key in enumerate(keys))
+        keys[_SUIT[kind]] += _WEIGHT[kind]
+    number = suit_tables.number_record
+    return number(keys[0]), number(keys[1]), number(keys[2]), suit_tables.honor_record(keys[3])
 
 
 def _fourteen(v: View) -> bool:
@@ -73,8 +81,9 @@ def standard(v: View) -> int:
 def seven_pairs(v: View) -> int | None:
     if not _fourteen(v) or v.jokers:
         return None
-    pairs = sum(r.pairs for r in v.records)
-    odd = sum(r.odd_kinds for r in v.records)
+    m, p, s, z = v.records
+    pairs = m.pairs + p.pairs + s.pairs + z.pairs
+    odd = m.odd_kinds + p.odd_kinds + s.odd_kinds + z.odd_kinds
     return 14 - _pairs_cover(pairs, odd, 7)
 
 
@@ -87,9 +96,9 @@ def _pairs_cover(pairs: int, odd_kinds: int, wanted: int) -> int:
 def thirteen_orphans(v: View) -> int | None:
     if not _fourteen(v) or v.jokers:
         return None
-    kinds = sum(r.yaojiu for r in v.records)
-    pair = any(r.yaojiu_pair for r in v.records)
-    return 14 - kinds - pair
+    m, p, s, z = v.records
+    pair = m.yaojiu_pair or p.yaojiu_pair or s.yaojiu_pair or z.yaojiu_pair
+    return 14 - (m.yaojiu + p.yaojiu + s.yaojiu + z.yaojiu) - pair
 
 
 def quan_bu_kao(v: View) -> int | None:

@@ -39,6 +39,7 @@ _vector_ids: dict[tuple[int, ...], int] = {}
 _convolutions: dict[tuple[int, int], int] = {}
 _number_records: dict[int, SuitRecord] = {}
 _honor_records: dict[int, SuitRecord] = {}
+_cluster_vectors: dict[int, int] = {}
 
 
 def _intern(vector: tuple[int, ...]) -> int:
@@ -61,8 +62,37 @@ def number_record(key: int) -> SuitRecord:
     record = _number_records.get(key)
     if record is None:
         counts = decode(key, 9)
-        record = _number_records[key] = _record(counts, _number_vector(counts), (0, 8))
+        record = _number_records[key] = _record(counts, _clusters_vector(counts), (0, 8))
     return record
+
+
+def _clusters_vector(counts: tuple[int, ...]) -> tuple[int, ...]:
+    """Tiles two or more empty kinds apart never share a set, so each cluster of nearby
+    tiles is solved once (clusters recur far more often than whole suits) and the
+    clusters are combined like suits."""
+    vector = _intern(_closed([0] * _WIDTH))
+    for cluster_key in _cluster_keys(counts):
+        ident = _cluster_vectors.get(cluster_key)
+        if ident is None:
+            ident = _cluster_vectors[cluster_key] = _intern(
+                _closed(_number_vector(decode(cluster_key, 9))))
+        vector = convolve(vector, ident)
+    return _vectors[vector]
+
+
+def _cluster_keys(counts):
+    key, gap = 0, 0
+    for i, held in enumerate(counts):
+        if held:
+            if gap >= 2 and key:
+                yield key
+                key = 0
+            key += held * POW5[i]
+            gap = 0
+        else:
+            gap += 1
+    if key:
+        yield key
 
 
 def honor_record(key: int) -> SuitRecord:

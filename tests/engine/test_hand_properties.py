@@ -1,0 +1,188 @@
+"""Invariants of hand analysis (hypothesis), checked against a slow reference written
+independently of the per-suit tables."""
+
+from collections import Counter
+from itertools import combinations_with_replacement
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from mahjong.engine.hand import decompose, is_win, ready_discards, shanten, waits
+from mahjong.engine.rulesets import RULESETS
+from mahjong.engine.tiles import YAOJIU
+
+KINDS = range(34)
+CHOWS = [(k, k + 1, k + 2) for k in range(27) if k % 9 <= 6]
+SETS = CHOWS + [(k, k, k) for k in KINDS]
+
+
+# ----- strategies ------------------------------------------------------------------------
+
+@st.composite
+def near_complete(draw, sets: int, missing: int):
+    """``sets`` sets + a pair, then ``missing`` + 1 tiles removed and ``missing``
+    random tiles added: lands on ready and nearly ready hands far more often than
+    uniform sampling."""
+    tiles = [k for _ in range(sets) for k in draw(st.sampled_from(SETS))]
+    tiles += [draw(st.sampled_from(KINDS))] * 2
+    for _ in range(missing + 1):
+        tiles.pop(draw(st.integers(0, len(tiles) - 1)))
+    tiles += draw(st.lists(st.sampled_from(KINDS), min_size=missing, max_size=missing))
+    return sorted(tiles)
+
+
+def hands(sets: int):
+    uniform = st.lists(st.sampled_from(KINDS), min_size=3 * sets + 1, max_size=3 * sets + 1)
+    uniform = uniform.filter(lambda t: max(Counter(t).values()) <= 4)
+    near = st.one_of(near_complete(sets, 0), near_complete(sets, 1))
+    return st.one_of(uniform, near.filter(lambda t: max(Counter(t).values()) <= 4))
+
+
+def add(tiles, kind):
+    return sorted(list(tiles) + [kind])
+
+
+def dead(tiles, kind):
+    return tiles.count(kind) >= 4
+
+
+# ----- the slow reference -------------------------------------------------------------
+
+def ref_standard(counts, sets, pair=True):
+    """Plain recursion: take the smallest tile as pair, pung or chow start."""
+    kind = next((k for k in KINDS if counts[k]), None)
+    if kind is None:
+        return sets == 0 and not pair
+    options = []
+    if pair and counts[kind] >= 2:
+        options.append(((kind, kind), 0, False))
+    if sets and counts[kind] >= 3:
+        options.append(((kind,) * 3, 1, pair))
+    if sets and (kind, kind + 1, kind + 2) in CHOWS and counts[kind + 1] and counts[kind + 2]:
+        options.append(((kind, kind + 1, kind + 2), 1, pair))
+    for group, used, still in options:
+        for k in group:
+            counts[k] -= 1
+        found = ref_standard(counts, sets - used, still)
+        for k in group:
+            counts[k] += 1
+        if found:
+            return True
+    return False
+
+
+def ref_is_win(tiles):
+    counts = Counter(tiles)
+    if ref_standard([counts[k] for k in KINDS], (len(tiles) - 2) // 3):
+        return True
+    if len(tiles) != 14:
+        return False
+    seven = all(n % 2 == 0 for n in counts.values())
+    orphans = set(counts) == set(YAOJIU)
+    return seven or orphans
+
+
+def ref_shanten_by_distance(tiles):
+    """min over complete hands H (kinds <= 4 times) of |H - tiles|, minus one; only
+    for small hands (one or two sets)."""
+    sets = (len(tiles) - 1) // 3
+    held = Counter(tiles)
+    # Groups sharing no kind with the hand all cost their full size: one of each will do.
+    touching = [g for g in SETS if held.keys() & set(g)]
+    spare = next(g for g in SETS if not held.keys() & set(g) and g[0] == g[1])
+    best = 99
+    for groups in combinations_with_replacement(touching + [spare] * sets, sets):
+        base = Counter(k for g in groups for k in g)
+        for pair in list(held) + [next(k for k in KINDS if k not in held and k != spare[0])]:
+            target = base + Counter({pair: 2})
+            if max(target.values()) > 4:
+                continue
+            best = min(best, sum((target - held).values()))
+    return best - 1
+
+
+# ----- properties -------------------------------------------------------------------------
+
+@given(hands(4))
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
+def test_waits_are_exactly_the_live_kinds_that_complete_the_hand(tiles):
+    expected = [k for k in KINDS if not dead(tiles, k) and ref_is_win(add(tiles, k))]
+    assert waits(tiles) == expected
+    for kind in KINDS:
+        won = is_win(add(tiles, kind), (), None) if not dead(tiles, kind) else False
+        assert won == (kind in expected)
+        if not dead(tiles, kind):
+            assert bool(decompose(tiles, (), kind, None)) == won
+
+
+@given(hands(4), st.sampled_from(KINDS))
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
+def test_shanten_minus_one_is_a_win_and_zero_is_ready(tiles, kind):
+    assert (shanten(tiles) == 0) == bool(waits(tiles))
+    if tiles.count(kind) < 4:
+        full = add(tiles, kind)
+        assert (shanten(full) == -1) == is_win(full, (), None) == ref_is_win(full)
+        assert (shanten(full) <= 0) == bool(ready_discards(full, (), None))
+
+
+@given(hands(4), st.sampled_from(KINDS))
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
+def test_one_tile_changes_shanten_by_at_most_one(tiles, kind):
+    if tiles.count(kind) < 4:
+        before, after = shanten(tiles), shanten(add(tiles, kind))
+        assert before - 1 <= after <= before
+
+
+@pytest.mark.parametrize("sets", [1, 2])
+@given(data=st.data())
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
+def test_shanten_agrees_with_brute_force_on_small_hands(sets, data):
+    tiles = data.draw(hands(sets))
+    expected = ref_shanten_by_distance(tiles)
+    if expected == 0 and not waits(tiles):
+        expected = 1     # only dead waits: not ready
+    assert shanten(tiles) == expected
+
+
+@given(hands(4))
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
+def test_shanten_is_one_more_than_the_best_exchange(tiles):
+    """The definition: a hand n from ready has an exchange (draw one, discard one) that
+    brings it to n - 1, and none that does better."""
+    n = shanten(tiles)
+    if n <= 0:
+        return
+    best = min(shanten(_exchange(tiles, draw, discard))
+               for draw in KINDS if tiles.count(draw) < 4
+               for discard in set(tiles) if discard != draw)
+    assert best == n - 1
+
+
+def _exchange(tiles, draw, discard):
+    out = list(tiles) + [draw]
+    out.remove(discard)
+    return out
+
+
+@given(hands(4), st.sampled_from(KINDS), st.booleans())
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
+def test_every_decomposition_accounts_for_every_tile(tiles, win, tsumo):
+    if tiles.count(win) >= 4:
+        return
+    for d in decompose(tiles, (), win, None, tsumo=tsumo):
+        assert sorted(k for b in d.blocks for k in b.tiles) == add(tiles, win)
+        assert win in d.blocks[d.win_block].tiles
+
+
+WENZHOU = RULESETS["wenzhou"]
+
+
+@given(hands(5), st.sampled_from(KINDS))
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
+def test_wenzhou_waits_complete_the_hand_with_wilds(tiles, wild):
+    found = waits(tiles, (), WENZHOU, wild)
+    assert (shanten(tiles, (), WENZHOU, wild) == 0) == bool(found)
+    for kind in found:
+        assert is_win(add(tiles, kind), (), WENZHOU, wild)
+        assert decompose(tiles, (), kind, WENZHOU, wild=wild)
