@@ -80,7 +80,7 @@ CASES = [
     ("men_feng_ke", "123m456p789s2225z 5z seat=S", "123m456p789s2225z 5z seat=N"),
     ("men_qian_qing", "123m456p789s1122z 1z", "123m456p789s1122z 1z tsumo"),
     ("ping_hu", "123m456p789s234s5m 5m", "123m456p789s234s5z 5z"),
-    ("si_gui_yi", "111123m456p789s5z 5z", "123m456p789s5z 5z | kan 1111m"),
+    ("si_gui_yi", "111123m456p789s5z 5z", "234m456p789s5z 5z | kan 1111m"),
     ("shuang_tong_ke", "222m222p789s111z5z 5z", "222m333p789s111z5z 5z"),
     ("shuang_an_ke", "222m333p789s1155z 1z", "333p789s1155z 1z | pon 222m"),
     ("an_gang", "123m456p789s5z 5z | ankan 1111z", "123m456p789s5z 5z | kan 1111z"),
