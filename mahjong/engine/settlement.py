@@ -46,7 +46,7 @@ class Table:
     """Per-hand money facts the engine does not keep: the room's 底分 (default: the
     ruleset's ``base_points``), currency per point, balances (seat 0, seat 1), quesheng
     bring-ins, the wenzhou dealer's winning streak (progressive base), and the stage
-    player's stake and dealer streak."""
+    player's seat, stake and dealer streak."""
 
     base: int | None = None
     per_point: int = 1
@@ -55,6 +55,7 @@ class Table:
     dealer: int = 0
     dealer_streak: int = 0
     stake: int = 0
+    player: int = 0
 
 
 def settle(ruleset, outcome: Outcome, score=None, table: Table = Table()) -> Settlement:
@@ -102,13 +103,15 @@ def _wenzhou(ruleset, outcome, score, table) -> Settlement:
 def _stage(ruleset, outcome, score, table) -> Settlement:
     """The house returns the stake and pays the hand score when the player wins; a
     computer win pays nothing (the stake is already lost) (5.3)."""
+    if outcome.winner != table.player:
+        return Settlement(0)
     points = stage_hand_score(score, table.dealer_streak)
     amount = table.stake + points
     return Settlement(points, (Transfer(HOUSE, outcome.winner, amount),))
 
 
 def _stage_draw(table: Table) -> Settlement:
-    return Settlement(0, (Transfer(HOUSE, table.dealer, table.stake),) if table.stake else ())
+    return Settlement(0, (Transfer(HOUSE, table.player, table.stake),) if table.stake else ())
 
 
 SCORING = {"classic": _classic, "stage": _stage, "quesheng": _quesheng,
