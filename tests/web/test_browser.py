@@ -9,6 +9,7 @@ import re
 import shutil
 
 import pytest
+from django.db import connections
 
 from lobby.models import Match
 from tests.conftest import PASSWORD
@@ -32,6 +33,10 @@ def browser(monkeypatch):
         b = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
         yield b
         b.close()
+        # Playwright's greenlet gives the test body its own context, and Django's
+        # connections are per context: close the one the test's ORM calls opened, or
+        # PostgreSQL refuses to drop the test database at the end of the session.
+        connections.close_all()
 
 
 def log_in(browser, base, username):
