@@ -62,7 +62,7 @@ def our_fans(deal, *, wait_fans=True) -> Counter:
         result = score_win(GB, c)
     else:
         decomps = hand.decompose(list(c.hand), list(c.melds), c.win, GB, tsumo=c.tsumo)
-        result = score_decompositions(GB, c, decomps, waits=lambda: ())
+        result = score_decompositions(GB, c, decomps)
     return Counter({s.key: s.points for s in result.fans})
 
 

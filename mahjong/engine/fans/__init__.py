@@ -9,7 +9,7 @@ input raises ``EngineError``.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Callable, Iterable, Sequence
+from typing import Callable, Sequence
 
 from ..errors import InvalidAction
 from ..shapes import Decomposition, WinContext
@@ -38,25 +38,23 @@ def known_fan_keys(ruleset) -> set[str]:
 
 def score_win(ruleset, ctx: WinContext) -> ScoreResult:
     """Score the win described by ``ctx`` under ``ruleset``."""
-    from .. import hand  # hand analysis: every reading of the tiles, and the waits
+    from .readings import has_one_winning_kind, readings_of
 
     check_tiles(ruleset, ctx)
-    decomps = hand.decompose(list(ctx.hand), list(ctx.melds), ctx.win, ruleset,
-                             tsumo=ctx.tsumo, wild=ctx.wild)
-
-    def waits():
-        return hand.waits(list(ctx.hand), list(ctx.melds), ruleset, ctx.wild)
-    return score_decompositions(ruleset, ctx, decomps, waits)
+    decomps = readings_of(ruleset, ctx)
+    return score_decompositions(ruleset, ctx, decomps,
+                                lambda: has_one_winning_kind(ruleset, ctx, decomps))
 
 
 def score_decompositions(ruleset, ctx: WinContext, decomps: Sequence[Decomposition],
-                         waits: Callable[[], Iterable[int]] = lambda: ()) -> ScoreResult:
+                         one_winning_kind: Callable[[], bool] = lambda: False) -> ScoreResult:
     """Score given readings (``score_win`` without hand analysis; tests use it)."""
     table = table_for(ruleset)
 
     def values(key: str) -> int:
         return ruleset.fan_values.get(key, table.by_key[key].value)
-    reading = best_reading(table, ctx, decomps, waits, values, ruleset.options, ruleset.cap)
+    reading = best_reading(table, ctx, decomps, one_winning_kind, values, ruleset.options,
+                           ruleset.cap)
     if reading is None:
         return NOT_A_WIN
     fans = fan_scores(reading, values)

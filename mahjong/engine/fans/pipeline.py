@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from dataclasses import dataclass
-from typing import Callable, Iterable, Sequence
+from typing import Callable, Sequence
 
 from ..shapes import CHOW, KONG, PUNG, SEVEN_PAIRS, Decomposition, WinContext
 from .facts import Facts
@@ -129,8 +129,8 @@ def _preference(reading: Reading, values, cap) -> tuple:
 
 
 def best_reading(table: FanTable, ctx: WinContext, decomps: Sequence[Decomposition],
-                 waits: Callable[[], Iterable[int]], values, options, cap) -> Reading | None:
-    situation = Situation(ctx, waits)
+                 one_winning_kind: Callable[[], bool], values, options, cap) -> Reading | None:
+    situation = Situation(ctx, one_winning_kind)
     ordered = sorted(decomps, key=_division_order)
     readings = [count_fans(table, Facts(d, ctx, situation, options)) for d in ordered]
     if not readings:

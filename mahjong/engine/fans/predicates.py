@@ -228,8 +228,6 @@ def wait_fan(f) -> str | None:
     winning tile can play in a concealed set of this reading. When it can play more
     than one, the edge counts before the closed wait before the single wait (the
     competition calculators' order, and seed 004's example ``1233m`` on 3m = edge)."""
-    if not f.situation.unique_wait:
-        return None
     win, roles = f.ctx.win, set()
     for block in f.decomp.blocks:
         if block.meld is not None:
@@ -238,7 +236,9 @@ def wait_fan(f) -> str | None:
             roles.add("kan_zhang" if block.tiles[1] == win else "bian_zhang")
         elif block.shape == PAIR and block.tiles[0] == win:
             roles.add("dan_diao_jiang")
-    return next((key for key in WAIT_FANS if key in roles), None)
+    if not roles or not f.situation.unique_wait:
+        return None
+    return next(key for key in WAIT_FANS if key in roles)
 
 
 # ----- counting-function factories used by several tables ------------------------------

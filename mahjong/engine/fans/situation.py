@@ -9,15 +9,15 @@ kong-replacement win needs a kong."""
 from __future__ import annotations
 
 from functools import cached_property
-from typing import Callable, Iterable
+from typing import Callable
 
 from ..shapes import WinContext
 
 
 class Situation:
-    def __init__(self, ctx: WinContext, waits: Callable[[], Iterable[int]]):
+    def __init__(self, ctx: WinContext, one_winning_kind: Callable[[], bool]):
         self.ctx = ctx
-        self._waits = waits
+        self._one_winning_kind = one_winning_kind
         held = ctx.hand.count(ctx.win)
         melded = sum(m.tiles.count(ctx.win) for m in ctx.melds)
         self.robbing = ctx.robbing_kong and not ctx.tsumo and held == 0 and melded == 0
@@ -29,4 +29,4 @@ class Situation:
     @cached_property
     def unique_wait(self) -> bool:
         """The hand before the win could be completed by exactly one tile kind (3.8.6)."""
-        return len(set(self._waits())) == 1
+        return self._one_winning_kind()

@@ -1,0 +1,99 @@
+"""The readings of a winning hand for scoring, and the one-winning-kind test of 3.8.6.
+
+``hand.decompose`` also works out the hand's full wait list for every call, which costs
+far more than the readings themselves; scoring needs that fact only for a hand whose
+winning tile can sit in an edge, closed or pair position, so it is asked lazily here
+(``has_one_winning_kind``) and the readings come from hand analysis's own enumeration.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from .. import hand
+from ..hand_forms import face
+from ..shapes import CHOW, PUNG, STANDARD, Decomposition, WinContext
+from ..tiles import YAOJIU
+
+
+def readings_of(ruleset, ctx: WinContext) -> list[Decomposition]:
+    tiles = [*ctx.hand, ctx.win]
+    melds = list(ctx.melds)
+    meld_blocks = tuple(hand._meld_block(m, ctx.wild) for m in melds)
+    win_face = face(ctx.win, ctx.wild)
+    out: list[Decomposition] = []
+    for form, reading in hand._readings(tiles, melds, ruleset.forms, ctx.wild, ctx.tsumo):
+        # one_kind=True: the edge/closed/pair labels are not read by the scorer, which
+        # decides the wait fans itself (predicates.wait_fan).
+        out.extend(hand._placements(form, reading, meld_blocks, win_face, ctx.tsumo, True,
+                                    ctx.wild))
+    return out
+
+
+def has_one_winning_kind(ruleset, ctx: WinContext, decomps) -> bool:
+    """Does exactly one live kind complete the hand before the win? The winning kind
+    does; any other kind that completes it settles the question. Most hands show one in
+    their readings (the other side of a two-sided wait, the other pair of a double-pair
+    wait); otherwise the kinds nearest the winning tile are tried. Dead kinds (four
+    held) never count (3.15.1)."""
+    held = Counter(ctx.hand)
+    for meld in ctx.melds:
+        held.update(meld.tiles)
+    if any(held[kind] < 4 for kind in _other_winning_kinds(ctx.win, decomps)):
+        return False
+    special = not ctx.melds and _special_shaped(ctx.hand)
+    # Outside the special forms only the standard form and seven pairs can complete a
+    # hand, and checking just those is much cheaper.
+    forms_ruleset = ruleset if special or ctx.wild is not None else None
+    tiles = list(ctx.hand)
+    for kind in _candidates(ruleset, ctx, special):
+        if kind == ctx.win or held[kind] >= 4:
+            continue
+        tiles.append(kind)
+        completes = hand.is_win(tiles, ctx.melds, forms_ruleset, ctx.wild)
+        tiles.pop()
+        if completes:
+            return False
+    return True
+
+
+def _other_winning_kinds(win: int, decomps):
+    """Kinds that visibly complete the same hand: a chow won at one end is also won at
+    the other end, a pung won from a pair is also won on the other pair."""
+    for d in decomps:
+        if d.win_block is None or d.form != STANDARD:
+            continue
+        block = d.blocks[d.win_block]
+        if block.meld is not None or block.wilds:
+            continue
+        if block.shape == CHOW:
+            low = block.tiles[0]
+            if win == low and low % 9 <= 5:
+                yield low + 3
+            elif win == low + 2 and low % 9 >= 1:
+                yield low - 1
+        elif block.shape == PUNG and d.pair is not None:
+            yield d.pair.tiles[0]
+
+
+def _candidates(ruleset, ctx: WinContext, special: bool) -> list[int]:
+    """Kinds that could complete the hand: within two of a concealed number tile, a
+    concealed honor, or, for a concealed hand that may be a special form (十三幺, 不靠),
+    every kind. Nearest to the winning tile first."""
+    kinds = ruleset.kinds
+    if ctx.wild is not None or special:
+        near = set(kinds)
+    else:
+        near = set()
+        for kind in ctx.hand:
+            if kind < 27:
+                low = kind - kind % 9
+                near.update(range(max(low, kind - 2), min(low + 8, kind + 2) + 1))
+            else:
+                near.add(kind)
+    return sorted((k for k in kinds if k in near), key=lambda k: abs(k - ctx.win))
+
+
+def _special_shaped(tiles) -> bool:
+    distinct = set(tiles)
+    return len(distinct) >= 10 or sum(1 for k in distinct if k in YAOJIU) >= 9
