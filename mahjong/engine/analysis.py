@@ -48,19 +48,20 @@ def ready_discards(ruleset: Ruleset, tiles: tuple[int, ...], melds: tuple[Meld, 
                    wild: int | None) -> dict[int, tuple[int, ...]]:
     """For a 3n+2 hand: discard kind -> wait kinds, for discards that leave it ready.
 
-    The answer also gives the waits of every hand one discard leaves (none for the
-    discards it omits), so those are cached on the way: the next questions about this
-    player's hand (a win on the opponent's discard or on the next draw) are then free.
+    The answer also gives the waits of the ready hands its discards leave, so those are
+    cached on the way: the next questions about a ready player's hand (a win on the
+    opponent's discard or on the next draw) are then free. (Caching the empty waits of
+    the other discards too costs more than the single win check each saves.)
     """
     key_tiles = tuple(sorted(tiles))
 
     def compute():
         found = hand_analysis.ready_discards(list(key_tiles), melds, ruleset, wild)
         ready = {d: tuple(w) for d, w in found.items() if w}
-        for discard in set(key_tiles) - {wild}:
+        for discard, kinds in ready.items():
             rest = list(key_tiles)
             rest.remove(discard)
-            _store("waits", ruleset, tuple(rest), melds, wild, frozenset(ready.get(discard, ())))
+            _store("waits", ruleset, tuple(rest), melds, wild, frozenset(kinds))
         return ready
 
     return _memo("ready", ruleset, key_tiles, melds, wild, compute)

@@ -14,7 +14,7 @@ from . import analysis
 from .melds import Meld
 from .offers import claim_offers, face, rob_offers
 from .shapes import DISCARD_WIN, DRAW, SELF_DRAW as SELF_DRAW_OUTCOME, Outcome
-from .state import CLAIM, ENDED, FLOWER, FRONT, HAIDI, KONG, RESERVE, ROB, TURN, GameState
+from .state import CLAIM, ENDED, FLOWER, FRONT, HAIDI, KONG, RESERVE, ROB, TURN, GameState, SeatState
 from .tiles import format_tile, format_tiles, is_flower
 from .wins import DISCARD, HAIDI as HAIDI_WIN, ROB as ROB_WIN, TSUMO_WINS, can_win, win_context
 
@@ -39,54 +39,54 @@ def private_event(kind: str, seat: int, secret: dict, **fields) -> dict:
 
 # ----- taking tiles out of a hand ---------------------------------------------------------
 
-def take_from_hand(state: GameState, seat: int, tiles) -> GameState:
-    """Remove ``tiles`` from the seat's concealed tiles; the drawn tile, if kept, joins
-    the sorted hand."""
-    player = state.seat(seat)
-    rest = list(player.hand)
+def hand_without(player: SeatState, tiles) -> tuple[int, ...]:
+    """The seat's concealed tiles once ``tiles`` leave the hand, the drawn tile (if it
+    stays) sorted in."""
+    rest = list(player.concealed)
+    drawn = player.drawn
     for tile in tiles:
-        rest.remove(tile)
-    return state.replace_seat(seat, concealed=tuple(sorted(rest)), drawn=None)
+        if tile == drawn:
+            drawn = None
+        else:
+            rest.remove(tile)
+    if drawn is not None:
+        insort(rest, drawn)
+    return tuple(rest)
 
 
-def _add_to_hand(state: GameState, seat: int, tile: int) -> GameState:
-    concealed = list(state.seat(seat).concealed)
-    insort(concealed, tile)
-    return state.replace_seat(seat, concealed=tuple(concealed))
+def take_from_hand(state: GameState, seat: int, tiles) -> GameState:
+    player = state.seat(seat)
+    return state.with_seat(seat, player.evolve(concealed=hand_without(player, tiles), drawn=None))
 
 
 # ----- discards and the claim window ------------------------------------------------------
 
 def discard(state: GameState, seat: int, tile: int, ting: str | None = None) -> tuple[GameState, Events]:
     player = state.seat(seat)
-    state = take_from_hand(state, seat, [tile])
-    changes = dict(river=player.river + (tile,), discards=player.discards + 1)
+    changes = dict(concealed=hand_without(player, [tile]), drawn=None,
+                   river=player.river + (tile,), discards=player.discards + 1)
     if ting:
         changes.update(ting=ting, ting_at=state.moves)
-    state = state.replace_seat(seat, **changes)
-    state = _track_tenpai(state, seat)
+    if state.ruleset.haidi_phase:
+        changes["tenpai_since"] = _tenpai_since(state, player, changes["concealed"], ting)
+    state = state.with_seat(seat, player.evolve(**changes), turn=1 - seat, phase=CLAIM, draw_source=None)
     fields = {"tile": format_tile(tile)}
     if ting:
         fields["ting"] = ting
     events = [event("ting" if ting else "discard", seat, **fields)]
-    state = state.evolve(turn=1 - seat, phase=CLAIM, draw_source=None)
     if claim_offers(state, 1 - seat):
         return state, events
     return draw_turn(state, 1 - seat, events)
 
 
-def _track_tenpai(state: GameState, seat: int) -> GameState:
-    """Remember since when a hand has been ready: it orders two undeclared players in the
-    海底捞月 phase (RULES.md 3.11.4). Only rulesets with that phase pay for it."""
-    if not state.ruleset.haidi_phase:
-        return state
-    player = state.seat(seat)
-    ready = player.locked or bool(analysis.waits(state.ruleset, player.concealed, player.melds, state.wild))
-    if not ready:
-        return state.replace_seat(seat, tenpai_since=None)
-    if player.tenpai_since is None:
-        return state.replace_seat(seat, tenpai_since=state.moves)
-    return state
+def _tenpai_since(state: GameState, player: SeatState, concealed: tuple[int, ...],
+                  ting: str | None) -> int | None:
+    """Since when the hand has been continuously ready: it orders two undeclared players
+    in the 海底捞月 phase (RULES.md 3.11.4), so only rulesets with that phase track it."""
+    locked = player.locked or ting is not None
+    if not locked and not analysis.waits(state.ruleset, concealed, player.melds, state.wild):
+        return None
+    return state.moves if player.tenpai_since is None else player.tenpai_since
 
 
 def take_discard(state: GameState, seat: int) -> tuple[GameState, int]:
@@ -160,35 +160,33 @@ def complete_added_kong(state: GameState, seat: int, events: Events) -> tuple[Ga
 
 def draw_turn(state: GameState, seat: int, events: Events) -> tuple[GameState, Events]:
     """The seat draws from the front and it becomes their turn."""
-    state = state.evolve(phase=TURN, turn=seat, draw_source=None)
-    return _draw(state, seat, FRONT, events)
+    return _draw(state, seat, FRONT, events, phase=TURN, turn=seat)
 
 
 def replacement_draw(state: GameState, seat: int, source: str, events: Events) -> tuple[GameState, Events]:
     return _draw(state, seat, source, events)
 
 
-def _draw(state: GameState, seat: int, source: str, events: Events) -> tuple[GameState, Events]:
+def _draw(state: GameState, seat: int, source: str, events: Events, **changes) -> tuple[GameState, Events]:
     """Draw one tile (front, or back for replacements); a flower is exposed at once and
-    replaced from the back (3.3.2); an empty live wall ends the hand (3.1.4, 3.3.5)."""
-    while True:
-        if not state.live:
-            return exhaust(state, events)
+    replaced from the back (3.3.2); an empty live wall ends the hand (3.1.4, 3.3.5).
+    ``changes`` are other state fields to set in the same copy."""
+    live = state.live
+    player = state.seat(seat)
+    while live:
         if source == FRONT:
-            tile, live = state.live[0], state.live[1:]
+            tile, live = live[0], live[1:]
         else:
-            tile, live = state.live[-1], state.live[:-1]
-        state = state.evolve(live=live)
-        back = "front" if source == FRONT else "back"
+            tile, live = live[-1], live[:-1]
+        side = "front" if source == FRONT else "back"
         if not is_flower(tile):
-            state = state.replace_seat(seat, drawn=tile)
-            state = state.evolve(draw_source=source)
-            events.append(private_event("draw", seat, {"tile": format_tile(tile)}, source=back))
-            return state, events
-        player = state.seat(seat)
-        state = state.replace_seat(seat, flowers=player.flowers + (tile,))
-        events.append(event("flower", seat, tile=format_tile(tile), source=back))
+            events.append(private_event("draw", seat, {"tile": format_tile(tile)}, source=side))
+            return state.with_seat(seat, player.evolve(drawn=tile), live=live, draw_source=source,
+                                   **changes), events
+        player = player.evolve(flowers=player.flowers + (tile,))
+        events.append(event("flower", seat, tile=format_tile(tile), source=side))
         source = FLOWER
+    return exhaust(state.with_seat(seat, player, live=live, **changes), events)
 
 
 # ----- exhaustive draw and 海底捞月 ------------------------------------------------------

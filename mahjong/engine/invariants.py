@@ -54,9 +54,7 @@ def check_hand_sizes(state: GameState) -> list[str]:
 
 
 def check_round_trip(state: GameState) -> list[str]:
-    text = state.to_json()
-    again = GameState.from_json(text)
-    if again != state or again.to_json() != text:
+    if GameState.from_json(state.to_json()) != state:
         return ["the JSON round trip changed the state"]
     return []
 

@@ -6,13 +6,12 @@ ready, discards, then the decline (pass / guo).
 
 from __future__ import annotations
 
-from collections import Counter
 from itertools import product
 
 from . import analysis
 from .actions import Action
 from .state import CLAIM, HAIDI, ROB, TURN, GameState, SeatState
-from .tiles import WHITE, is_number, suit_of
+from .tiles import WHITE, is_number
 from .wins import DISCARD, HAIDI as HAIDI_WIN, HEAVEN, ROB as ROB_WIN, SELF_DRAW, can_win
 
 HU, PASS, GUO = Action("hu"), Action("pass"), Action("guo")
@@ -113,13 +112,15 @@ def _kong_offers(state: GameState, player: SeatState) -> list[Action]:
     if not state.live:
         return []
     wild = state.wild
-    counts = Counter(_playable(player.hand, wild))
+    hand = sorted(player.hand)
     actions = []
-    for kind, n in sorted(counts.items()):
-        if n == 4 and not _leaves_only_wilds(_without(player.hand, [kind] * 4), wild):
+    for i in range(len(hand) - 3):
+        kind = hand[i]
+        if hand[i + 3] == kind and kind != wild and (i == 0 or hand[i - 1] != kind) \
+                and not _leaves_only_wilds(hand[:i] + hand[i + 4:], wild):
             actions.append(Action("ankan", (kind,) * 4))
-    for kind in sorted(counts):
-        if _pon_of(player, kind) and not _leaves_only_wilds(_without(player.hand, [kind]), wild):
+    for kind in sorted(m.tiles[0] for m in player.melds if m.type == "pon"):
+        if kind in hand and kind != wild and not _leaves_only_wilds(_without(hand, [kind]), wild):
             actions.append(Action("addkan", (kind,)))
     return actions
 
@@ -162,15 +163,15 @@ def chi_pairs(hand: list[int], target: int, wild: int | None) -> list[tuple[int,
     by_face: dict[int, set[int]] = {}
     for t in hand:
         by_face.setdefault(face(t, wild), set()).add(t)
+    suit = target // 9
     pairs = set()
     for low in (target - 2, target - 1, target):
-        run = (low, low + 1, low + 2)
-        if not all(is_number(k) and suit_of(k) == suit_of(target) for k in run):
+        if low < 0 or low // 9 != suit or (low + 2) // 9 != suit:
             continue
-        needed = [k for k in run if k != target]
-        if all(k in by_face for k in needed):
+        needed = [k for k in (low, low + 1, low + 2) if k != target]
+        if needed[0] in by_face and needed[1] in by_face:
             for a, b in product(by_face[needed[0]], by_face[needed[1]]):
-                pairs.add(tuple(sorted((a, b))))
+                pairs.add((a, b) if a <= b else (b, a))
     return sorted(pairs)
 
 

@@ -123,9 +123,12 @@ class GameState(Value):
         return self.seats[seat]
 
     def replace_seat(self, seat: int, **changes) -> "GameState":
-        seats = list(self.seats)
-        seats[seat] = seats[seat].evolve(**changes)
-        return self.evolve(seats=tuple(seats))
+        return self.with_seat(seat, self.seats[seat].evolve(**changes))
+
+    def with_seat(self, seat: int, player: SeatState, **changes) -> "GameState":
+        """The state with ``player`` in ``seat`` and other fields changed, in one copy."""
+        seats = (player, self.seats[1]) if seat == 0 else (self.seats[0], player)
+        return self.evolve(seats=seats, **changes)
 
     def to_dict(self) -> dict:
         return state_to_dict(self)
@@ -227,9 +230,10 @@ def state_to_dict(state: GameState) -> dict:
     out["ruleset"] = ruleset_to_dict(state.ruleset)
     out["seed"] = state.seed.hex()
     out["salt"] = state.salt.hex()
-    session = dataclasses.asdict(state.session)
-    session["scores"] = list(state.session.scores)
-    out["session"] = session
+    session = state.session
+    out["session"] = {"hand_number": session.hand_number, "dealer": session.dealer,
+                      "streak": session.streak, "level": session.level,
+                      "round_wind": session.round_wind, "scores": list(session.scores)}
     out["seats"] = [_seat_out(s) for s in state.seats]
     for name in _TILE_TUPLES:
         out[name] = list(getattr(state, name))

@@ -10,11 +10,13 @@ ended -- when both hands are revealed too.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from .game import legal_actions
 from .melds import Meld
 from .session import base_points, match_over
 from .state import CLAIM, ENDED, GameState
-from .tiles import format_tile, format_tiles
+from .tiles import format_tile, format_tiles as _format_tiles
 
 HIDDEN_KONG = "ankan"  # an opponent's concealed kong: its tiles are not shown
 
@@ -52,6 +54,13 @@ def event_for(event: dict, viewer: int | None) -> dict:
     if viewer is not None and event.get("private") == viewer:
         return {**{k: v for k, v in event.items() if k != "secret"}, **event["secret"]}
     return {k: v for k, v in event.items() if k != "secret"}
+
+
+@lru_cache(maxsize=8192)
+def format_tiles(tiles: tuple[int, ...]) -> str:
+    """Rivers, flowers and hands are re-rendered for every viewer after every action;
+    they change one tile at a time, so most renderings repeat."""
+    return _format_tiles(tiles)
 
 
 def _tile(kind: int | None) -> str | None:
