@@ -80,7 +80,10 @@ def _text(request: dict, name: str) -> str:
 def _wind(value, name: str) -> int:
     if value in WIND_LETTERS:
         return WIND_LETTERS[value]
-    kind = parse_tile(value) if isinstance(value, str) else None
+    try:
+        kind = parse_tile(value)
+    except InvalidAction:
+        kind = None
     if kind is None or not EAST <= kind < EAST + 4:
         raise InvalidAction(f"{name} must be a wind: 1z-4z or E/S/W/N, got {value!r}")
     return kind
