@@ -67,6 +67,17 @@ def ready_discards(ruleset: Ruleset, tiles: tuple[int, ...], melds: tuple[Meld, 
     return _memo("ready", ruleset, key_tiles, melds, wild, compute)
 
 
+def waits_after_discard(ruleset: Ruleset, tiles: tuple[int, ...], discard: int,
+                        melds: tuple[Meld, ...], wild: int | None) -> frozenset[int]:
+    """The waits of the hand ``tiles`` leaves after ``discard``, read from the (cached)
+    ready-discard answer of ``tiles`` and remembered for the questions that follow."""
+    kinds = frozenset(ready_discards(ruleset, tiles, melds, wild).get(discard, ()))
+    rest = list(sorted(tiles))
+    rest.remove(discard)
+    _store("waits", ruleset, tuple(rest), melds, wild, kinds)
+    return kinds
+
+
 def completes(ruleset: Ruleset, concealed: tuple[int, ...], melds: tuple[Meld, ...],
               tile: int, wild: int | None) -> bool:
     """Does ``tile`` complete the 3n+1 hand ``concealed``? Uses known waits when cached;

@@ -67,7 +67,12 @@ def discard(state: GameState, seat: int, tile: int, ting: str | None = None) -> 
                    river=player.river + (tile,), discards=player.discards + 1)
     if ting:
         changes.update(ting=ting, ting_at=state.moves)
-    if state.ruleset.haidi_phase:
+    rs = state.ruleset
+    if rs.bao_ting and not player.locked:
+        # This turn's ready-discard offers already know the waits of the hand left
+        # behind: remember them for the win checks on the next discard and draw.
+        analysis.waits_after_discard(rs, player.hand, tile, player.melds, state.wild)
+    if rs.haidi_phase:
         changes["tenpai_since"] = _tenpai_since(state, player, changes["concealed"], ting)
     state = state.with_seat(seat, player.evolve(**changes), turn=1 - seat, phase=CLAIM, draw_source=None)
     fields = {"tile": format_tile(tile)}

@@ -160,9 +160,12 @@ def chi_pairs(hand: list[int], target: int, wild: int | None) -> list[tuple[int,
     tiles only, same suit, no wrapping), as sorted physical tiles."""
     if not is_number(target):
         return []
-    by_face: dict[int, set[int]] = {}
-    for t in hand:
-        by_face.setdefault(face(t, wild), set()).add(t)
+    if wild is None:  # every tile is its own face
+        by_face = {t: (t,) for t in hand}
+    else:
+        by_face = {}
+        for t in hand:
+            by_face.setdefault(face(t, wild), set()).add(t)
     suit = target // 9
     pairs = set()
     for low in (target - 2, target - 1, target):
