@@ -38,8 +38,10 @@ class RulesetAdmin(admin.ModelAdmin):
         """What the engine will play, so an operator sees the result of an override."""
         if not obj.pk:
             return _("Shown after saving.")
+        # The saved row: on a form with errors `obj` holds the refused overrides.
+        saved = Ruleset.objects.get(pk=obj.pk)
         try:
-            rs = obj.engine()
+            rs = saved.engine()
         except InvalidRuleset as exc:
             return str(exc)
         facts = {

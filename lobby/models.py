@@ -65,8 +65,10 @@ class Ruleset(models.Model):
         try:
             self.engine()
         except InvalidRuleset as exc:
-            # The engine's own message names the value and why; show it verbatim.
-            raise ValidationError({"overrides": str(exc)}) from None
+            # The engine's own message names the value and why; show it verbatim (the
+            # engine is plain Python and speaks English) after a translated lead-in.
+            raise ValidationError({"overrides": _("The engine refused these overrides: %(message)s")
+                                   % {"message": exc}}) from None
 
     def engine(self):
         """The engine's frozen Ruleset with this row's overrides applied."""

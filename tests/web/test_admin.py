@@ -32,7 +32,8 @@ def test_a_ruleset_override_the_engine_refuses_shows_the_engines_message(staff, 
     response = client.post(url, ruleset_form(classic, overrides='{"cap": -3}'))
     assert response.status_code == 200
     errors = response.context["adminform"].form.errors["overrides"]
-    assert errors == ["cap must be null or a whole number > 0, got -3"]
+    assert errors == ["The engine refused these overrides: cap must be null or a whole number > 0, got -3"]
+    assert "<th>cap</th><td>13</td>" in response.content.decode()  # the saved rules, not the refused
     classic.refresh_from_db()
     assert classic.overrides == {}
 
