@@ -22,8 +22,17 @@ Events = list[dict]
 
 
 # ----- events -------------------------------------------------------------------------
-# Events are small JSON-able dicts. A field only one seat may see sits under "secret"
-# with "private" naming that seat; views.event_for() strips it for everyone else.
+# Events are small JSON-able dicts, tiles in notation. A field only one seat may see sits
+# under "secret" with "private" naming that seat; views.event_for() strips it for
+# everyone else. The catalogue (game.opening_events adds "deal" and "hand"):
+#   deal {dealer, commitment, hand_number, indicator}   hand {seat, count, flowers | tiles*}
+#   draw {seat, source: front|back | tile*}             flower {seat, tile, source}
+#   discard {seat, tile}    ting {seat, tile, ting: ready|tian_ting}
+#   chi / pon / kan {seat, meld, tile}    ankan {seat | meld*}    addkan {seat, tile}
+#   pass / guo {seat}       hu {seat, tile, how[, from]}          escape {seat}
+#   wall_empty {}           haidi {seat, draws}                   haidi_draw {seat, tile}
+#   end {result, winner, loser, escaper, seed, salt, hands, melds}
+# (* = secret, seen by that seat only)
 
 def event(kind: str, seat: int | None = None, **fields) -> dict:
     out = {"type": kind}

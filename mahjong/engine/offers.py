@@ -21,15 +21,17 @@ def legal_actions(state: GameState, seat: int) -> list[Action]:
     if seat != state.turn or state.phase not in _OFFERS:
         return []
     # The page (or a bot) asks, then ``apply`` validates against the same state: one
-    # remembered answer, keyed by the state's identity, halves that work.
-    if _last[0] is state:
-        return list(_last[1])
+    # remembered answer, keyed by the state's identity, halves that work. The entry is
+    # one tuple read and written whole, so threads never see half of another's answer.
+    remembered = _remembered[0]
+    if remembered is not None and remembered[0] is state:
+        return list(remembered[1])
     actions = _OFFERS[state.phase](state, seat)
-    _last[:] = [state, tuple(actions)]
+    _remembered[0] = (state, tuple(actions))
     return actions
 
 
-_last: list = [None, ()]
+_remembered: list = [None]
 
 
 # ----- faces and wilds (wenzhou 财神, RULES.md 9.2) ----------------------------------------
