@@ -2,12 +2,13 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from . import rooms
-from .models import PrivateRoom, Ruleset
+from .models import SOLO_ENGINE_RULESETS, PrivateRoom, Ruleset
 
 
 class PrivateRoomForm(forms.Form):
-    ruleset = forms.ModelChoiceField(label=_("Ruleset"), queryset=Ruleset.objects.filter(is_active=True),
-                                     empty_label=None)
+    ruleset = forms.ModelChoiceField(
+        label=_("Ruleset"), empty_label=None,
+        queryset=Ruleset.objects.filter(is_active=True).exclude(engine_slug__in=SOLO_ENGINE_RULESETS))
     base_points = forms.IntegerField(label=_("Base (底分)"), min_value=1, max_value=rooms.MAX_BASE,
                                      initial=1, help_text=_("Points are multiplied by the base."))
 

@@ -23,6 +23,9 @@ from mahjong.engine.errors import InvalidRuleset
 from mahjong.engine.rulesets import RULESETS, get_ruleset
 
 
+SOLO_ENGINE_RULESETS = {"stage"}
+
+
 def engine_choices() -> list[tuple[str, str]]:
     return [(slug, f"{rs.name_zh} / {rs.name_en} ({slug})") for slug, rs in RULESETS.items()]
 
@@ -70,6 +73,11 @@ class Ruleset(models.Model):
             raise ValidationError({"overrides": _("The engine refused these overrides: %(message)s")
                                    % {"message": exc}}) from None
 
+    @property
+    def is_solo(self) -> bool:
+        """关卡 is one player against the computer (RULES.md 5): no room or private game."""
+        return self.engine_slug in SOLO_ENGINE_RULESETS
+
     def engine(self):
         """The engine's frozen Ruleset with this row's overrides applied."""
         return get_ruleset(self.engine_slug, self.overrides or None)
@@ -111,6 +119,9 @@ class RoomTier(models.Model):
             raise ValidationError({"entry_max": _("The maximum must not be below the minimum.")})
         if self.beans_per_point == 0:
             raise ValidationError({"beans_per_point": _("Beans per point must be at least 1.")})
+        if self.ruleset_id and self.ruleset.is_solo:
+            raise ValidationError({"ruleset": _("%(ruleset)s is played against the computer, "
+                                                "not in a two-player room.") % {"ruleset": self.ruleset}})
 
     def entry_refusal(self, beans: int) -> str | None:
         """None when a player with `beans` may enter, else the message saying why not."""

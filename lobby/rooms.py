@@ -19,7 +19,7 @@ class RoomError(Exception):
 
 
 def create(host, ruleset: Ruleset, base_points: int) -> PrivateRoom:
-    if not ruleset.is_active:
+    if not ruleset.is_active or ruleset.is_solo:
         raise RoomError(_("This ruleset is not available."))
     if not 1 <= base_points <= MAX_BASE:
         raise RoomError(_("The base must be between 1 and %(max)s.") % {"max": MAX_BASE})

@@ -73,6 +73,17 @@ def test_a_room_tier_with_min_above_max_is_refused(staff, client):
         "The maximum must not be below the minimum."]
 
 
+def test_a_room_tier_cannot_play_the_single_player_stages(staff, client):
+    tier = RoomTier.objects.get(slug="novice")
+    response = client.post(reverse("admin:lobby_roomtier_change", args=[tier.pk]), {
+        "slug": "novice", "name": "新手场", "name_en": "Novice",
+        "ruleset": Ruleset.objects.get(slug="stage").pk, "beans_per_point": 50,
+        "entry_min": 1_000, "entry_max": 60_000, "is_active": "on", "ordering": 0})
+    assert "played against the computer" in response.context["adminform"].form.errors["ruleset"][0]
+    tier.refresh_from_db()
+    assert tier.ruleset.slug == "classic"
+
+
 def test_a_leaderboard_cannot_slice_a_running_total_by_period(staff, client):
     response = client.post(reverse("admin:lobby_leaderboard_add"), {
         "name": "x", "metric": "beans", "period": "week", "size": 10, "visible": "on",

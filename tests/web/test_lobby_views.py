@@ -207,6 +207,15 @@ def test_join_by_code_finds_the_room_or_explains(alice, bob, client_of, htmx):
     assert b"ZZZZZZ" in response.content
 
 
+def test_a_private_room_cannot_use_the_single_player_stages(alice, client_of):
+    c = client_of(alice)
+    offered = [r.slug for r in c.get(reverse("lobby:room_new")).context["form"].fields["ruleset"].queryset]
+    assert "stage" not in offered and "classic" in offered
+    response = c.post(reverse("lobby:room_new"), {"ruleset": _ruleset_pk("stage"), "base_points": 1})
+    assert response.context["form"].errors["ruleset"]
+    assert not PrivateRoom.objects.exists()
+
+
 def test_private_room_base_is_validated(alice, client_of):
     response = client_of(alice).post(reverse("lobby:room_new"),
                                      {"ruleset": _ruleset_pk("classic"), "base_points": 0})
