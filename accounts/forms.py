@@ -5,6 +5,14 @@ from django.utils.translation import gettext_lazy as _
 from .models import User
 
 
+def check_nickname_free(nickname: str, *, exclude_pk=None) -> str:
+    nickname = nickname.strip()
+    taken = User.objects.filter(nickname__iexact=nickname).exclude(pk=exclude_pk)
+    if nickname and taken.exists():
+        raise forms.ValidationError(_("This nickname is taken."))
+    return nickname
+
+
 class SignupForm(UserCreationForm):
     nickname = forms.CharField(label=_("Nickname"), max_length=24, required=False,
                                help_text=_("Shown at the table and on leaderboards. Optional."))
@@ -12,6 +20,9 @@ class SignupForm(UserCreationForm):
     class Meta(UserCreationForm.Meta):
         model = User
         fields = ("username", "nickname")
+
+    def clean_nickname(self):
+        return check_nickname_free(self.cleaned_data["nickname"])
 
 
 class NicknameForm(forms.ModelForm):
@@ -21,8 +32,4 @@ class NicknameForm(forms.ModelForm):
         labels = {"nickname": _("Nickname")}
 
     def clean_nickname(self):
-        nickname = self.cleaned_data["nickname"].strip()
-        taken = User.objects.filter(nickname__iexact=nickname).exclude(pk=self.instance.pk)
-        if nickname and taken.exists():
-            raise forms.ValidationError(_("This nickname is taken."))
-        return nickname
+        return check_nickname_free(self.cleaned_data["nickname"], exclude_pk=self.instance.pk)

@@ -31,6 +31,14 @@ def test_sign_up_shows_form_errors_and_creates_nothing(builtin, client):
     assert not User.objects.filter(username="x").exists()
 
 
+def test_sign_up_refuses_a_nickname_in_use(alice, client):
+    response = client.post(reverse("accounts:signup"), {
+        "username": "copycat", "nickname": "alice", "password1": "a-long-pass-phrase",
+        "password2": "a-long-pass-phrase"})
+    assert response.context["form"].errors["nickname"]
+    assert not User.objects.filter(username="copycat").exists()
+
+
 def test_log_in_and_log_out(alice, client):
     response = client.post(reverse("accounts:login"), {"username": "alice", "password": PASSWORD})
     assert response.status_code == 302
