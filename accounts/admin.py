@@ -10,6 +10,7 @@ from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
 from django.contrib.auth.admin import UserAdmin as DjangoUserAdmin
+from django.contrib.auth.forms import AdminUserCreationForm
 from django.template.response import TemplateResponse
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
@@ -69,8 +70,15 @@ def _intermediate(modeladmin, request, queryset, *, form, title, action, submit)
     return TemplateResponse(request, "admin/accounts/user/action_form.html", context)
 
 
+class PlayerCreationForm(AdminUserCreationForm):
+    class Meta(AdminUserCreationForm.Meta):
+        model = User
+        fields = ("username", "nickname")
+
+
 @admin.register(User)
 class UserAdmin(DjangoUserAdmin):
+    add_form = PlayerCreationForm
     list_display = ("username", "nickname", "kind", "beans", "rank_score", "games_played",
                     "is_active", "muted_until", "date_joined")
     list_filter = ("kind", "is_active", "is_staff")
@@ -89,7 +97,11 @@ class UserAdmin(DjangoUserAdmin):
         (_("Dates"), {"fields": ("last_login", "date_joined")}),
     )
     add_fieldsets = ((None, {"classes": ("wide",),
-                             "fields": ("username", "nickname", "password1", "password2")}),)
+                             "fields": ("username", "nickname", "usable_password", "password1",
+                                        "password2")}),)
+
+    def get_inlines(self, request, obj):
+        return self.inlines if obj else []  # a player being added has no ledger yet
 
     @admin.action(description=_("Grant or deduct beans…"), permissions=["change"])
     def adjust_beans(self, request, queryset):

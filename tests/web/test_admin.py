@@ -143,6 +143,16 @@ def test_ban_and_mute_actions(staff, client, alice, bob):
     assert alice.is_active and not bob.is_muted
 
 
+def test_an_operator_can_add_a_player_with_a_nickname(staff, client):
+    response = client.post(reverse("admin:accounts_user_add"), {
+        "username": "vip", "nickname": "贵宾", "usable_password": "true",
+        "password1": "a-long-pass-phrase", "password2": "a-long-pass-phrase"})
+    assert response.status_code == 302, response.context["adminform"].form.errors
+    vip = User.objects.get(username="vip")
+    assert (vip.nickname, vip.kind, vip.beans) == ("贵宾", "player", 0)
+    assert vip.check_password("a-long-pass-phrase")
+
+
 def test_the_player_page_shows_the_ledger_read_only(staff, client, alice):
     response = client.get(reverse("admin:accounts_user_change", args=[alice.pk]))
     inline = response.context["inline_admin_formsets"][0]
