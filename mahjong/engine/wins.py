@@ -19,11 +19,6 @@ ROB = "rob"                  # robbing an added kong (抢杠)
 HAIDI = "haidi"              # a reserve tile in the 海底捞月 phase
 TSUMO_WINS = (SELF_DRAW, HEAVEN, HAIDI)
 
-try:  # the scorer (issue 3) decides the minimum fan; it may land after the state machine
-    from .fans import score_win
-except ImportError:  # pragma: no cover - depends on the scorer being present
-    score_win = None
-
 
 def win_tile(state: GameState, seat: int, how: str) -> int:
     """The tile a win of this kind is declared on."""
@@ -45,9 +40,17 @@ def can_win(state: GameState, seat: int, how: str) -> bool:
     concealed = _concealed_without(player.hand, win) if how == HEAVEN else player.concealed
     if not _has_winning_shape(state, concealed, player.melds, win, how in TSUMO_WINS):
         return False
-    if state.ruleset.min_fan and score_win is not None:
-        return bool(score_win(state.ruleset, win_context(state, seat, how)).legal)
+    if state.ruleset.min_fan:
+        return _reaches_minimum_fan(state, seat, how)
     return True
+
+
+def _reaches_minimum_fan(state: GameState, seat: int, how: str) -> bool:
+    """Only the scorer knows the fan (gb: 8 without flowers, RULES.md 8.3). Imported here
+    so rulesets without a minimum never load the fan tables."""
+    from .fans import score_win
+
+    return bool(score_win(state.ruleset, win_context(state, seat, how)).legal)
 
 
 def _has_winning_shape(state: GameState, concealed, melds, win: int, tsumo: bool) -> bool:

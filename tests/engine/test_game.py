@@ -432,3 +432,25 @@ def test_a_derived_ruleset_survives_the_round_trip():
     state = scripted_hand(rs, dealer_hand=READY_DEALER, other_hand=QUIET)
     again = GameState.from_json(state.to_json())
     assert again.ruleset.cap == 8 and again.ruleset.timers.decision == 20 and again == state
+
+
+# ----- tiao72 上杠 while ready, gb minimum fan ------------------------------------------
+
+def test_a_ready_tiao72_hand_may_still_add_a_kong_and_a_claim_spoils_tian_ting():
+    state = scripted_hand("tiao72", dealer_hand="245689s44556677z", other_hand="55s123s789s1122z3z",
+                          draws="9s5s")
+    state, _ = play(state, "0 discard 5s", "1 pon 5s", "1 ting 3z")
+    assert state.seat(1).ting == "ready"  # a pon before the declaration: no 天听
+    state, _ = play(state, "0 discard 9s")
+    assert offered(state, 1) == ["discard 5s", "addkan 5s"]
+    assert not is_forced(state, 1)
+
+
+@pytest.mark.parametrize("other,wins", [
+    ("123m456m789m67s55z", True),    # 清龙 16: enough
+    ("234m345p567s67s55z", False),   # 门前清 only: below 8, not offered
+])
+def test_gb_offers_a_win_only_when_it_reaches_eight_fan(other, wins):
+    state = scripted_hand("gb", dealer_hand="8s1199p11223344z6z", other_hand=other)
+    state, _ = play(state, "0 discard 8s")
+    assert ("hu" in offered(state, 1)) == wins
