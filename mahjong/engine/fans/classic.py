@@ -65,6 +65,14 @@ def north_east_shinkansen(f) -> bool:
     return pure_straight(f) and {f.pair, *f.pungs} >= {EAST, NORTH} and f.pair in (EAST, NORTH)
 
 
+def last_of_the_wall(tsumo: bool):
+    """河底捞月 / 河底捞鱼: the last live-wall tile or discard, before any 海底捞月 phase."""
+    @p.needs("last_tile")
+    def last(f) -> bool:
+        return f.ctx.last_tile and f.tsumo == tsumo and not f.ctx.haidi_phase
+    return last
+
+
 def _small(key, zh, en, value, count, excludes=()):
     return Fan(key, zh, en, value, count, tuple(excludes))
 
@@ -75,15 +83,15 @@ def _yakuman(key, zh, en, count):
 
 SMALL = (
     _small("tui_dao_hu", "推倒胡", "Basic win", 1, lambda f: 0),
-    _small("men_qing", "门清", "Concealed hand", 1, p.concealed),
+    _small("men_qing", "门清", "Concealed hand", 1, p.when("concealed")),
     _small("tian_ting", "天听", "Heavenly ready", 2,
-           lambda f: f.ctx.ting == "tian_ting", ["men_qing_bao_ting"]),
+           p.when("tian_ting"), ["men_qing_bao_ting"]),
     _small("men_qing_bao_ting", "门清报听", "Concealed ready declaration", 1,
-           lambda f: f.ctx.ting in ("ready", "tian_ting") and p.concealed(f)),
+           p.when("ready", "concealed")),
     _small("ping_hu", "平和", "All chows", 1, two_sided_all_chows),
     _small("duan_yao_jiu", "断幺九", "All simples", 1, p.all_simples),
     _small("men_qing_zi_mo", "门清自摸", "Concealed self-draw", 1,
-           lambda f: p.concealed(f) and f.tsumo),
+           p.when("concealed", "tsumo")),
     _small("liang_bei_kou", "两杯口", "Twice pure double chow", 4,
            lambda f: identical_chow_pairs(f) == 2, ["yi_bei_kou", "qi_dui_zi"]),
     _small("yi_bei_kou", "一杯口", "Pure double chow", 2, lambda f: identical_chow_pairs(f) == 1),
@@ -91,7 +99,7 @@ SMALL = (
     _small("qi_dui_zi", "七对子", "Seven pairs", 3, p.seven_pairs),
     _small("peng_peng_hu", "碰碰胡", "All pungs", 2, p.all_pungs),
     _small("san_se_tong_shun", "三色同顺", "Mixed triple chow", 2, same_number_chows_three_suits),
-    _small("san_an_ke", "三暗刻", "Three concealed pungs", 2, lambda f: f.concealed_pungs == 3),
+    _small("san_an_ke", "三暗刻", "Three concealed pungs", 2, p.concealed_pungs(3)),
     _small("san_lian_ke", "三连刻", "Three shifted pungs", 3, lambda f: shifted_pungs(f, 3)),
     _small("san_se_tong_ke", "三色同刻", "Triple pung", 3, same_number_pungs_three_suits),
     _small("hun_lao_tou", "混老头", "All terminals and honors", 2,
@@ -105,13 +113,13 @@ SMALL = (
     _small("xiao_san_yuan", "小三元", "Little three dragons", 4, p.little_three_dragons),
     _small("yi_qi_tong_guan", "一气通贯", "Pure straight", 2, pure_straight),
     _small("gang_shang_kai_hua", "杠上开花", "Win on kong replacement", 2,
-           lambda f: f.tsumo and f.ctx.kong_replacement),
+           p.when("kong_replacement")),
     _small("he_di_lao_yue", "河底捞月", "Last-tile self-draw", 1,
-           lambda f: f.tsumo and f.ctx.last_tile and not f.ctx.haidi_phase),
+           last_of_the_wall(tsumo=True)),
     _small("he_di_lao_yu", "河底捞鱼", "Last-discard win", 1,
-           lambda f: not f.tsumo and f.ctx.last_tile and not f.ctx.haidi_phase),
-    _small("hai_di_lao_yue", "海底捞月", "Post-draw win", 1, lambda f: f.ctx.haidi_phase),
-    Fan("hua_pai", "花牌", "Flower", 1, lambda f: f.ctx.num_flowers, flower=True),
+           last_of_the_wall(tsumo=False)),
+    _small("hai_di_lao_yue", "海底捞月", "Post-draw win", 1, p.when("haidi_phase")),
+    Fan("hua_pai", "花牌", "Flower", 1, p.flower_count, flower=True),
 )
 
 YAKUMANS = (
@@ -123,9 +131,9 @@ YAKUMANS = (
     _yakuman("da_san_yuan", "大三元", "Big three dragons", p.big_three_dragons),
     _yakuman("da_che_lun", "大车轮", "Big wheels",
              lambda f: p.seven_pairs(f) and p.full_flush(f) and p.all_simples(f)),
-    _yakuman("si_an_ke", "四暗刻", "Four concealed pungs", lambda f: f.concealed_pungs == 4),
+    _yakuman("si_an_ke", "四暗刻", "Four concealed pungs", p.concealed_pungs(4)),
     _yakuman("si_lian_ke", "四连刻", "Four shifted pungs", lambda f: shifted_pungs(f, 4)),
-    _yakuman("si_gang_zi", "四杠子", "Four kongs", lambda f: p.kong_count(f) == 4),
+    _yakuman("si_gang_zi", "四杠子", "Four kongs", p.kong_total(4)),
     _yakuman("bai_wan_dan", "百万石", "Million stones", million_stones),
     _yakuman("zi_yi_se", "字一色", "All honors", honors_only_pungs),
     _yakuman("qing_lao_tou", "清老头", "All terminals",

@@ -72,7 +72,7 @@ class Reading:
 
 
 def count_fans(table: FanTable, facts: Facts) -> Reading:
-    candidates = [(fan, int(fan.count(facts))) for fan in table.fans]
+    candidates = [(fan, int(fan.count(facts))) for fan in table.candidates(facts.features)]
     candidates = [(fan, n) for fan, n in candidates if n]
     yakuman = [(fan, n) for fan, n in candidates if fan.yakuman]
     if yakuman:  # yakuman never combine with other fans, flowers included (4.5)

@@ -1,51 +1,67 @@
 """Fan conditions shared by several tables: one concept, one function. Each takes the
-``Facts`` of one reading and returns a bool or a count."""
+``Facts`` of one reading and returns a bool or a count.
+
+``@needs(...)`` names the features (see ``facts``) without which a condition cannot
+hold; the pipeline skips a fan whose needs the reading lacks, so most of a table is
+never evaluated for a given hand. Needs are only a shortcut: every condition is
+complete on its own, so conditions can be combined and called directly. Factories (``when``, ``combo``, ``kongs``,
+…) build the conditions tables parametrise, with their needs attached.
+"""
 
 from __future__ import annotations
 
 from ..shapes import (CHOW, PAIR, QI_XING_BU_KAO, QUAN_BU_KAO, SEVEN_PAIRS, THIRTEEN_ORPHANS,
                       ZU_HE_LONG)
-from ..tiles import DRAGONS, GREEN, WINDS, is_dragon, is_terminal, is_wind, is_yaojiu
+from ..tiles import DRAGONS, GREEN, TERMINALS, WINDS, YAOJIU, is_dragon, is_terminal, is_wind
+from .combos import PUNG_COMBOS
 
 GREEN_KINDS = frozenset({19, 20, 21, 23, 25, GREEN})       # 2s 3s 4s 6s 8s 6z
 REVERSIBLE_KINDS = frozenset({9, 10, 11, 12, 13, 16, 17,    # 1p-5p 8p 9p
                               19, 21, 22, 23, 25, 26, 31})  # 2s 4s-6s 8s 9s, 5z
+TERMINAL_KINDS = frozenset(TERMINALS)
+YAOJIU_KINDS = frozenset(YAOJIU)
 NINE_GATES = (3, 1, 1, 1, 1, 1, 1, 1, 3)
 
 
+def needs(*features: str):
+    def mark(condition):
+        condition.needs = frozenset(features)
+        return condition
+    return mark
+
+
 # ----- tile classes over the whole hand -------------------------------------------------
-def all_of(f, pred) -> bool:
-    return all(pred(k) for k in f.kinds)
-
-
-def one_number_suit(f) -> bool:
-    return len(f.suits) == 1
-
-
+@needs("one_suit", "no_honor")
 def full_flush(f) -> bool:          # 清一色
-    return one_number_suit(f) and not f.has_honors
+    return len(f.suits) == 1 and not f.has_honors
 
 
+@needs("one_suit", "honor")
 def half_flush(f) -> bool:          # 混一色
-    return one_number_suit(f) and f.has_honors
+    return len(f.suits) == 1 and f.has_honors
 
 
+@needs("honor")
 def all_honors(f) -> bool:          # 字一色 (tiles only; a table may add a form)
-    return not f.suits
+    return not f.suits and f.has_honors
 
 
+@needs("no_honor")
 def all_terminals(f) -> bool:       # 清幺九 / 清老头
-    return all_of(f, is_terminal)
+    return f.kinds <= TERMINAL_KINDS
 
 
+@needs("honor")
 def terminals_and_honors(f) -> bool:  # 混幺九 / 混老头: both present (3.15.7)
-    return all_of(f, is_yaojiu) and f.has_honors and bool(f.suits)
+    return f.kinds <= YAOJIU_KINDS and bool(f.suits) and f.has_honors
 
 
+@needs("no_honor")
 def all_simples(f) -> bool:         # 断幺 / 断幺九
-    return not any(is_yaojiu(k) for k in f.kinds)
+    return not f.kinds & YAOJIU_KINDS
 
 
+@needs("no_honor")
 def no_honors(f) -> bool:
     return not f.has_honors
 
@@ -58,95 +74,132 @@ def reversible(f) -> bool:
     return f.kinds <= REVERSIBLE_KINDS
 
 
-def voided_suits(f) -> int:
-    return 3 - len(f.suits)
+def voided_suits(n: int):
+    return lambda f: 3 - len(f.suits) == n
 
 
+@needs("honor")
 def all_types(f) -> bool:           # 五门齐
     return (len(f.suits) == 3 and any(is_wind(k) for k in f.kinds)
             and any(is_dragon(k) for k in f.kinds))
 
 
-def ranks_within(f, low: int, high: int) -> bool:
-    """Only number tiles, all ranked low..high."""
-    return not f.has_honors and all(low <= r <= high for r in f.ranks)
+def ranks(low: int, high: int, standard_only: bool = False):
+    """Only number tiles, all ranked low..high (全大, 大于五, …)."""
+    @needs("no_honor", *(("standard",) if standard_only else ()))
+    def within(f) -> bool:
+        return ((f.standard or not standard_only) and not f.has_honors
+                and all(low <= r <= high for r in f.ranks))
+    return within
 
 
+@needs("hog")
 def tile_hogs(f) -> int:            # 四归一: four copies not used as a kong
     kongs = {s.first for s in f.kongs}
     return sum(1 for k, n in enumerate(f.counts) if n == 4 and k not in kongs)
 
 
 # ----- sets and the pair ---------------------------------------------------------------
-def chow_count(f) -> int:
-    return len(f.chows)
-
-
+@needs("pung", "standard")
 def all_pungs(f) -> bool:           # 碰碰和
     return f.standard and not f.chows
 
 
+@needs("chow", "pair")
 def all_chows_number_pair(f) -> bool:  # 平和 shape (the wait is up to the table)
-    return f.standard and len(f.chows) == len(f.sets) and f.pair is not None and f.pair < 27
+    return (f.standard and len(f.chows) == len(f.sets) and f.pair is not None
+            and f.pair < 27)
 
 
 def wind_pungs(f) -> int:
     return sum(1 for k in f.pungs if is_wind(k))
 
 
+@needs("pung", "honor")
 def dragon_pungs(f) -> int:
     return sum(1 for k in f.pungs if is_dragon(k))
 
 
+@needs("pung", "honor")
 def big_four_winds(f) -> bool:
     return wind_pungs(f) == 4
 
 
+@needs("pung", "honor", "pair")
 def little_four_winds(f) -> bool:
     return wind_pungs(f) == 3 and f.pair in WINDS
 
 
+@needs("pung", "honor")
 def big_three_dragons(f) -> bool:
     return dragon_pungs(f) == 3
 
 
+@needs("pung", "honor", "pair")
 def little_three_dragons(f) -> bool:
     return dragon_pungs(f) == 2 and f.pair in DRAGONS
 
 
+@needs("pung", "honor", "pair")
+def little_three_winds(f) -> bool:  # 小三风
+    return wind_pungs(f) == 2 and f.pair in WINDS
+
+
+@needs("pung", "honor")
+def four_honor_pungs(f) -> bool:    # 四字刻
+    return sum(1 for k in f.pungs if k >= 27) == 4
+
+
 def every_group(f, pred) -> bool:
     """Every set and the pair satisfy ``pred(kinds)`` (standard form only)."""
-    return f.standard and all(pred(g) for g in f.groups)
+    return all(pred(g) for g in f.groups)
 
 
+@needs("standard")
 def outside_hand(f) -> bool:        # 全带幺
-    return every_group(f, lambda g: any(is_yaojiu(k) for k in g))
+    return f.standard and every_group(f, lambda g: any(k in YAOJIU_KINDS for k in g))
 
 
+@needs("standard", "no_honor")
 def all_fives(f) -> bool:           # 全带五
-    return every_group(f, lambda g: any(k < 27 and k % 9 == 4 for k in g))
+    return f.standard and every_group(f, lambda g: any(k < 27 and k % 9 == 4 for k in g))
 
 
+@needs("standard", "pung", "no_honor")
 def even_pungs(f) -> bool:          # 全双刻
     return (f.standard and not f.chows
-            and every_group(f, lambda g: g[0] < 27 and (g[0] % 9 + 1) % 2 == 0))
+            and every_group(f, lambda g: g[0] < 27 and g[0] % 9 % 2 == 1))
 
 
-def kong_count(f) -> int:
-    return len(f.kongs)
+def kong_total(n: int):
+    @needs("kong")
+    def total(f) -> bool:
+        return len(f.kongs) == n
+    return total
 
 
-def concealed(f) -> bool:           # 门清: no chi, pon or exposed kong
-    return f.melded == 0
+def kongs(melded: int | None = None, concealed: int | None = None):
+    """Kong fans by how many melded / concealed kongs (None: any). They nest: 三杠 and
+    四杠 exclude the two-kong fans, which exclude the one-kong fans (3.15.2)."""
+    @needs("kong")
+    def count(f) -> bool:
+        return ((melded is None or f.melded_kongs == melded)
+                and (concealed is None or f.concealed_kongs == concealed))
+    return count
 
 
+def concealed_pungs(n: int):
+    @needs("pung")
+    def count(f) -> bool:
+        return f.concealed_pungs == n
+    return count
+
+
+@needs("concealed", "one_suit", "no_honor", "standard")
 def nine_gates(f) -> bool:
     """Concealed ``1112345678999`` of one suit before the win, won on that suit."""
     hand = f.ctx.hand
-    if f.ctx.melds or len(hand) != 13 or not f.standard:
-        return False
-    suit = hand[0] // 9
-    if hand[0] >= 27 or any(k // 9 != suit or k >= 27 for k in hand) or f.ctx.win // 9 != suit:
+    if f.ctx.melds or len(hand) != 13 or not f.standard or not full_flush(f):
         return False
     counts = [0] * 9
     for k in hand:
@@ -154,10 +207,12 @@ def nine_gates(f) -> bool:
     return tuple(counts) == NINE_GATES
 
 
+@needs(SEVEN_PAIRS)
 def seven_pairs(f) -> bool:
     return f.form == SEVEN_PAIRS
 
 
+@needs(SEVEN_PAIRS, "one_suit", "no_honor")
 def shifted_pairs(f) -> bool:       # 连七对: seven consecutive pairs of one suit
     if f.form != SEVEN_PAIRS or not full_flush(f):
         return False
@@ -165,6 +220,15 @@ def shifted_pairs(f) -> bool:       # 连七对: seven consecutive pairs of one 
     return len(kinds) == 7 and kinds[-1] - kinds[0] == 6
 
 
+def honor_seven_pairs(honors):
+    """七对 holding a pair of each of ``honors`` (大七星, 三元七对, 四喜七对)."""
+    @needs(SEVEN_PAIRS, "honor")
+    def holds(f) -> bool:
+        return f.form == SEVEN_PAIRS and set(honors) <= f.kinds
+    return holds
+
+
+@needs(THIRTEEN_ORPHANS)
 def thirteen_orphans(f) -> bool:
     return f.form == THIRTEEN_ORPHANS
 
@@ -175,48 +239,69 @@ def knitted_straight(f) -> bool:    # 组合龙: its form, or all nine knitted t
     return f.form == QUAN_BU_KAO and sum(1 for k in f.kinds if k < 27) == 9
 
 
+@needs(QI_XING_BU_KAO)
 def greater_honors(f) -> bool:
     return f.form == QI_XING_BU_KAO
 
 
+@needs(QUAN_BU_KAO)
 def lesser_honors(f) -> bool:
     return f.form == QUAN_BU_KAO
 
 
-def yao_jiu_pungs(f, scored_winds=()) -> int:
-    """幺九刻: pungs of terminals, and of winds that no wind fan uses: ``scored_winds``
-    (round and seat winds in gb) score their own fan, and three or four wind pungs
-    score 三风刻 / 四喜, which absorb them (per set)."""
-    winds = wind_pungs(f)
-    return sum(1 for k in f.pungs
-               if is_terminal(k) or (is_wind(k) and winds < 3 and k not in scored_winds))
+def yao_jiu_pungs(scored_winds=None):
+    """幺九刻: pungs of terminals, and of winds that no wind fan uses: the round and
+    seat winds (``scored_winds(f)``, gb only) score their own fan, and three or four wind
+    pungs score 三风刻 / 四喜, which absorb them (per set)."""
+    @needs("pung")
+    def count(f) -> int:
+        own = scored_winds(f) if scored_winds else ()
+        winds = wind_pungs(f)
+        return sum(1 for k in f.pungs
+                   if is_terminal(k) or (is_wind(k) and winds < 3 and k not in own))
+    return count
 
 
-def honor_pungs(f) -> int:
-    return wind_pungs(f) + dragon_pungs(f)
+def pair_of(*numbers: int):
+    """The pair is a number tile of one of ``numbers`` (二五八将, 幺九头)."""
+    @needs("standard", "pair")
+    def pair(f) -> bool:
+        return f.standard and f.pair is not None and f.pair < 27 and f.pair % 9 + 1 in numbers
+    return pair
 
 
-def pair_ranks(f, ranks) -> bool:
-    """The pair is a number tile of one of ``ranks`` (二五八将, 幺九头)."""
-    return f.standard and f.pair is not None and f.pair < 27 and f.pair % 9 + 1 in ranks
+def pung_of(kind_of):
+    """A pung of the kind ``kind_of(ctx)`` names (圈风刻, 门风刻)."""
+    @needs("pung", "honor")
+    def pung(f) -> bool:
+        return kind_of(f.ctx) in f.pungs
+    return pung
+
+
+# ----- the situation of the win ----------------------------------------------------------
+def when(*features: str):
+    """Holds exactly when the hand has all ``features`` (自摸, 门前清, 海底, 抢杠, …)."""
+    wanted = frozenset(features)
+    return needs(*features)(lambda f: wanted <= f.features)
 
 
 def first_turn(dealer: bool, tsumo: bool):
     """天和/地和/人和-style wins: the first turn, by or against the dealer. Each table
     maps the three combinations to its own names (RULES.md 2, naming warning)."""
-    return lambda f: f.ctx.first_turn and f.ctx.dealer == dealer and f.tsumo == tsumo
+    return when("first_turn", "dealer" if dealer else "non_dealer",
+                "tsumo" if tsumo else "discard")
 
 
-def declared_ready(f) -> bool:
-    return f.ctx.ting in ("ready", "tian_ting")
+@needs("flower")
+def flower_count(f) -> int:
+    return f.ctx.num_flowers
 
 
-def flowers_held(f, wanted) -> bool:
-    return set(wanted) <= set(f.ctx.flowers)
-
-
-def honor_seven_pairs(f, honors) -> bool:
-    return seven_pairs(f) and set(honors) <= f.kinds
+def flowers_held(wanted):
+    @needs("flower")
+    def held(f) -> bool:
+        return set(wanted) <= set(f.ctx.flowers)
+    return held
 
 
 # ----- the wait (3.8.6) ----------------------------------------------------------------
@@ -241,18 +326,11 @@ def wait_fan(f) -> str | None:
     return next(key for key in WAIT_FANS if key in roles)
 
 
-# ----- counting-function factories used by several tables ------------------------------
-def combo(key: str):
-    """A Guobiao set-combination fan of the reading (``combos`` names, RULES.md 8.4)."""
-    return lambda f: f.combos.get(key, 0)
-
-
 def wait_is(key: str):
-    return lambda f: int(wait_fan(f) == key)
+    return lambda f: int(f.wait_fan == key)
 
 
-def kongs(melded: int | None = None, concealed: int | None = None):
-    """Kong fans by how many melded / concealed kongs (None: any). They nest: 三杠 and
-    四杠 exclude the two-kong fans, which exclude the one-kong fans (3.15.2)."""
-    return lambda f: ((melded is None or f.melded_kongs == melded)
-                      and (concealed is None or f.concealed_kongs == concealed))
+# ----- set combinations (RULES.md 8.4, computed in combos) ------------------------------
+def combo(key: str):
+    """A Guobiao set-combination fan of the reading."""
+    return needs("pung" if key in PUNG_COMBOS else "chow")(lambda f: f.combos.get(key, 0))

@@ -30,6 +30,10 @@ class Fan:
     replaces: tuple[str, ...] = ()
     flower: bool = False      # never counts toward a minimum (花牌)
     yakuman: bool = False     # classic/stage 役满: worth the cap, never combined
+    needs: frozenset = frozenset()  # features without which it cannot hold (from count)
+
+    def __post_init__(self):
+        object.__setattr__(self, "needs", getattr(self.count, "needs", frozenset()))
 
 
 @dataclass(frozen=True)
@@ -43,6 +47,16 @@ class FanTable:
 
     def __post_init__(self):
         object.__setattr__(self, "by_key", {f.key: f for f in self.fans})
+        object.__setattr__(self, "_candidates", {})
+
+    def candidates(self, features: frozenset) -> tuple[Fan, ...]:
+        """The fans whose needs ``features`` meet, in table order (memoised: hands
+        share few distinct feature sets)."""
+        found = self._candidates.get(features)
+        if found is None:
+            found = tuple(f for f in self.fans if f.needs <= features)
+            self._candidates[features] = found
+        return found
 
     def keys(self) -> set[str]:
         return set(self.by_key)

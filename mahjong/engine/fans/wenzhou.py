@@ -26,7 +26,7 @@ FANS = (
         lambda f: f.form == STANDARD and wilds_held(f) == 3),
     Fan("tian_hu", "天胡", "Heavenly win", 2, p.first_turn(dealer=True, tsumo=True)),
     Fan("di_hu", "地胡", "Earthly win", 2, p.first_turn(dealer=False, tsumo=False)),
-    Fan("quan_qiu_ren", "全求人", "Melded hand", 2, lambda f: f.melded == 5),
+    Fan("quan_qiu_ren", "全求人", "Melded hand", 2, p.when("five_melded")),
     Fan("peng_peng_he", "碰碰和", "All pungs", 2, p.all_pungs),
 )
 

@@ -1,0 +1,75 @@
+"""gb scoring speed, side by side in one run on the same hands:
+
+* ours: the ``score`` CLI's code path in process (a JSON line in, the JSON answer out);
+* the C++ competition calculator (PyPI ``PyMahjongGB``) driven from Python: the same
+  JSON line parsed, converted to its arguments, scored, its fans dumped as JSON.
+
+Run: ``.venv/bin/python bench/gb_score.py [--hands N] [--seed S]``. Prints microseconds
+per hand and the ratio. Figures are recorded in docs/BENCHMARKS.md ("Scoring").
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import random
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "engine")]
+
+from MahjongGB import MahjongFanCalculator  # noqa: E402
+
+from mahjong.engine.cli import score as score_cli  # noqa: E402
+from mahjong.engine.cli.jsonlines import serve  # noqa: E402
+from mahjong.engine.rulesets import get_ruleset  # noqa: E402
+from test_gb_oracle_hands import Deal, calculator_args, random_deal  # noqa: E402
+
+
+def make_lines(n: int, seed: int) -> list[str]:
+    rng = random.Random(seed)
+    return [json.dumps(random_deal(rng).as_json(i)) for i in range(n)]
+
+
+def ours(lines: list[str]) -> float:
+    ruleset = get_ruleset("gb")
+    stdin, stdout = io.StringIO("\n".join(lines) + "\n"), io.StringIO()
+    start = time.perf_counter()
+    serve(stdin, stdout, lambda request: score_cli.answer(request, ruleset))
+    return time.perf_counter() - start
+
+
+def calculator(lines: list[str]) -> float:
+    stdout = io.StringIO()
+    start = time.perf_counter()
+    for line in lines:
+        request = json.loads(line)
+        deal = Deal(score_cli.context_from_request(request))
+        fans = MahjongFanCalculator(**calculator_args(deal), verbose=True)
+        out = {"id": request["id"], "total": sum(p * c for p, c, _, _ in fans),
+               "fans": [{"name": name, "fan": p, "count": c} for p, c, name, _ in fans]}
+        stdout.write(json.dumps(out, ensure_ascii=False) + "\n")
+    return time.perf_counter() - start
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--hands", type=int, default=5000)
+    parser.add_argument("--seed", type=int, default=2024)
+    args = parser.parse_args()
+    lines = make_lines(args.hands, args.seed)
+    ours(lines[:200]), calculator(lines[:200])           # warm caches and imports
+    best = {"ours": min(ours(lines) for _ in range(3)),
+            "calculator": min(calculator(lines) for _ in range(3))}
+    per_hand = {name: seconds / len(lines) * 1e6 for name, seconds in best.items()}
+    print(f"{len(lines)} gb hands (seed {args.seed}), best of 3, JSON in -> fans out")
+    print(f"  ours (pure Python, score CLI path): {per_hand['ours']:8.1f} us/hand")
+    print(f"  C++ calculator from Python:         {per_hand['calculator']:8.1f} us/hand")
+    print(f"  ratio ours / C++:                   {per_hand['ours'] / per_hand['calculator']:8.2f}")
+
+
+if __name__ == "__main__":
+    main()
