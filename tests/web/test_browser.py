@@ -1,8 +1,8 @@
 """Two real browsers (Debian's chromium driven by Playwright) meet through quick match.
 
 This is what the test client cannot show: the vendored htmx loads, its polling runs,
-the CSRF header from <body hx-headers> is accepted, and HX-Redirect moves the waiting
-player to the match page without a reload.
+hx-post forms swap their fragment in place, and HX-Redirect moves the waiting player to
+the match page without a reload.
 """
 
 import re
@@ -78,3 +78,33 @@ def test_a_waiting_player_can_cancel(browser, live_server, alice):
     a.wait_for_url(f"{base}/")
     assert "You left the queue." in a.inner_text("#messages")
     assert alice.queue_tickets.get().state == "cancelled"
+
+
+def test_a_friend_joins_a_private_room_by_code_and_the_host_follows(browser, live_server, alice, bob):
+    base = live_server.url
+    host = log_in(browser, base, "alice")
+    host.goto(f"{base}/rooms/new/")
+    host.click("form button.primary")
+    host.wait_for_url(re.compile(r"/rooms/[A-Z0-9]{6}/$"))
+    code = host.inner_text(".code")
+    assert host.input_value("input.share") == f"{base}/rooms/{code}/"
+
+    guest = log_in(browser, base, "bob")
+    # The code form posts with hx-post and answers with HX-Redirect.
+    guest.fill("#join-code input[name=code]", code.lower())
+    guest.click("#join-code button")
+    guest.wait_for_url(f"{base}/rooms/{code}/")
+    guest.click("#room-status button.primary")
+    guest.wait_for_url(re.compile(r"/matches/\w+/$"))
+    host.wait_for_url(guest.url, timeout=10_000)
+    assert "Unranked" in host.inner_text("main")
+
+
+def test_a_wrong_code_is_explained_in_place(browser, live_server, alice):
+    base = live_server.url
+    page = log_in(browser, base, "alice")
+    page.fill("#join-code input[name=code]", "ZZZZZZ")
+    page.click("#join-code button")
+    page.wait_for_selector("#join-code .error")
+    assert "ZZZZZZ" in page.inner_text("#join-code .error")
+    assert page.url == f"{base}/"

@@ -268,3 +268,48 @@ def test_a_hidden_board_is_not_shown(builtin, client):
     Leaderboard.objects.filter(metric="beans").update(visible=False)
     boards = client.get(reverse("lobby:leaderboards")).context["boards"]
     assert "beans" not in {b.metric for b, _rows in boards}
+
+
+def test_a_net_beans_board_filters_by_room_and_period(alice, bob, outsider):
+    import datetime
+
+    from django.utils import timezone
+
+    from lobby import leaderboards
+    from lobby.models import Leaderboard
+
+    novice, normal = RoomTier.objects.get(slug="novice"), RoomTier.objects.get(slug="normal")
+    in_novice = Match.objects.create(kind="quick", tier=novice, ruleset=novice.ruleset,
+                                     player_one=alice, player_two=bob)
+    in_normal = Match.objects.create(kind="quick", tier=normal, ruleset=normal.ruleset,
+                                     player_one=outsider, player_two=bob)
+    wallet.settle(winner=alice, loser=bob, amount=800, rake_percent=0, key="n1", ref=in_novice.public_id)
+    wallet.settle(winner=outsider, loser=bob, amount=900, rake_percent=0, key="n2", ref=in_normal.public_id)
+    old = wallet.settle(winner=bob, loser=alice, amount=5_000, rake_percent=0, key="old",
+                        ref=in_novice.public_id)
+    LedgerEntry.objects.filter(idempotency_key=old.key).update(
+        created_at=timezone.now() - datetime.timedelta(days=40))
+
+    board = Leaderboard(name="x", metric="net_beans", period="month", tier=novice, size=10)
+    assert [(r.player, r.value) for r in leaderboards.rows(board)] == [(alice, 800)]
+    board.tier = None
+    assert [(r.player, r.value) for r in leaderboards.rows(board)] == [(outsider, 900), (alice, 800)]
+    board.period = "all"
+    assert [(r.player, r.value) for r in leaderboards.rows(board)] == [(bob, 3_300), (outsider, 900)]
+
+
+def test_the_csrf_token_in_body_hx_headers_authorizes_htmx_posts(alice):
+    """HTMX requests outside a form carry only the header from <body hx-headers>."""
+    import json
+    import re
+
+    from django.test import Client
+
+    c = Client(enforce_csrf_checks=True)
+    c.force_login(alice)
+    body = re.search(r"<body hx-headers='([^']+)'>", c.get("/").content.decode()).group(1)
+    token = json.loads(body)["X-CSRFToken"]
+    url = reverse("lobby:quick_join", args=["novice"])
+    assert c.post(url, headers={"HX-Request": "true"}).status_code == 403
+    response = c.post(url, headers={"HX-Request": "true", "X-CSRFToken": token})
+    assert response.status_code == 200 and response["HX-Redirect"].startswith("/queue/")
