@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
+from functools import cached_property
 from types import MappingProxyType
 from typing import Any, Mapping
 
@@ -59,7 +60,7 @@ class Ruleset:
     fan_values: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
 
     # ----- derived facts -------------------------------------------------------------
-    @property
+    @cached_property  # asked on every win check and wait search: computed once per ruleset
     def kinds(self) -> tuple[int, ...]:
         """Playing tile kinds (flowers excluded)."""
         out: list[int] = []
@@ -68,7 +69,7 @@ class Ruleset:
             out.extend(range(base, base + SUIT_SIZE[suit]))
         return tuple(out)
 
-    @property
+    @cached_property
     def tile_set(self) -> tuple[int, ...]:
         """Every physical tile of the box, as kinds."""
         tiles = [k for k in self.kinds for _ in range(self.copies)]
