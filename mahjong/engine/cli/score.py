@@ -58,7 +58,8 @@ def context_from_request(request: dict) -> WinContext:
     flowers, flower_count = _flowers(request.get("flowers", 0))
     wild = request.get("wild")
     return WinContext(
-        hand=tuple(parse_tiles(_text(request, "hand"))),
+        # copies are checked once over hand, melds and win by the scorer (check_tiles)
+        hand=tuple(parse_tiles(_text(request, "hand"), check_copies=False)),
         melds=tuple(parse_melds(request.get("melds") or [])),
         win=parse_tile(_text(request, "win")),
         seat_wind=_wind(request.get("seat", "E"), "seat"),

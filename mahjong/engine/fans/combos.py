@@ -17,11 +17,6 @@ from itertools import combinations
 
 from ..tiles import EAST, NORTH, WHITE
 
-# Fans made of pungs (the rest are made of chows).
-PUNG_COMBOS = frozenset({"yi_se_si_jie_gao", "da_si_xi", "san_se_san_jie_gao", "san_tong_ke",
-                         "yi_se_san_jie_gao", "san_feng_ke", "da_san_yuan", "shuang_tong_ke",
-                         "shuang_jian_ke", "xiao_san_yuan", "xiao_si_xi"})
-
 # Pair fans in the order the principles prefer them when only one may count.
 CHOW_PAIR_ORDER = ("yi_ban_gao", "xi_xiang_feng", "lian_liu", "lao_shao_fu")
 

@@ -3,35 +3,17 @@ predicate (so predicates stay one-liners and nothing is recomputed per fan).
 
 ``features`` is the set of coarse facts that fans declare as needs (``predicates.needs``):
 the reading's shape ("standard" or the form name, "chow", "pung", "kong", "pair",
-"honor"/"no_honor", "one_suit", "hog") and the win's situation (``Situation.features``).
+"honor"/"no_honor", "one_suit", "hog", and the set-combination fans it holds) and the
+win's situation (``Situation.features``).
 A fan whose needs are not all present is not evaluated at all."""
 
 from __future__ import annotations
-
-from dataclasses import dataclass
 
 from ..shapes import CHOW, KONG, PAIR, PUNG, STANDARD, ZU_HE_LONG, Decomposition, WinContext
 from .combos import set_combination_fans
 from .predicates import wait_fan
 
-@dataclass(frozen=True, slots=True)
-class SetInfo:
-    """A set (chow, pung or kong) reduced to what fans look at."""
-
-    shape: str          # CHOW | PUNG | KONG
-    first: int          # lowest kind (the kind itself for pungs/kongs)
-    concealed: bool     # 暗: every tile drawn by the player (3.8.5)
-    melded: bool        # declared by chi/pon/kan (an ankan is declared but not melded)
-
-    @property
-    def is_pung(self) -> bool:   # kongs count as pungs (RULES.md glossary)
-        return self.shape != CHOW
-
-    @property
-    def kinds(self) -> tuple[int, ...]:
-        if self.shape == CHOW:
-            return (self.first, self.first + 1, self.first + 2)
-        return (self.first,)
+SET_SHAPES = (CHOW, PUNG, KONG)
 
 
 class Facts:
@@ -46,13 +28,14 @@ class Facts:
         self.options = options or {}
         self.tsumo = ctx.tsumo
         self.melded = situation.melded
-        self.sets = tuple(_set_info(b) for b in decomp.blocks if b.shape in (CHOW, PUNG, KONG))
-        self.chows = tuple(sorted(s.first for s in self.sets if s.shape == CHOW))
-        self.pungs = tuple(sorted(s.first for s in self.sets if s.shape != CHOW))
-        self.kongs = tuple(s for s in self.sets if s.shape == KONG)
-        self.concealed_kongs = sum(1 for s in self.kongs if not s.melded)
-        self.melded_kongs = len(self.kongs) - self.concealed_kongs
-        self.concealed_pungs = sum(1 for s in self.sets if s.shape != CHOW and s.concealed)
+        # Sets are the reading's blocks (melds included); kongs count as pungs.
+        self.sets = tuple(b for b in decomp.blocks if b.shape in SET_SHAPES)
+        self.chows = tuple(sorted(b.tiles[0] for b in self.sets if b.shape == CHOW))
+        self.pungs = tuple(sorted(b.tiles[0] for b in self.sets if b.shape != CHOW))
+        self.kongs = tuple(b for b in self.sets if b.shape == KONG)
+        self.melded_kongs = sum(1 for b in self.kongs if b.meld == "kan")
+        self.concealed_kongs = len(self.kongs) - self.melded_kongs
+        self.concealed_pungs = sum(1 for b in self.sets if b.shape != CHOW and b.concealed)
         # The pair of a standard hand, or of 组合龙 + set + pair; seven pairs has no 将.
         pairs = [b.tiles[0] for b in decomp.blocks if b.shape == PAIR]
         self.pair = pairs[0] if decomp.form in (STANDARD, ZU_HE_LONG) and pairs else None
@@ -60,8 +43,8 @@ class Facts:
         self.kinds = frozenset(k for k, n in enumerate(self.counts) if n)
         self.suits = frozenset(k // 9 for k in self.kinds if k < 27)
         self.has_honors = any(k >= 27 for k in self.kinds)
-        self.features = situation.features | self._shape_features()
         self._combos = None
+        self.features = situation.features | self._shape_features()
         self._wait_fan = False
 
     def _shape_features(self) -> frozenset[str]:
@@ -80,6 +63,8 @@ class Facts:
             out.add("one_suit")
         if 4 in self.counts:
             out.add("hog")
+        if self.standard and (self.chows or self.pungs):
+            out.update(self.combos)
         return frozenset(out)
 
     @property
@@ -90,7 +75,7 @@ class Facts:
     @property
     def groups(self) -> tuple[tuple[int, ...], ...]:
         """The kinds of every set and of the pair (for 全带幺 / 全带五-style fans)."""
-        out = [s.kinds for s in self.sets]
+        out = [b.tiles[:3] if b.shape == CHOW else b.tiles[:1] for b in self.sets]
         if self.pair is not None:
             out.append((self.pair,))
         return tuple(out)
@@ -108,11 +93,6 @@ class Facts:
         if self._wait_fan is False:
             self._wait_fan = wait_fan(self)
         return self._wait_fan
-
-
-def _set_info(block) -> SetInfo:
-    return SetInfo(block.shape, block.tiles[0], block.concealed,
-                   block.meld is not None and block.meld != "ankan")
 
 
 def _all_counts(decomp: Decomposition) -> list[int]:

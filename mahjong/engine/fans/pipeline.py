@@ -4,7 +4,6 @@ exclusions -> the best reading (就高不就低) -> minimum fan and cap."""
 from __future__ import annotations
 
 import math
-from collections import Counter
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
@@ -86,17 +85,19 @@ def _apply_exclusions(table: FanTable, candidates) -> tuple[tuple[Fan, int], ...
     is dropped, and its own exclusions do not apply (3.14.2, 3.15.2)."""
     holding = {fan.key for fan, _ in candidates}
     excluded: set[str] = set()
-    less = Counter()
+    less: list[str] = []
     counted: list[tuple[Fan, int]] = []
     for fan, n in candidates:
         if fan.key in excluded:
             continue
         counted.append((fan, n))
-        excluded |= _excluded_by(table, fan, holding)
+        if fan.excludes:
+            excluded |= _excluded_by(table, fan, holding)
         excluded.update(fan.replaces)
-        less.update(fan.excludes_one)
-    counted = [(fan, n - less[fan.key]) for fan, n in counted]
-    counted = [(fan, n) for fan, n in counted if n > 0]
+        less.extend(fan.excludes_one)
+    if less:  # per-set exclusions: one instance each
+        counted = [(fan, n - less.count(fan.key)) for fan, n in counted]
+        counted = [(fan, n) for fan, n in counted if n > 0]
     if table.fallback and not any(not fan.flower for fan, _ in counted):
         counted.insert(0, (table.by_key[table.fallback], 1))
     return tuple(counted)

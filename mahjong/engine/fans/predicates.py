@@ -13,7 +13,6 @@ from __future__ import annotations
 from ..shapes import (CHOW, PAIR, QI_XING_BU_KAO, QUAN_BU_KAO, SEVEN_PAIRS, THIRTEEN_ORPHANS,
                       ZU_HE_LONG)
 from ..tiles import DRAGONS, GREEN, TERMINALS, WINDS, YAOJIU, is_dragon, is_terminal, is_wind
-from .combos import PUNG_COMBOS
 
 GREEN_KINDS = frozenset({19, 20, 21, 23, 25, GREEN})       # 2s 3s 4s 6s 8s 6z
 REVERSIBLE_KINDS = frozenset({9, 10, 11, 12, 13, 16, 17,    # 1p-5p 8p 9p
@@ -95,7 +94,7 @@ def ranks(low: int, high: int, standard_only: bool = False):
 
 @needs("hog")
 def tile_hogs(f) -> int:            # 四归一: four copies not used as a kong
-    kongs = {s.first for s in f.kongs}
+    kongs = {b.tiles[0] for b in f.kongs}
     return sum(1 for k, n in enumerate(f.counts) if n == 4 and k not in kongs)
 
 
@@ -332,5 +331,6 @@ def wait_is(key: str):
 
 # ----- set combinations (RULES.md 8.4, computed in combos) ------------------------------
 def combo(key: str):
-    """A Guobiao set-combination fan of the reading."""
-    return needs("pung" if key in PUNG_COMBOS else "chow")(lambda f: f.combos.get(key, 0))
+    """A Guobiao set-combination fan of the reading; the combinations found are features
+    of the reading, so only those are evaluated."""
+    return needs(key)(lambda f: f.combos.get(key, 0))
