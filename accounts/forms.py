@@ -1,7 +1,9 @@
 from django import forms
-from django.contrib.auth.forms import UserCreationForm
+from django.conf import settings
+from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
 from django.utils.translation import gettext_lazy as _
 
+from . import throttle
 from .models import User
 
 
@@ -33,3 +35,23 @@ class NicknameForm(forms.ModelForm):
 
     def clean_nickname(self):
         return check_nickname_free(self.cleaned_data["nickname"], exclude_pk=self.instance.pk)
+
+
+class LoginForm(AuthenticationForm):
+    """Django's login form, refusing further guesses after repeated failures."""
+
+    def clean(self):
+        username = self.cleaned_data.get("username") or ""
+        if self.request is not None and throttle.login_blocked(self.request, username):
+            raise forms.ValidationError(
+                _("Too many failed log-ins. Try again in %(minutes)d minutes.")
+                % {"minutes": settings.LOGIN_FAILURE_WINDOW // 60}, code="throttled")
+        try:
+            cleaned = super().clean()
+        except forms.ValidationError:
+            if self.request is not None:
+                throttle.hit(throttle.login_key(self.request, username), settings.LOGIN_FAILURE_WINDOW)
+            raise
+        if self.request is not None:
+            throttle.reset(throttle.login_key(self.request, username))
+        return cleaned

@@ -7,7 +7,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
-from . import ranks, services
+from . import ranks, services, throttle
 from .forms import NicknameForm, SignupForm
 from .models import EconomySettings, User
 
@@ -17,7 +17,9 @@ def signup(request):
     if request.user.is_authenticated:
         return redirect("lobby:home")
     form = SignupForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
+    if request.method == "POST" and form.is_valid() and not throttle.signup_allowed(request):
+        form.add_error(None, _("Too many new accounts from your network today. Try again tomorrow."))
+    elif request.method == "POST" and form.is_valid():
         user = services.register(username=form.cleaned_data["username"],
                                  password=form.cleaned_data["password1"],
                                  nickname=form.cleaned_data.get("nickname", ""))

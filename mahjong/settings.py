@@ -237,6 +237,10 @@ CELERY_TIMEZONE = "UTC"
 
 AUTH_USER_MODEL = "accounts.User"
 LOGIN_URL = "accounts:login"
+# Guessing and farming limits (accounts.throttle), counted in the cache per client address.
+LOGIN_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 5, minimum=1)
+LOGIN_FAILURE_WINDOW = env_int("LOGIN_FAILURE_WINDOW", 15 * 60, minimum=60)
+SIGNUPS_PER_IP_PER_DAY = env_int("SIGNUPS_PER_IP_PER_DAY", 10, minimum=1)
 LOGIN_REDIRECT_URL = "lobby:home"
 LOGOUT_REDIRECT_URL = "lobby:home"
 AUTH_PASSWORD_VALIDATORS = [

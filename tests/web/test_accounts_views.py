@@ -47,6 +47,42 @@ def test_log_in_and_log_out(alice, client):
     assert not client.get("/").context["user"].is_authenticated
 
 
+def test_repeated_wrong_passwords_lock_the_login_for_a_while(alice, client, settings):
+    settings.LOGIN_FAILURE_LIMIT = 3
+    url = reverse("accounts:login")
+    for _ in range(3):
+        assert client.post(url, {"username": "alice", "password": "wrong"}).status_code == 200
+    response = client.post(url, {"username": "Alice", "password": PASSWORD})
+    assert response.status_code == 200
+    assert response.context["form"].errors["__all__"][0].startswith("登录失败次数过多")
+    assert not response.context["user"].is_authenticated
+    # Another player from the same address is not locked out.
+    other = client.post(url, {"username": "bob", "password": "wrong"})
+    assert not other.context["form"].errors["__all__"][0].startswith("登录失败次数过多")
+
+
+def test_a_successful_login_resets_the_failure_count(alice, client, settings):
+    settings.LOGIN_FAILURE_LIMIT = 2
+    url = reverse("accounts:login")
+    client.post(url, {"username": "alice", "password": "wrong"})
+    assert client.post(url, {"username": "alice", "password": PASSWORD}).status_code == 302
+    client.post(reverse("accounts:logout"))
+    client.post(url, {"username": "alice", "password": "wrong"})
+    assert client.post(url, {"username": "alice", "password": PASSWORD}).status_code == 302
+
+
+def test_sign_ups_per_address_are_limited(builtin, client, settings):
+    settings.SIGNUPS_PER_IP_PER_DAY = 2
+    for n in range(3):
+        response = client.post(reverse("accounts:signup"), {
+            "username": f"farm{n}", "password1": "a-long-pass-phrase",
+            "password2": "a-long-pass-phrase"})
+        client.post(reverse("accounts:logout"))
+    assert response.status_code == 200 and response.context["form"].non_field_errors()
+    assert sorted(User.objects.filter(username__startswith="farm").values_list("username", flat=True)) == [
+        "farm0", "farm1"]
+
+
 def test_a_banned_player_cannot_log_in_and_is_logged_out(alice, client, client_of):
     logged_in = client_of(alice)
     services.ban(alice, "cheating")
