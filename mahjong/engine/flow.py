@@ -110,7 +110,7 @@ def take_discard(state: GameState, seat: int) -> tuple[GameState, int]:
     return state.replace_seat(1 - seat, river=discarder.river[:-1]), tile
 
 
-def claim_set(state: GameState, seat: int, kind: str, claimed: int, own: tuple[int, ...]) -> tuple[GameState, Events]:
+def claim_set(state: GameState, seat: int, kind: str, own: tuple[int, ...]) -> tuple[GameState, Events]:
     """chi / pon / kan on the discard: the meld is exposed; chi and pon discard next
     without drawing (3.5.4), a kong draws its replacement from the back (3.6.2)."""
     state, tile = take_discard(state, seat)

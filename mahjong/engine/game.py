@@ -15,7 +15,6 @@ is a value, so nothing changed. The pending decision is always ``state.turn``'s,
 
 from __future__ import annotations
 
-
 from . import flow
 from .actions import Action
 from .errors import IllegalAction
@@ -115,6 +114,8 @@ def _timeout_discard(state: GameState, player: SeatState) -> int:
 # ----- applying a decision ----------------------------------------------------------------
 
 def apply(state: GameState, seat: int, action: Action) -> tuple[GameState, list[dict]]:
+    """``seat`` takes ``action``: the next state (resting at the next decision or the end)
+    and the events on the way. Raises IllegalAction unless the action is offered now."""
     _check_legal(state, seat, action)
     new_state, events = _HANDLERS[action.verb](state, seat, action)
     return new_state.evolve(moves=state.moves + 1), events
@@ -189,7 +190,7 @@ def _on_decline(state: GameState, seat: int, action: Action):
 
 def _on_claim(state: GameState, seat: int, action: Action):
     own = flow.own_tiles_for(state, seat, action.verb, action.tiles)
-    return flow.claim_set(state, seat, action.verb, action.tile, own)
+    return flow.claim_set(state, seat, action.verb, own)
 
 
 def _on_ankan(state: GameState, seat: int, action: Action):
