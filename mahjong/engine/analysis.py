@@ -14,7 +14,7 @@ from . import hand as hand_analysis
 from .melds import Meld
 from .rulesets import Ruleset
 
-_MAX_ENTRIES = 200_000
+_MAX_ENTRIES = 50_000  # a few MB; hits matter within a hand, not across hands
 _cache: dict[tuple, tuple[Ruleset, object]] = {}
 
 
