@@ -43,6 +43,16 @@ def start_embedded_redis():
     return server, f"unix://{server.socket_file}"
 
 
+def port_free(host: str, port: int) -> bool:
+    with socket.socket() as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # TIME_WAIT is not "in use"
+        try:
+            probe.bind((host, port))
+        except OSError:
+            return False
+    return True
+
+
 def wait_for_port(host: str, port: int, child: subprocess.Popen, timeout: float = 60) -> bool:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -95,6 +105,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--port", type=int, default=int(os.environ.get("PORT", "8000")))
     args = parser.parse_args(argv)
 
+    if not port_free(args.host, args.port):
+        log(f"{args.host}:{args.port} is already in use; choose another port: make run PORT=8001")
+        return 1
     env = {**os.environ, "DJANGO_SETTINGS_MODULE": "mahjong.settings", "PYTHONUNBUFFERED": "1"}
     log("applying migrations")
     manage("migrate", "--noinput", env=env)

@@ -108,3 +108,15 @@ def test_make_run_serves_the_lobby_and_admin_and_stops_on_ctrl_c(tmp_path):
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
+
+
+def test_a_busy_port_is_reported_before_anything_starts(capsys):
+    from mahjong import run
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        assert run.main(["--port", str(port)]) == 1
+    assert f"127.0.0.1:{port} is already in use" in capsys.readouterr().out
+    assert run.port_free("127.0.0.1", port)
