@@ -4,9 +4,11 @@ wall order, the seed only after the end."""
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from mahjong.engine.actions import parse_action
-from mahjong.engine.game import apply, escape, new_hand
+from mahjong.engine.game import apply, escape, legal_actions, new_hand
 from mahjong.engine.invariants import check_views
 from mahjong.engine.scripted import scripted_hand
 from mahjong.engine.tiles import format_tiles
@@ -94,3 +96,35 @@ def test_views_are_plain_json():
     for viewer in (0, 1, None):
         shown = view(state, viewer)
         assert json.loads(_text(shown)) == shown
+
+
+# ----- indistinguishability: hidden tiles do not change what a viewer gets ---------------
+
+def _hide_differently(state, hidden_seat):
+    """The same public situation with the hidden seat's concealed tiles exchanged for
+    tiles from the live wall, and the wall reversed."""
+    player = state.seat(hidden_seat)
+    n = len(player.concealed)
+    if len(state.live) < n:
+        return None
+    swapped = tuple(sorted(state.live[:n]))
+    live = tuple(reversed(player.concealed + state.live[n:]))
+    return state.replace_seat(hidden_seat, concealed=swapped).evolve(live=live)
+
+
+@pytest.mark.parametrize("slug", ["classic", "wenzhou", "gb"])
+@settings(max_examples=10, deadline=None)
+@given(seed=st.binary(min_size=2, max_size=8), steps=st.integers(min_value=0, max_value=40))
+def test_a_viewer_cannot_tell_hidden_tiles_apart(slug, seed, steps):
+    state = new_hand(slug, seed)
+    for step in range(steps):
+        if state.phase == "ended":
+            return
+        actions = legal_actions(state, state.turn)
+        state, _ = apply(state, state.turn, actions[step % len(actions)])
+    if state.phase == "ended":
+        return
+    for viewer in (0, None):
+        other = _hide_differently(state, 1)
+        if other is not None:
+            assert view(other, viewer) == view(state, viewer)
