@@ -190,3 +190,20 @@ def test_a_chicken_hand_is_a_legal_eight_fan_win():
 def test_a_non_winning_hand_is_a_value_not_an_error():
     result = score("gb", "123m456p789s1123z 5z")
     assert not result.is_win and not result.legal
+
+
+@pytest.mark.parametrize("hand,expected", [
+    # 和绝张 is impossible while the hand holds another copy of the winning tile ...
+    ("123m456p789s1122z 1z last_of_kind", set()),
+    # ... and certain when the player's own melds show the other three
+    ("78s55z 9s | chi 789s, chi 789s, chi 789s", {"he_jue_zhang"}),
+    # 抢杠和 and 和绝张 do not combine
+    ("123m456p78s11122z 9s robbing_kong last_of_kind", {"qiang_gang_he"}),
+    # a robbed kong is never on a tile the robber holds
+    ("123m456p789s1122z 1z robbing_kong", set()),
+    # a kong-replacement win needs a kong
+    ("456p789s1122z 1z tsumo kong_replacement | chi 123m", {"zi_mo"}),
+])
+def test_situation_flags_that_contradict_the_tiles_are_dropped(hand, expected):
+    situational = {"he_jue_zhang", "qiang_gang_he", "gang_shang_kai_hua", "zi_mo"}
+    assert set(fan_keys("gb", hand)) & situational == expected

@@ -77,7 +77,7 @@ def check(deal):
 @pytest.mark.parametrize("seed", range(4))
 def test_gb_agrees_with_the_competition_calculator(seed):
     rng = random.Random(seed)
-    for _ in range(500):
+    for _ in range(1000):
         check(random_deal(rng))
 
 
