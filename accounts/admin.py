@@ -42,9 +42,11 @@ class LedgerInline(admin.TabularInline):
 
 class AdjustBeansForm(forms.Form):
     amount = forms.IntegerField(
-        label=_("Amount"), help_text=_("Positive to grant, negative to deduct, e.g. 5000 or -2000."))
-    note = forms.CharField(label=_("Reason"), max_length=200,
-                           help_text=_("Recorded in each player's ledger."))
+        label=_("Amount"), help_text=_("Positive to grant, negative to deduct, e.g. 5000 or -2000.")
+    )
+    note = forms.CharField(
+        label=_("Reason"), max_length=200, help_text=_("Recorded in each player's ledger.")
+    )
     # One token per opened form: submitting the same form twice grants only once.
     token = forms.CharField(widget=forms.HiddenInput)
 
@@ -64,9 +66,16 @@ class MuteForm(forms.Form):
 
 
 def _intermediate(modeladmin, request, queryset, *, form, title, action, submit):
-    context = {**modeladmin.admin_site.each_context(request), "title": title, "form": form,
-               "queryset": queryset, "action": action, "submit": submit,
-               "action_checkbox_name": ACTION_CHECKBOX_NAME, "opts": modeladmin.model._meta}
+    context = {
+        **modeladmin.admin_site.each_context(request),
+        "title": title,
+        "form": form,
+        "queryset": queryset,
+        "action": action,
+        "submit": submit,
+        "action_checkbox_name": ACTION_CHECKBOX_NAME,
+        "opts": modeladmin.model._meta,
+    }
     return TemplateResponse(request, "admin/accounts/user/action_form.html", context)
 
 
@@ -79,8 +88,17 @@ class PlayerCreationForm(AdminUserCreationForm):
 @admin.register(User)
 class UserAdmin(DjangoUserAdmin):
     add_form = PlayerCreationForm
-    list_display = ("username", "nickname", "kind", "beans", "rank_score", "games_played",
-                    "is_active", "muted_until", "date_joined")
+    list_display = (
+        "username",
+        "nickname",
+        "kind",
+        "beans",
+        "rank_score",
+        "games_played",
+        "is_active",
+        "muted_until",
+        "date_joined",
+    )
     list_filter = ("kind", "is_active", "is_staff")
     search_fields = ("username", "nickname", "email", "public_id")
     readonly_fields = ("public_id", "beans", "last_login", "date_joined")
@@ -89,16 +107,39 @@ class UserAdmin(DjangoUserAdmin):
     actions = ["adjust_beans", "ban_players", "unban_players", "mute_players", "unmute_players"]
     fieldsets = (
         (None, {"fields": ("username", "password", "public_id", "kind")}),
-        (_("Player"), {"fields": ("nickname", "beans", "rank_score", "games_played", "games_won",
-                                  "best_fan", "best_hand")}),
+        (
+            _("Player"),
+            {
+                "fields": (
+                    "nickname",
+                    "beans",
+                    "rank_score",
+                    "games_played",
+                    "games_won",
+                    "best_fan",
+                    "best_hand",
+                )
+            },
+        ),
         (_("Moderation"), {"fields": ("is_active", "ban_reason", "muted_until")}),
-        (_("Staff"), {"fields": ("is_staff", "is_superuser", "groups", "user_permissions"),
-                      "classes": ("collapse",)}),
+        (
+            _("Staff"),
+            {
+                "fields": ("is_staff", "is_superuser", "groups", "user_permissions"),
+                "classes": ("collapse",),
+            },
+        ),
         (_("Dates"), {"fields": ("last_login", "date_joined")}),
     )
-    add_fieldsets = ((None, {"classes": ("wide",),
-                             "fields": ("username", "nickname", "usable_password", "password1",
-                                        "password2")}),)
+    add_fieldsets = (
+        (
+            None,
+            {
+                "classes": ("wide",),
+                "fields": ("username", "nickname", "usable_password", "password1", "password2"),
+            },
+        ),
+    )
 
     def get_inlines(self, request, obj):
         return self.inlines if obj else []  # a player being added has no ledger yet
@@ -112,22 +153,39 @@ class UserAdmin(DjangoUserAdmin):
                 return None
         else:
             form = AdjustBeansForm(initial={"token": uuid.uuid4().hex})
-        return _intermediate(self, request, queryset, form=form, title=_("Grant or deduct beans"),
-                             action="adjust_beans", submit=_("Apply to these players"))
+        return _intermediate(
+            self,
+            request,
+            queryset,
+            form=form,
+            title=_("Grant or deduct beans"),
+            action="adjust_beans",
+            submit=_("Apply to these players"),
+        )
 
     def _apply_adjustment(self, request, queryset, data):
         done = 0
         for user in queryset:
             try:
-                posting = wallet.adjust(user, data["amount"], note=data["note"], actor=request.user,
-                                        key=f"admin:{data['token']}:{user.public_id}")
+                posting = wallet.adjust(
+                    user,
+                    data["amount"],
+                    note=data["note"],
+                    actor=request.user,
+                    key=f"admin:{data['token']}:{user.public_id}",
+                )
             except wallet.WalletError as exc:
                 self.message_user(request, str(exc), messages.ERROR)
             else:
                 done += not posting.replayed
-        self.message_user(request, ngettext("Adjusted the beans of %(n)d player.",
-                                            "Adjusted the beans of %(n)d players.", done) % {"n": done},
-                          messages.SUCCESS)
+        self.message_user(
+            request,
+            ngettext(
+                "Adjusted the beans of %(n)d player.", "Adjusted the beans of %(n)d players.", done
+            )
+            % {"n": done},
+            messages.SUCCESS,
+        )
 
     @admin.action(description=_("Ban (cannot log in)…"), permissions=["change"])
     def ban_players(self, request, queryset):
@@ -137,8 +195,15 @@ class UserAdmin(DjangoUserAdmin):
                 services.ban(user, form.cleaned_data["reason"])
             self.message_user(request, _("Banned %(n)d player(s).") % {"n": len(queryset)})
             return None
-        return _intermediate(self, request, queryset, form=form, title=_("Ban players"),
-                             action="ban_players", submit=_("Ban"))
+        return _intermediate(
+            self,
+            request,
+            queryset,
+            form=form,
+            title=_("Ban players"),
+            action="ban_players",
+            submit=_("Ban"),
+        )
 
     @admin.action(description=_("Lift the ban"), permissions=["change"])
     def unban_players(self, request, queryset):
@@ -154,8 +219,15 @@ class UserAdmin(DjangoUserAdmin):
                 services.mute(user, form.cleaned_data["hours"])
             self.message_user(request, _("Muted %(n)d player(s).") % {"n": len(queryset)})
             return None
-        return _intermediate(self, request, queryset, form=form, title=_("Mute players"),
-                             action="mute_players", submit=_("Mute"))
+        return _intermediate(
+            self,
+            request,
+            queryset,
+            form=form,
+            title=_("Mute players"),
+            action="mute_players",
+            submit=_("Mute"),
+        )
 
     @admin.action(description=_("Unmute"), permissions=["change"])
     def unmute_players(self, request, queryset):
@@ -166,7 +238,16 @@ class UserAdmin(DjangoUserAdmin):
 
 @admin.register(LedgerEntry)
 class LedgerEntryAdmin(admin.ModelAdmin):
-    list_display = ("created_at", "account", "amount", "balance_after", "reason", "note", "ref", "actor")
+    list_display = (
+        "created_at",
+        "account",
+        "amount",
+        "balance_after",
+        "reason",
+        "note",
+        "ref",
+        "actor",
+    )
     list_filter = ("reason",)
     list_select_related = ("account", "actor")
     search_fields = ("account__username", "account__nickname", "idempotency_key", "ref", "note")

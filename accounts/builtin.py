@@ -40,19 +40,24 @@ def load() -> dict[str, int]:
     created = {"rank levels": 0, "bots": 0}
     for level, name, name_en, threshold in RANK_LEVELS:
         _obj, new = RankLevel.objects.get_or_create(
-            level=level, defaults={"name": name, "name_en": name_en, "threshold": threshold})
+            level=level, defaults={"name": name, "name_en": name_en, "threshold": threshold}
+        )
         created["rank levels"] += new
     EconomySettings.load()
     wallet.house()
     wallet.bank()
     for username, nickname in BOTS:
         bot, new = User.objects.get_or_create(
-            username=username, defaults={"nickname": nickname, "kind": User.Kind.BOT})
+            username=username, defaults={"nickname": nickname, "kind": User.Kind.BOT}
+        )
         if new:
             bot.set_unusable_password()
             bot.save(update_fields=["password"])
         created["bots"] += new
         # The key makes this a one-time float even though load() runs at every start.
-        wallet.post([(wallet.bank(), -BOT_FLOAT), (bot, BOT_FLOAT)],
-                    reason=wallet.Reason.BOT_FLOAT, key=f"bot-float:{bot.public_id}")
+        wallet.post(
+            [(wallet.bank(), -BOT_FLOAT), (bot, BOT_FLOAT)],
+            reason=wallet.Reason.BOT_FLOAT,
+            key=f"bot-float:{bot.public_id}",
+        )
     return created

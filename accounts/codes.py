@@ -1,5 +1,6 @@
 """Short public ids for URLs: random, unguessable enough, and easy to read aloud
 (no 0/o, 1/l/i). Primary keys never appear in a URL."""
+
 import secrets
 
 ALPHABET = "23456789abcdefghjkmnpqrstuvwxyz"

@@ -16,8 +16,12 @@ def check_nickname_free(nickname: str, *, exclude_pk=None) -> str:
 
 
 class SignupForm(UserCreationForm):
-    nickname = forms.CharField(label=_("Nickname"), max_length=24, required=False,
-                               help_text=_("Shown at the table and on leaderboards. Optional."))
+    nickname = forms.CharField(
+        label=_("Nickname"),
+        max_length=24,
+        required=False,
+        help_text=_("Shown at the table and on leaderboards. Optional."),
+    )
 
     class Meta(UserCreationForm.Meta):
         model = User
@@ -45,12 +49,16 @@ class LoginForm(AuthenticationForm):
         if self.request is not None and throttle.login_blocked(self.request, username):
             raise forms.ValidationError(
                 _("Too many failed log-ins. Try again in %(minutes)d minutes.")
-                % {"minutes": settings.LOGIN_FAILURE_WINDOW // 60}, code="throttled")
+                % {"minutes": settings.LOGIN_FAILURE_WINDOW // 60},
+                code="throttled",
+            )
         try:
             cleaned = super().clean()
         except forms.ValidationError:
             if self.request is not None:
-                throttle.hit(throttle.login_key(self.request, username), settings.LOGIN_FAILURE_WINDOW)
+                throttle.hit(
+                    throttle.login_key(self.request, username), settings.LOGIN_FAILURE_WINDOW
+                )
             raise
         if self.request is not None:
             throttle.reset(throttle.login_key(self.request, username))

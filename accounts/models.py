@@ -23,8 +23,9 @@ class User(AbstractUser):
         HOUSE = "house", _("House (rake)")
         BANK = "bank", _("Bank (grants)")
 
-    public_id = models.CharField(_("public id"), max_length=12, unique=True,
-                                 default=new_public_id, editable=False)
+    public_id = models.CharField(
+        _("public id"), max_length=12, unique=True, default=new_public_id, editable=False
+    )
     nickname = models.CharField(_("nickname"), max_length=24, blank=True)
     kind = models.CharField(_("kind"), max_length=8, choices=Kind.choices, default=Kind.PLAYER)
     beans = models.BigIntegerField(_("beans"), default=0, editable=False)
@@ -43,10 +44,14 @@ class User(AbstractUser):
         constraints = [
             # The bank may go negative: it is where granted beans come from, so every
             # movement has a counterpart and all balances always sum to zero.
-            models.CheckConstraint(condition=Q(beans__gte=0) | Q(kind="bank"),
-                                   name="beans_never_negative"),
-            models.UniqueConstraint(fields=["kind"], condition=Q(kind__in=["house", "bank"]),
-                                    name="one_house_and_one_bank"),
+            models.CheckConstraint(
+                condition=Q(beans__gte=0) | Q(kind="bank"), name="beans_never_negative"
+            ),
+            models.UniqueConstraint(
+                fields=["kind"],
+                condition=Q(kind__in=["house", "bank"]),
+                name="one_house_and_one_bank",
+            ),
         ]
 
     def __str__(self):
@@ -79,8 +84,9 @@ class LedgerEntry(models.Model):
         BOT_FLOAT = "bot_float", _("Bot float")
         SETTLEMENT = "settlement", _("Hand settlement")
 
-    account = models.ForeignKey(User, on_delete=models.PROTECT, related_name="ledger",
-                                verbose_name=_("account"))
+    account = models.ForeignKey(
+        User, on_delete=models.PROTECT, related_name="ledger", verbose_name=_("account")
+    )
     amount = models.BigIntegerField(_("amount"))
     balance_after = models.BigIntegerField(_("balance after"))
     reason = models.CharField(_("reason"), max_length=16, choices=Reason.choices)
@@ -88,8 +94,14 @@ class LedgerEntry(models.Model):
     # What the movement belongs to, e.g. the public id of a match; used by leaderboards.
     ref = models.CharField(_("reference"), max_length=40, blank=True, db_index=True)
     idempotency_key = models.CharField(_("idempotency key"), max_length=120)
-    actor = models.ForeignKey(User, on_delete=models.SET_NULL, null=True, blank=True,
-                              related_name="+", verbose_name=_("made by"))
+    actor = models.ForeignKey(
+        User,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("made by"),
+    )
     created_at = models.DateTimeField(_("time"), default=timezone.now, db_index=True)
 
     class Meta:
@@ -97,8 +109,9 @@ class LedgerEntry(models.Model):
         verbose_name_plural = _("ledger entries")
         ordering = ["-created_at", "-id"]
         constraints = [
-            models.UniqueConstraint(fields=["idempotency_key", "account"],
-                                    name="one_leg_per_account_per_key"),
+            models.UniqueConstraint(
+                fields=["idempotency_key", "account"], name="one_leg_per_account_per_key"
+            ),
             models.CheckConstraint(condition=~Q(amount=0), name="ledger_amount_nonzero"),
         ]
         indexes = [models.Index(fields=["account", "-created_at"])]
@@ -135,8 +148,12 @@ class EconomySettings(models.Model):
 
     signup_grant = models.PositiveIntegerField(_("sign-up grant"), default=20_000)
     relief_amount = models.PositiveIntegerField(
-        _("daily relief amount"), default=3_000,
-        help_text=_("Granted once a day to a player whose beans are below the cheapest room's entry."))
+        _("daily relief amount"),
+        default=3_000,
+        help_text=_(
+            "Granted once a day to a player whose beans are below the cheapest room's entry."
+        ),
+    )
 
     class Meta:
         verbose_name = _("economy settings")

@@ -8,15 +8,29 @@ app_name = "accounts"
 
 urlpatterns = [
     path("signup/", views.signup, name="signup"),
-    path("login/", auth_views.LoginView.as_view(template_name="accounts/login.html",
-                                                authentication_form=LoginForm,
-                                                redirect_authenticated_user=True), name="login"),
+    path(
+        "login/",
+        auth_views.LoginView.as_view(
+            template_name="accounts/login.html",
+            authentication_form=LoginForm,
+            redirect_authenticated_user=True,
+        ),
+        name="login",
+    ),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
-    path("password/", auth_views.PasswordChangeView.as_view(
-        template_name="accounts/password_change.html",
-        success_url=reverse_lazy("accounts:password_done")), name="password_change"),
-    path("password/done/", auth_views.PasswordChangeDoneView.as_view(
-        template_name="accounts/password_done.html"), name="password_done"),
+    path(
+        "password/",
+        auth_views.PasswordChangeView.as_view(
+            template_name="accounts/password_change.html",
+            success_url=reverse_lazy("accounts:password_done"),
+        ),
+        name="password_change",
+    ),
+    path(
+        "password/done/",
+        auth_views.PasswordChangeDoneView.as_view(template_name="accounts/password_done.html"),
+        name="password_done",
+    ),
     path("profile/", views.my_profile, name="profile"),
     path("profile/nickname/", views.edit_nickname, name="nickname"),
     path("players/<str:public_id>/", views.player, name="player"),

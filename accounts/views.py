@@ -18,14 +18,21 @@ def signup(request):
         return redirect("lobby:home")
     form = SignupForm(request.POST or None)
     if request.method == "POST" and form.is_valid() and not throttle.signup_allowed(request):
-        form.add_error(None, _("Too many new accounts from your network today. Try again tomorrow."))
+        form.add_error(
+            None, _("Too many new accounts from your network today. Try again tomorrow.")
+        )
     elif request.method == "POST" and form.is_valid():
-        user = services.register(username=form.cleaned_data["username"],
-                                 password=form.cleaned_data["password1"],
-                                 nickname=form.cleaned_data.get("nickname", ""))
+        user = services.register(
+            username=form.cleaned_data["username"],
+            password=form.cleaned_data["password1"],
+            nickname=form.cleaned_data.get("nickname", ""),
+        )
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        messages.success(request, _("Welcome! You received %(beans)s beans to start with.")
-                         % {"beans": f"{EconomySettings.load().signup_grant:,}"})
+        messages.success(
+            request,
+            _("Welcome! You received %(beans)s beans to start with.")
+            % {"beans": f"{EconomySettings.load().signup_grant:,}"},
+        )
         return redirect("lobby:home")
     return render(request, "accounts/signup.html", {"form": form})
 
@@ -66,5 +73,8 @@ def edit_nickname(request):
     context = {"shown": user, "is_me": True, "nickname_form": form}
     if request.htmx:
         return render(request, "accounts/profile.html#nickname", context)
-    return render(request, "accounts/profile.html",
-                  {**context, "rank": ranks.progress(user.rank_score), "ledger": user.ledger.all()[:20]})
+    return render(
+        request,
+        "accounts/profile.html",
+        {**context, "rank": ranks.progress(user.rank_score), "ledger": user.ledger.all()[:20]},
+    )

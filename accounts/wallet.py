@@ -10,8 +10,8 @@ goes to the house account, so the sum of all balances is always zero.
 from __future__ import annotations
 
 import datetime
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 from django.db import transaction
 from django.utils import timezone
@@ -73,8 +73,16 @@ def bank() -> User:
 
 # ----- the one write path ----------------------------------------------------------------
 
-def post(legs: Sequence[tuple[User, int]], *, reason: str, key: str, note: str = "",
-         ref: str = "", actor: User | None = None) -> Posting:
+
+def post(
+    legs: Sequence[tuple[User, int]],
+    *,
+    reason: str,
+    key: str,
+    note: str = "",
+    ref: str = "",
+    actor: User | None = None,
+) -> Posting:
     """Apply a balanced set of movements exactly once per key."""
     if not key or len(key) > 120:
         raise ValueError(f"idempotency key must be 1-120 characters, got {key!r}")
@@ -87,7 +95,9 @@ def post(legs: Sequence[tuple[User, int]], *, reason: str, key: str, note: str =
         raise ValueError(f"posting {key!r} names an account twice")
 
     with transaction.atomic():
-        locked = {u.pk: u for u in User.objects.select_for_update().filter(pk__in=ids).order_by("pk")}
+        locked = {
+            u.pk: u for u in User.objects.select_for_update().filter(pk__in=ids).order_by("pk")
+        }
         # Checked after the locks: a concurrent post of the same key has committed by now.
         done = tuple(LedgerEntry.objects.filter(idempotency_key=key).order_by("id"))
         if done:
@@ -100,25 +110,40 @@ def post(legs: Sequence[tuple[User, int]], *, reason: str, key: str, note: str =
             if new_balance < 0 and account.kind != User.Kind.BANK:
                 raise InsufficientBeans(
                     _("%(name)s has %(beans)s beans, cannot pay %(amount)s.")
-                    % {"name": account.display_name, "beans": account.beans, "amount": -amount})
+                    % {"name": account.display_name, "beans": account.beans, "amount": -amount}
+                )
             User.objects.filter(pk=account.pk).update(beans=new_balance)
             account.beans = new_balance
             account_ref.beans = new_balance  # keep the caller's instance current
-            entries.append(LedgerEntry(
-                account=account, amount=amount, balance_after=new_balance, reason=reason,
-                note=note, ref=ref, idempotency_key=key, actor=actor, created_at=now))
+            entries.append(
+                LedgerEntry(
+                    account=account,
+                    amount=amount,
+                    balance_after=new_balance,
+                    reason=reason,
+                    note=note,
+                    ref=ref,
+                    idempotency_key=key,
+                    actor=actor,
+                    created_at=now,
+                )
+            )
         LedgerEntry.objects.bulk_create(entries)
     return Posting(key, tuple(entries), replayed=False)
 
 
 # ----- named movements -------------------------------------------------------------------
 
+
 def grant_signup(user: User) -> Posting | None:
     amount = EconomySettings.load().signup_grant
     if amount <= 0:
         return None
-    return post([(bank(), -amount), (user, amount)], reason=Reason.SIGNUP_GRANT,
-                key=f"signup:{user.public_id}")
+    return post(
+        [(bank(), -amount), (user, amount)],
+        reason=Reason.SIGNUP_GRANT,
+        key=f"signup:{user.public_id}",
+    )
 
 
 def relief_status(user: User, *, below: int, today: datetime.date | None = None) -> str | None:
@@ -145,8 +170,11 @@ def grant_relief(user: User, *, below: int, today: datetime.date | None = None) 
             raise ReliefRefused(refusal)
         if amount <= 0:
             raise ReliefRefused(_("Relief is switched off."))
-        return post([(bank(), -amount), (user, amount)], reason=Reason.RELIEF_GRANT,
-                    key=_relief_key(user, today))
+        return post(
+            [(bank(), -amount), (user, amount)],
+            reason=Reason.RELIEF_GRANT,
+            key=_relief_key(user, today),
+        )
 
 
 def _relief_key(user: User, day: datetime.date) -> str:
@@ -160,12 +188,14 @@ def adjust(user: User, amount: int, *, note: str, actor: User | None, key: str) 
     if not note.strip():
         raise WalletError(_("Give a reason for the adjustment."))
     reason = Reason.ADMIN_GRANT if amount > 0 else Reason.ADMIN_DEDUCT
-    return post([(bank(), -amount), (user, amount)], reason=reason, key=key,
-                note=note.strip(), actor=actor)
+    return post(
+        [(bank(), -amount), (user, amount)], reason=reason, key=key, note=note.strip(), actor=actor
+    )
 
 
-def settle(*, winner: User, loser: User, amount: int, rake_percent: int, key: str,
-           ref: str = "") -> Posting:
+def settle(
+    *, winner: User, loser: User, amount: int, rake_percent: int, key: str, ref: str = ""
+) -> Posting:
     """Loser pays the winner; the house takes floor(rake% of the amount paid).
 
     Platform rule (RULES.md 3.14.5): a loser pays at most their balance.
@@ -177,11 +207,17 @@ def settle(*, winner: User, loser: User, amount: int, rake_percent: int, key: st
         if done:
             return Posting(key, done, replayed=True)
         ids = sorted({winner.pk, loser.pk, house().pk})
-        balances = dict(User.objects.select_for_update().filter(pk__in=ids).order_by("pk")
-                        .values_list("pk", "beans"))
+        balances = dict(
+            User.objects.select_for_update()
+            .filter(pk__in=ids)
+            .order_by("pk")
+            .values_list("pk", "beans")
+        )
         paid = min(amount, balances[loser.pk])
         if paid <= 0:
-            raise InsufficientBeans(_("%(name)s has no beans left to pay.") % {"name": loser.display_name})
+            raise InsufficientBeans(
+                _("%(name)s has no beans left to pay.") % {"name": loser.display_name}
+            )
         rake = paid * rake_percent // 100
         legs = [(loser, -paid), (winner, paid - rake)]
         if rake:

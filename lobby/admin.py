@@ -14,20 +14,39 @@ class RulesetForm(forms.ModelForm):
     class Meta:
         model = Ruleset
         fields = "__all__"
-        widgets = {"overrides": forms.Textarea(attrs={"rows": 8, "cols": 80,
-                                                      "style": "font-family: monospace"})}
+        widgets = {
+            "overrides": forms.Textarea(
+                attrs={"rows": 8, "cols": 80, "style": "font-family: monospace"}
+            )
+        }
 
 
 @admin.register(Ruleset)
 class RulesetAdmin(admin.ModelAdmin):
     form = RulesetForm
-    list_display = ("name", "name_en", "slug", "engine_slug", "is_active", "ordering", "has_overrides")
+    list_display = (
+        "name",
+        "name_en",
+        "slug",
+        "engine_slug",
+        "is_active",
+        "ordering",
+        "has_overrides",
+    )
     list_editable = ("is_active", "ordering")
     list_filter = ("engine_slug", "is_active")
     search_fields = ("name", "name_en", "slug")
     readonly_fields = ("effective_rules",)
-    fields = ("slug", "engine_slug", "name", "name_en", "overrides", "effective_rules",
-              "is_active", "ordering")
+    fields = (
+        "slug",
+        "engine_slug",
+        "name",
+        "name_en",
+        "overrides",
+        "effective_rules",
+        "is_active",
+        "ordering",
+    )
 
     @admin.display(boolean=True, description=_("overrides"))
     def has_overrides(self, obj):
@@ -45,21 +64,34 @@ class RulesetAdmin(admin.ModelAdmin):
         except InvalidRuleset as exc:
             return str(exc)
         facts = {
-            _("tiles"): rs.tile_count, _("hand size"): rs.hand_size,
-            _("minimum fan"): rs.min_fan, _("cap"): rs.cap if rs.cap is not None else _("none"),
+            _("tiles"): rs.tile_count,
+            _("hand size"): rs.hand_size,
+            _("minimum fan"): rs.min_fan,
+            _("cap"): rs.cap if rs.cap is not None else _("none"),
             _("self-draw multiplier"): rs.self_draw_multiplier,
-            _("discard multiplier"): rs.discard_multiplier, _("rake %"): rs.rake_percent,
-            _("escape penalty"): rs.escape_penalty, _("base"): rs.base_points,
-            _("decision timer (s)"): rs.timers.decision, _("escape after (s)"): rs.timers.escape,
+            _("discard multiplier"): rs.discard_multiplier,
+            _("rake %"): rs.rake_percent,
+            _("escape penalty"): rs.escape_penalty,
+            _("base"): rs.base_points,
+            _("decision timer (s)"): rs.timers.decision,
+            _("escape after (s)"): rs.timers.escape,
         }
-        rows = "".join(f"<tr><th>{{}}</th><td>{{}}</td></tr>" for _key in facts)
+        rows = "".join("<tr><th>{}</th><td>{}</td></tr>" for _key in facts)
         return format_html(f"<table>{rows}</table>", *[x for pair in facts.items() for x in pair])
 
 
 @admin.register(RoomTier)
 class RoomTierAdmin(admin.ModelAdmin):
-    list_display = ("name", "name_en", "ruleset", "beans_per_point", "entry_min", "entry_max",
-                    "is_active", "ordering")
+    list_display = (
+        "name",
+        "name_en",
+        "ruleset",
+        "beans_per_point",
+        "entry_min",
+        "entry_max",
+        "is_active",
+        "ordering",
+    )
     list_editable = ("beans_per_point", "entry_min", "entry_max", "is_active", "ordering")
     list_select_related = ("ruleset",)
     search_fields = ("name", "name_en", "slug")
@@ -68,7 +100,17 @@ class RoomTierAdmin(admin.ModelAdmin):
 
 @admin.register(Leaderboard)
 class LeaderboardAdmin(admin.ModelAdmin):
-    list_display = ("name", "name_en", "metric", "period", "tier", "ruleset", "size", "visible", "ordering")
+    list_display = (
+        "name",
+        "name_en",
+        "metric",
+        "period",
+        "tier",
+        "ruleset",
+        "size",
+        "visible",
+        "ordering",
+    )
     list_editable = ("visible", "ordering", "size")
     list_select_related = ("tier", "ruleset")
     list_filter = ("metric", "period", "visible")
@@ -77,12 +119,26 @@ class LeaderboardAdmin(admin.ModelAdmin):
 
 @admin.register(Match)
 class MatchAdmin(admin.ModelAdmin):
-    list_display = ("public_id", "kind", "state", "tier", "ruleset", "player_one", "player_two",
-                    "ranked", "created_at")
+    list_display = (
+        "public_id",
+        "kind",
+        "state",
+        "tier",
+        "ruleset",
+        "player_one",
+        "player_two",
+        "ranked",
+        "created_at",
+    )
     list_filter = ("kind", "state", "ranked", "tier")
     list_select_related = ("tier", "ruleset", "player_one", "player_two")
-    search_fields = ("public_id", "player_one__username", "player_one__nickname",
-                     "player_two__username", "player_two__nickname")
+    search_fields = (
+        "public_id",
+        "player_one__username",
+        "player_one__nickname",
+        "player_two__username",
+        "player_two__nickname",
+    )
     readonly_fields = ("public_id", "created_at")
     raw_id_fields = ("player_one", "player_two")
 
@@ -103,4 +159,3 @@ class PrivateRoomAdmin(admin.ModelAdmin):
     list_select_related = ("host", "ruleset")
     search_fields = ("code", "host__username", "host__nickname")
     raw_id_fields = ("host", "match")
-

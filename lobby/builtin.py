@@ -29,19 +29,34 @@ def load() -> dict[str, int]:
     created = {"rulesets": 0, "room tiers": 0, "leaderboards": 0}
     for order, (slug, rs) in enumerate(RULESETS.items()):
         _obj, new = Ruleset.objects.get_or_create(
-            slug=slug, defaults={"engine_slug": slug, "name": rs.name_zh, "name_en": rs.name_en,
-                                 "ordering": order})
+            slug=slug,
+            defaults={
+                "engine_slug": slug,
+                "name": rs.name_zh,
+                "name_en": rs.name_en,
+                "ordering": order,
+            },
+        )
         created["rulesets"] += new
     classic = Ruleset.objects.get(slug=TIER_RULESET)
     for order, (slug, name, name_en, bpp, low, high) in enumerate(TIERS):
         _obj, new = RoomTier.objects.get_or_create(
-            slug=slug, defaults={"name": name, "name_en": name_en, "ruleset": classic,
-                                 "beans_per_point": bpp, "entry_min": low, "entry_max": high,
-                                 "ordering": order})
+            slug=slug,
+            defaults={
+                "name": name,
+                "name_en": name_en,
+                "ruleset": classic,
+                "beans_per_point": bpp,
+                "entry_min": low,
+                "entry_max": high,
+                "ordering": order,
+            },
+        )
         created["room tiers"] += new
     if not Leaderboard.objects.exists():  # the operator may have deleted some on purpose
         for order, (name, name_en, metric, period) in enumerate(LEADERBOARDS):
-            Leaderboard.objects.create(name=name, name_en=name_en, metric=metric, period=period,
-                                       ordering=order)
+            Leaderboard.objects.create(
+                name=name, name_en=name_en, metric=metric, period=period, ordering=order
+            )
             created["leaderboards"] += 1
     return created

@@ -7,16 +7,27 @@ from .models import SOLO_ENGINE_RULESETS, PrivateRoom, Ruleset
 
 class PrivateRoomForm(forms.Form):
     ruleset = forms.ModelChoiceField(
-        label=_("Ruleset"), empty_label=None,
-        queryset=Ruleset.objects.filter(is_active=True).exclude(engine_slug__in=SOLO_ENGINE_RULESETS))
-    base_points = forms.IntegerField(label=_("Base (底分)"), min_value=1, max_value=rooms.MAX_BASE,
-                                     initial=1, help_text=_("Points are multiplied by the base."))
+        label=_("Ruleset"),
+        empty_label=None,
+        queryset=Ruleset.objects.filter(is_active=True).exclude(
+            engine_slug__in=SOLO_ENGINE_RULESETS
+        ),
+    )
+    base_points = forms.IntegerField(
+        label=_("Base (底分)"),
+        min_value=1,
+        max_value=rooms.MAX_BASE,
+        initial=1,
+        help_text=_("Points are multiplied by the base."),
+    )
 
 
 class JoinByCodeForm(forms.Form):
-    code = forms.CharField(label=_("Room code"), max_length=12,
-                           widget=forms.TextInput(attrs={"placeholder": "ABC234",
-                                                         "autocomplete": "off"}))
+    code = forms.CharField(
+        label=_("Room code"),
+        max_length=12,
+        widget=forms.TextInput(attrs={"placeholder": "ABC234", "autocomplete": "off"}),
+    )
 
     def clean_code(self):
         code = rooms.normalize_code(self.cleaned_data["code"])

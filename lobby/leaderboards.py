@@ -41,11 +41,12 @@ def rows(board: Leaderboard) -> list[Row]:
     players = User.objects.filter(kind=User.Kind.PLAYER, is_active=True)
     if board.metric in Leaderboard.TOTALS:
         field = board.metric
-        top = players.filter(**{f"{field}__gt": 0}).order_by(f"-{field}", "date_joined")[: board.size]
+        top = players.filter(**{f"{field}__gt": 0}).order_by(f"-{field}", "date_joined")[
+            : board.size
+        ]
         return [Row(i, p, getattr(p, field)) for i, p in enumerate(top, start=1)]
 
-    entries = LedgerEntry.objects.filter(reason=LedgerEntry.Reason.SETTLEMENT,
-                                         account__in=players)
+    entries = LedgerEntry.objects.filter(reason=LedgerEntry.Reason.SETTLEMENT, account__in=players)
     start = period_start(board.period)
     if start is not None:
         entries = entries.filter(created_at__gte=start)
@@ -56,7 +57,11 @@ def rows(board: Leaderboard) -> list[Row]:
         if board.ruleset_id:
             matches = matches.filter(ruleset_id=board.ruleset_id)
         entries = entries.filter(ref__in=matches.values("public_id"))
-    totals = (entries.values("account_id").annotate(total=Sum("amount"))
-              .filter(total__gt=0).order_by("-total", "account_id")[: board.size])
+    totals = (
+        entries.values("account_id")
+        .annotate(total=Sum("amount"))
+        .filter(total__gt=0)
+        .order_by("-total", "account_id")[: board.size]
+    )
     by_id = User.objects.in_bulk([t["account_id"] for t in totals])
     return [Row(i, by_id[t["account_id"]], t["total"]) for i, t in enumerate(totals, start=1)]

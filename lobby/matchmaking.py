@@ -34,8 +34,11 @@ def join(user, tier: RoomTier) -> QueueTicket:
         raise EntryRefused(refusal)
     with transaction.atomic():
         # One queue at a time: joining another tier leaves the previous queue.
-        current = (QueueTicket.objects.select_for_update()
-                   .filter(player=user, state=QueueTicket.State.WAITING).first())
+        current = (
+            QueueTicket.objects.select_for_update()
+            .filter(player=user, state=QueueTicket.State.WAITING)
+            .first()
+        )
         if current and current.tier_id == tier.pk and current.ruleset_id == tier.ruleset_id:
             current.last_seen = timezone.now()
             current.save(update_fields=["last_seen"])
@@ -46,8 +49,11 @@ def join(user, tier: RoomTier) -> QueueTicket:
                 current.save(update_fields=["state"])
             ticket = QueueTicket.objects.create(player=user, tier=tier, ruleset_id=tier.ruleset_id)
             # After commit, so the worker never looks for a ticket that is not there yet.
-            transaction.on_commit(lambda: tasks.expire_ticket_if_stale.apply_async(
-                (ticket.pk,), countdown=tasks.check_interval()))
+            transaction.on_commit(
+                lambda: tasks.expire_ticket_if_stale.apply_async(
+                    (ticket.pk,), countdown=tasks.check_interval()
+                )
+            )
     try_pair(ticket)
     ticket.refresh_from_db()
     return ticket
@@ -57,7 +63,8 @@ def poll(ticket: QueueTicket) -> QueueTicket:
     """The waiting page's heartbeat: stay fresh, try to pair, return the current state."""
     if ticket.state == QueueTicket.State.WAITING:
         QueueTicket.objects.filter(pk=ticket.pk, state=QueueTicket.State.WAITING).update(
-            last_seen=timezone.now())
+            last_seen=timezone.now()
+        )
         try_pair(ticket)
     ticket.refresh_from_db()
     return ticket
@@ -65,15 +72,26 @@ def poll(ticket: QueueTicket) -> QueueTicket:
 
 def try_pair(ticket: QueueTicket) -> Match | None:
     with transaction.atomic():
-        mine = (QueueTicket.objects.select_for_update().select_related("tier__ruleset", "player")
-                .filter(pk=ticket.pk, state=QueueTicket.State.WAITING).first())
+        mine = (
+            QueueTicket.objects.select_for_update()
+            .select_related("tier__ruleset", "player")
+            .filter(pk=ticket.pk, state=QueueTicket.State.WAITING)
+            .first()
+        )
         if mine is None:
             return None
-        partner = (QueueTicket.objects.select_for_update(skip_locked=True)
-                   .filter(state=QueueTicket.State.WAITING, tier_id=mine.tier_id,
-                           ruleset_id=mine.ruleset_id, last_seen__gte=_fresh_since())
-                   .exclude(player_id=mine.player_id)
-                   .order_by("created_at", "id").first())
+        partner = (
+            QueueTicket.objects.select_for_update(skip_locked=True)
+            .filter(
+                state=QueueTicket.State.WAITING,
+                tier_id=mine.tier_id,
+                ruleset_id=mine.ruleset_id,
+                last_seen__gte=_fresh_since(),
+            )
+            .exclude(player_id=mine.player_id)
+            .order_by("created_at", "id")
+            .first()
+        )
         if partner is None:
             return None
         # Beans may have changed since joining (a deduction, another settlement).
@@ -84,24 +102,35 @@ def try_pair(ticket: QueueTicket) -> Match | None:
                 return None
         first, second = sorted([mine, partner], key=lambda t: (t.created_at, t.pk))
         match = Match.objects.create(
-            kind=Match.Kind.QUICK, tier=mine.tier, ruleset_id=mine.ruleset_id,
+            kind=Match.Kind.QUICK,
+            tier=mine.tier,
+            ruleset_id=mine.ruleset_id,
             base_points=mine.tier.ruleset.engine().base_points,
-            beans_per_point=mine.tier.beans_per_point, ranked=True,
-            player_one_id=first.player_id, player_two_id=second.player_id)
+            beans_per_point=mine.tier.beans_per_point,
+            ranked=True,
+            player_one_id=first.player_id,
+            player_two_id=second.player_id,
+        )
         QueueTicket.objects.filter(pk__in=[mine.pk, partner.pk]).update(
-            state=QueueTicket.State.MATCHED, match=match)
+            state=QueueTicket.State.MATCHED, match=match
+        )
         return match
 
 
 def cancel(ticket: QueueTicket) -> bool:
     """True if the ticket stopped waiting now; False if it had already been matched."""
-    return bool(QueueTicket.objects.filter(pk=ticket.pk, state=QueueTicket.State.WAITING)
-                .update(state=QueueTicket.State.CANCELLED))
+    return bool(
+        QueueTicket.objects.filter(pk=ticket.pk, state=QueueTicket.State.WAITING).update(
+            state=QueueTicket.State.CANCELLED
+        )
+    )
 
 
 def waiting_counts() -> dict[int, int]:
     """Fresh waiting players per tier id, in one query."""
-    rows = (QueueTicket.objects.filter(state=QueueTicket.State.WAITING, last_seen__gte=_fresh_since())
-            .values("tier_id").annotate(n=Count("id")))
+    rows = (
+        QueueTicket.objects.filter(state=QueueTicket.State.WAITING, last_seen__gte=_fresh_since())
+        .values("tier_id")
+        .annotate(n=Count("id"))
+    )
     return {row["tier_id"]: row["n"] for row in rows}
-

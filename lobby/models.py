@@ -22,7 +22,6 @@ from accounts.codes import new_public_id
 from mahjong.engine.errors import InvalidRuleset
 from mahjong.engine.rulesets import RULESETS, get_ruleset
 
-
 SOLO_ENGINE_RULESETS = {"stage"}
 
 
@@ -43,10 +42,15 @@ class Ruleset(models.Model):
     name = models.CharField(_("name (Chinese)"), max_length=40)
     name_en = models.CharField(_("name (English)"), max_length=60, blank=True)
     overrides = models.JSONField(
-        _("overrides"), default=dict, blank=True,
-        help_text=_('Values that differ from the engine ruleset, as JSON, e.g. {"cap": 10, '
-                    '"timers": {"decision": 20}, "fan_values": {"qing_yi_se": 6}}. '
-                    "Leave {} for the rules as written."))
+        _("overrides"),
+        default=dict,
+        blank=True,
+        help_text=_(
+            'Values that differ from the engine ruleset, as JSON, e.g. {"cap": 10, '
+            '"timers": {"decision": 20}, "fan_values": {"qing_yi_se": 6}}. '
+            "Leave {} for the rules as written."
+        ),
+    )
     is_active = models.BooleanField(_("active"), default=True)
     ordering = models.PositiveSmallIntegerField(_("order"), default=0)
 
@@ -70,8 +74,12 @@ class Ruleset(models.Model):
         except InvalidRuleset as exc:
             # The engine's own message names the value and why; show it verbatim (the
             # engine is plain Python and speaks English) after a translated lead-in.
-            raise ValidationError({"overrides": _("The engine refused these overrides: %(message)s")
-                                   % {"message": exc}}) from None
+            raise ValidationError(
+                {
+                    "overrides": _("The engine refused these overrides: %(message)s")
+                    % {"message": exc}
+                }
+            ) from None
 
     @property
     def is_solo(self) -> bool:
@@ -89,8 +97,9 @@ class RoomTier(models.Model):
     slug = models.SlugField(_("slug"), unique=True)
     name = models.CharField(_("name (Chinese)"), max_length=20)
     name_en = models.CharField(_("name (English)"), max_length=40, blank=True)
-    ruleset = models.ForeignKey(Ruleset, on_delete=models.PROTECT, related_name="tiers",
-                                verbose_name=_("ruleset"))
+    ruleset = models.ForeignKey(
+        Ruleset, on_delete=models.PROTECT, related_name="tiers", verbose_name=_("ruleset")
+    )
     beans_per_point = models.PositiveIntegerField(_("beans per point"))
     entry_min = models.PositiveBigIntegerField(_("entry minimum (beans)"))
     entry_max = models.PositiveBigIntegerField(_("entry maximum (beans)"))
@@ -102,9 +111,12 @@ class RoomTier(models.Model):
         verbose_name_plural = _("room tiers")
         ordering = ["ordering", "entry_min"]
         constraints = [
-            models.CheckConstraint(condition=Q(entry_min__lte=F("entry_max")),
-                                   name="tier_entry_min_le_max"),
-            models.CheckConstraint(condition=Q(beans_per_point__gt=0), name="tier_beans_per_point_pos"),
+            models.CheckConstraint(
+                condition=Q(entry_min__lte=F("entry_max")), name="tier_entry_min_le_max"
+            ),
+            models.CheckConstraint(
+                condition=Q(beans_per_point__gt=0), name="tier_beans_per_point_pos"
+            ),
         ]
 
     def __str__(self):
@@ -115,13 +127,23 @@ class RoomTier(models.Model):
         return _bilingual(self.name, self.name_en)
 
     def clean(self):
-        if self.entry_min is not None and self.entry_max is not None and self.entry_min > self.entry_max:
+        if (
+            self.entry_min is not None
+            and self.entry_max is not None
+            and self.entry_min > self.entry_max
+        ):
             raise ValidationError({"entry_max": _("The maximum must not be below the minimum.")})
         if self.beans_per_point == 0:
             raise ValidationError({"beans_per_point": _("Beans per point must be at least 1.")})
         if self.ruleset_id and self.ruleset.is_solo:
-            raise ValidationError({"ruleset": _("%(ruleset)s is played against the computer, "
-                                                "not in a two-player room.") % {"ruleset": self.ruleset}})
+            raise ValidationError(
+                {
+                    "ruleset": _(
+                        "%(ruleset)s is played against the computer, not in a two-player room."
+                    )
+                    % {"ruleset": self.ruleset}
+                }
+            )
 
     def entry_refusal(self, beans: int) -> str | None:
         """None when a player with `beans` may enter, else the message saying why not."""
@@ -129,11 +151,14 @@ class RoomTier(models.Model):
             return _("%(room)s is closed right now.") % {"room": self.display_name}
         if beans < self.entry_min:
             return _("%(room)s needs at least %(min)s beans; you have %(beans)s.") % {
-                "room": self.display_name, "min": f"{self.entry_min:,}", "beans": f"{beans:,}"}
+                "room": self.display_name,
+                "min": f"{self.entry_min:,}",
+                "beans": f"{beans:,}",
+            }
         if beans > self.entry_max:
-            return _("%(room)s allows at most %(max)s beans; you have %(beans)s. "
-                     "Try a higher room.") % {
-                "room": self.display_name, "max": f"{self.entry_max:,}", "beans": f"{beans:,}"}
+            return _(
+                "%(room)s allows at most %(max)s beans; you have %(beans)s. Try a higher room."
+            ) % {"room": self.display_name, "max": f"{self.entry_max:,}", "beans": f"{beans:,}"}
         return None
 
 
@@ -153,27 +178,45 @@ class Match(models.Model):
     public_id = models.CharField(max_length=12, unique=True, default=new_public_id, editable=False)
     kind = models.CharField(_("kind"), max_length=8, choices=Kind.choices)
     state = models.CharField(_("state"), max_length=10, choices=State.choices, default=State.READY)
-    tier = models.ForeignKey(RoomTier, on_delete=models.PROTECT, null=True, blank=True,
-                             related_name="matches", verbose_name=_("room tier"))
-    ruleset = models.ForeignKey(Ruleset, on_delete=models.PROTECT, related_name="matches",
-                                verbose_name=_("ruleset"))
+    tier = models.ForeignKey(
+        RoomTier,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="matches",
+        verbose_name=_("room tier"),
+    )
+    ruleset = models.ForeignKey(
+        Ruleset, on_delete=models.PROTECT, related_name="matches", verbose_name=_("ruleset")
+    )
     # Stakes are copied from the tier/room when the match is made, so an admin editing a
     # tier later never changes a game in progress.
     base_points = models.PositiveIntegerField(_("base (底分)"), default=1)
     beans_per_point = models.PositiveIntegerField(_("beans per point"), default=0)
     ranked = models.BooleanField(_("ranked"), default=True)
-    player_one = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
-                                   related_name="+", verbose_name=_("player one"))
-    player_two = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
-                                   related_name="+", verbose_name=_("player two"))
+    player_one = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("player one"),
+    )
+    player_two = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("player two"),
+    )
     created_at = models.DateTimeField(_("created"), default=timezone.now)
 
     class Meta:
         verbose_name = _("match")
         verbose_name_plural = _("matches")
         ordering = ["-created_at"]
-        constraints = [models.CheckConstraint(condition=~Q(player_one=F("player_two")),
-                                              name="match_two_different_players")]
+        constraints = [
+            models.CheckConstraint(
+                condition=~Q(player_one=F("player_two")), name="match_two_different_players"
+            )
+        ]
 
     def __str__(self):
         return self.public_id
@@ -201,23 +244,42 @@ class QueueTicket(models.Model):
         CANCELLED = "cancelled", _("Cancelled")
 
     public_id = models.CharField(max_length=12, unique=True, default=new_public_id, editable=False)
-    player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
-                               related_name="queue_tickets", verbose_name=_("player"))
-    tier = models.ForeignKey(RoomTier, on_delete=models.CASCADE, related_name="tickets",
-                             verbose_name=_("room tier"))
-    ruleset = models.ForeignKey(Ruleset, on_delete=models.CASCADE, related_name="+",
-                                verbose_name=_("ruleset"))
-    state = models.CharField(_("state"), max_length=10, choices=State.choices, default=State.WAITING)
-    match = models.ForeignKey(Match, on_delete=models.SET_NULL, null=True, blank=True,
-                              related_name="tickets", verbose_name=_("match"))
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="queue_tickets",
+        verbose_name=_("player"),
+    )
+    tier = models.ForeignKey(
+        RoomTier, on_delete=models.CASCADE, related_name="tickets", verbose_name=_("room tier")
+    )
+    ruleset = models.ForeignKey(
+        Ruleset, on_delete=models.CASCADE, related_name="+", verbose_name=_("ruleset")
+    )
+    state = models.CharField(
+        _("state"), max_length=10, choices=State.choices, default=State.WAITING
+    )
+    match = models.ForeignKey(
+        Match,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="tickets",
+        verbose_name=_("match"),
+    )
     created_at = models.DateTimeField(_("joined"), default=timezone.now)
     last_seen = models.DateTimeField(_("last seen"), default=timezone.now)
 
     class Meta:
         verbose_name = _("queue ticket")
         verbose_name_plural = _("queue tickets")
-        constraints = [models.UniqueConstraint(fields=["player"], condition=Q(state="waiting"),
-                                               name="one_waiting_ticket_per_player")]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["player"],
+                condition=Q(state="waiting"),
+                name="one_waiting_ticket_per_player",
+            )
+        ]
         indexes = [models.Index(fields=["tier", "ruleset", "state", "created_at"])]
 
     def __str__(self):
@@ -242,15 +304,28 @@ class PrivateRoom(models.Model):
         MATCHED = "matched", _("Guest joined")
         CLOSED = "closed", _("Closed")
 
-    code = models.CharField(_("code"), max_length=6, unique=True, default=new_room_code, editable=False)
-    host = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
-                             related_name="hosted_rooms", verbose_name=_("host"))
-    ruleset = models.ForeignKey(Ruleset, on_delete=models.PROTECT, related_name="+",
-                                verbose_name=_("ruleset"))
+    code = models.CharField(
+        _("code"), max_length=6, unique=True, default=new_room_code, editable=False
+    )
+    host = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="hosted_rooms",
+        verbose_name=_("host"),
+    )
+    ruleset = models.ForeignKey(
+        Ruleset, on_delete=models.PROTECT, related_name="+", verbose_name=_("ruleset")
+    )
     base_points = models.PositiveIntegerField(_("base (底分)"), default=1)
     state = models.CharField(_("state"), max_length=8, choices=State.choices, default=State.OPEN)
-    match = models.OneToOneField(Match, on_delete=models.SET_NULL, null=True, blank=True,
-                                 related_name="private_room", verbose_name=_("match"))
+    match = models.OneToOneField(
+        Match,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="private_room",
+        verbose_name=_("match"),
+    )
     created_at = models.DateTimeField(_("created"), default=timezone.now)
 
     class Meta:
@@ -283,11 +358,25 @@ class Leaderboard(models.Model):
     name = models.CharField(_("name (Chinese)"), max_length=40)
     name_en = models.CharField(_("name (English)"), max_length=60, blank=True)
     metric = models.CharField(_("metric"), max_length=12, choices=Metric.choices)
-    period = models.CharField(_("period"), max_length=8, choices=Period.choices, default=Period.ALL_TIME)
-    tier = models.ForeignKey(RoomTier, on_delete=models.CASCADE, null=True, blank=True,
-                             related_name="+", verbose_name=_("only this room tier"))
-    ruleset = models.ForeignKey(Ruleset, on_delete=models.CASCADE, null=True, blank=True,
-                                related_name="+", verbose_name=_("only this ruleset"))
+    period = models.CharField(
+        _("period"), max_length=8, choices=Period.choices, default=Period.ALL_TIME
+    )
+    tier = models.ForeignKey(
+        RoomTier,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("only this room tier"),
+    )
+    ruleset = models.ForeignKey(
+        Ruleset,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("only this ruleset"),
+    )
     size = models.PositiveSmallIntegerField(_("rows shown"), default=10)
     visible = models.BooleanField(_("visible"), default=True)
     ordering = models.PositiveSmallIntegerField(_("order"), default=0)
@@ -311,9 +400,10 @@ class Leaderboard(models.Model):
         errors = {}
         if self.metric in self.TOTALS:
             if self.period != self.Period.ALL_TIME:
-                errors["period"] = _("%(metric)s is a running total: choose All time, or use "
-                                     "“Beans won at tables” for a period.") % {
-                    "metric": self.Metric(self.metric).label}
+                errors["period"] = _(
+                    "%(metric)s is a running total: choose All time, or use "
+                    "“Beans won at tables” for a period."
+                ) % {"metric": self.Metric(self.metric).label}
             if self.tier_id or self.ruleset_id:
                 errors["tier"] = _("Room and ruleset filters apply only to “Beans won at tables”.")
         if self.tier_id and self.ruleset_id:

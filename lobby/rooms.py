@@ -28,8 +28,11 @@ def create(host, ruleset: Ruleset, base_points: int) -> PrivateRoom:
             with transaction.atomic():
                 # One open room per host: opening a new one closes the old.
                 PrivateRoom.objects.filter(host=host, state=PrivateRoom.State.OPEN).update(
-                    state=PrivateRoom.State.CLOSED)
-                return PrivateRoom.objects.create(host=host, ruleset=ruleset, base_points=base_points)
+                    state=PrivateRoom.State.CLOSED
+                )
+                return PrivateRoom.objects.create(
+                    host=host, ruleset=ruleset, base_points=base_points
+                )
         except IntegrityError:
             continue
     raise RoomError(_("Could not open a room, please try again."))
@@ -43,8 +46,14 @@ def join(room: PrivateRoom, guest) -> Match:
         if room.state != PrivateRoom.State.OPEN:
             raise RoomError(_("Room %(code)s is no longer open.") % {"code": room.code})
         match = Match.objects.create(
-            kind=Match.Kind.PRIVATE, ruleset=room.ruleset, base_points=room.base_points,
-            beans_per_point=0, ranked=False, player_one_id=room.host_id, player_two=guest)
+            kind=Match.Kind.PRIVATE,
+            ruleset=room.ruleset,
+            base_points=room.base_points,
+            beans_per_point=0,
+            ranked=False,
+            player_one_id=room.host_id,
+            player_two=guest,
+        )
         room.state = PrivateRoom.State.MATCHED
         room.match = match
         room.save(update_fields=["state", "match"])
@@ -55,7 +64,8 @@ def close(room: PrivateRoom, host) -> None:
     if room.host_id != host.pk:
         raise RoomError(_("Only the host can close the room."))
     updated = PrivateRoom.objects.filter(pk=room.pk, state=PrivateRoom.State.OPEN).update(
-        state=PrivateRoom.State.CLOSED)
+        state=PrivateRoom.State.CLOSED
+    )
     if not updated:
         raise RoomError(_("Room %(code)s is no longer open.") % {"code": room.code})
 

@@ -23,7 +23,8 @@ def expire_ticket_if_stale(ticket_id: int) -> str:
     stale_before = timezone.now() - datetime.timedelta(seconds=settings.MATCHMAKING_STALE_SECONDS)
     if ticket.last_seen < stale_before:
         QueueTicket.objects.filter(pk=ticket.pk, state=QueueTicket.State.WAITING).update(
-            state=QueueTicket.State.CANCELLED)
+            state=QueueTicket.State.CANCELLED
+        )
         return "expired"
     # Still polling: look again later. (Eager mode in tests runs this once, not again.)
     if not settings.CELERY_TASK_ALWAYS_EAGER:

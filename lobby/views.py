@@ -43,16 +43,21 @@ def _relief_context(request):
     if not request.user.is_authenticated:
         return {}
     refusal = wallet.relief_status(request.user, below=relief_threshold())
-    return {"relief_available": refusal is None, "relief_amount": EconomySettings.load().relief_amount}
+    return {
+        "relief_available": refusal is None,
+        "relief_amount": EconomySettings.load().relief_amount,
+    }
 
 
 @require_GET
 def home(request):
-    context = {**_tiers_context(request), **_relief_context(request),
-               "join_form": JoinByCodeForm()}
+    context = {**_tiers_context(request), **_relief_context(request), "join_form": JoinByCodeForm()}
     if request.user.is_authenticated:
-        context["waiting_ticket"] = QueueTicket.objects.filter(
-            player=request.user, state=QueueTicket.State.WAITING).select_related("tier").first()
+        context["waiting_ticket"] = (
+            QueueTicket.objects.filter(player=request.user, state=QueueTicket.State.WAITING)
+            .select_related("tier")
+            .first()
+        )
     if request.htmx and request.htmx.target == "tiers":
         return render(request, "lobby/home.html#tiers", context)
     return render(request, "lobby/home.html", context)
@@ -66,12 +71,16 @@ def claim_relief(request):
     except wallet.ReliefRefused as exc:
         messages.error(request, str(exc))
     else:
-        messages.success(request, _("You received %(beans)s beans of relief. Good luck!")
-                         % {"beans": f"{posting.amount_for(request.user):,}"})
+        messages.success(
+            request,
+            _("You received %(beans)s beans of relief. Good luck!")
+            % {"beans": f"{posting.amount_for(request.user):,}"},
+        )
     return _redirect(request, "/")
 
 
 # ----- quick match -----------------------------------------------------------------------
+
 
 @login_required
 @require_POST
@@ -89,8 +98,11 @@ def quick_join(request, tier_slug):
 
 def _own_ticket(request, public_id) -> QueueTicket:
     """The caller's ticket, or 404 (another player's ticket id reveals nothing)."""
-    return get_object_or_404(QueueTicket.objects.select_related("tier", "ruleset", "match"),
-                             public_id=public_id, player=request.user)
+    return get_object_or_404(
+        QueueTicket.objects.select_related("tier", "ruleset", "match"),
+        public_id=public_id,
+        player=request.user,
+    )
 
 
 @login_required
@@ -101,8 +113,7 @@ def queue(request, public_id):
         return _redirect(request, ticket.match.get_absolute_url())
     if ticket.state == QueueTicket.State.CANCELLED:
         return _redirect(request, "/")
-    context = {"ticket": ticket,
-               "waiting": matchmaking.waiting_counts().get(ticket.tier_id, 0)}
+    context = {"ticket": ticket, "waiting": matchmaking.waiting_counts().get(ticket.tier_id, 0)}
     if request.htmx:
         return render(request, "lobby/queue.html#status", context)
     return render(request, "lobby/queue.html", context)
@@ -126,17 +137,24 @@ def queue_cancel(request, public_id):
 def match(request, public_id):
     found = get_object_or_404(
         Match.objects.select_related("tier", "ruleset", "player_one", "player_two"),
-        public_id=public_id)
+        public_id=public_id,
+    )
     if found.seat_of(request.user) is None:
         raise PermissionDenied(_("This match is between other players."))
     levels = list(RankLevel.objects.order_by("threshold"))
-    seats = [{"player": p, "rank": ranks.progress(p.rank_score, levels), "me": p.pk == request.user.pk}
-             for p in (found.player_one, found.player_two)]
-    return render(request, "lobby/match.html", {"match": found, "seats": seats,
-                                                "engine": found.ruleset.engine()})
+    seats = [
+        {"player": p, "rank": ranks.progress(p.rank_score, levels), "me": p.pk == request.user.pk}
+        for p in (found.player_one, found.player_two)
+    ]
+    return render(
+        request,
+        "lobby/match.html",
+        {"match": found, "seats": seats, "engine": found.ruleset.engine()},
+    )
 
 
 # ----- private rooms ---------------------------------------------------------------------
+
 
 @login_required
 @require_http_methods(["GET", "POST"])
@@ -144,8 +162,9 @@ def room_new(request):
     form = PrivateRoomForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
-            room = rooms.create(request.user, form.cleaned_data["ruleset"],
-                                form.cleaned_data["base_points"])
+            room = rooms.create(
+                request.user, form.cleaned_data["ruleset"], form.cleaned_data["base_points"]
+            )
         except rooms.RoomError as exc:
             form.add_error(None, str(exc))
         else:
@@ -155,14 +174,23 @@ def room_new(request):
 
 @require_GET
 def room(request, code):
-    found = get_object_or_404(PrivateRoom.objects.select_related("host", "ruleset", "match"),
-                              code=rooms.normalize_code(code))
+    found = get_object_or_404(
+        PrivateRoom.objects.select_related("host", "ruleset", "match"),
+        code=rooms.normalize_code(code),
+    )
     is_host = request.user.is_authenticated and request.user.pk == found.host_id
-    in_match = found.match and request.user.is_authenticated and found.match.seat_of(request.user) is not None
+    in_match = (
+        found.match
+        and request.user.is_authenticated
+        and found.match.seat_of(request.user) is not None
+    )
     if found.state == PrivateRoom.State.MATCHED and in_match:
         return _redirect(request, found.match.get_absolute_url())
-    context = {"room": found, "is_host": is_host,
-               "share_url": request.build_absolute_uri(found.get_absolute_url())}
+    context = {
+        "room": found,
+        "is_host": is_host,
+        "share_url": request.build_absolute_uri(found.get_absolute_url()),
+    }
     if request.htmx:
         return render(request, "lobby/room.html#room_status", context)
     return render(request, "lobby/room.html", context)
@@ -206,14 +234,23 @@ def room_find(request):
 
 # ----- leaderboards ----------------------------------------------------------------------
 
+
 @require_GET
 def leaderboard_list(request):
     boards = Leaderboard.objects.filter(visible=True).select_related("tier", "ruleset")
     levels = list(RankLevel.objects.order_by("threshold"))
-    mine = ranks.progress(request.user.rank_score, levels) if request.user.is_authenticated else None
-    return render(request, "lobby/leaderboards.html", {
-        "boards": [(board, leaderboards.rows(board)) for board in boards],
-        "levels": levels, "my_rank": mine})
+    mine = (
+        ranks.progress(request.user.rank_score, levels) if request.user.is_authenticated else None
+    )
+    return render(
+        request,
+        "lobby/leaderboards.html",
+        {
+            "boards": [(board, leaderboards.rows(board)) for board in boards],
+            "levels": levels,
+            "my_rank": mine,
+        },
+    )
 
 
 def healthz(request):

@@ -3,6 +3,7 @@
 The Django app is built before anything that imports models (consumers), as Channels
 requires; the tables app adds its routes to WEBSOCKET_ROUTES.
 """
+
 import os
 
 from django.core.asgi import get_asgi_application
@@ -25,7 +26,9 @@ if settings.DEBUG:
 
     http_app = ASGIStaticFilesHandler(django_asgi_app)
 
-application = ProtocolTypeRouter({
-    "http": http_app,
-    "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(WEBSOCKET_ROUTES))),
-})
+application = ProtocolTypeRouter(
+    {
+        "http": http_app,
+        "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(WEBSOCKET_ROUTES))),
+    }
+)

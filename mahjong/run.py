@@ -31,8 +31,9 @@ def log(message: str) -> None:
 
 
 def manage(*args: str, env: dict) -> None:
-    subprocess.run([sys.executable, str(BASE_DIR / "manage.py"), *args], env=env, cwd=BASE_DIR,
-                   check=True)
+    subprocess.run(
+        [sys.executable, str(BASE_DIR / "manage.py"), *args], env=env, cwd=BASE_DIR, check=True
+    )
 
 
 def start_embedded_redis():
@@ -100,7 +101,9 @@ def banner(host: str, port: int, redis_url: str, embedded: bool) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--host", default=os.environ.get("HOST", "127.0.0.1"))
     parser.add_argument("--port", type=int, default=int(os.environ.get("PORT", "8000")))
     args = parser.parse_args(argv)
@@ -134,12 +137,38 @@ def main(argv: list[str] | None = None) -> int:
     children: dict[str, subprocess.Popen] = {}
     try:
         children["daphne"] = subprocess.Popen(
-            [sys.executable, "-m", "daphne", "-b", args.host, "-p", str(args.port),
-             "mahjong.asgi:application"], env=env, cwd=BASE_DIR, start_new_session=True)
+            [
+                sys.executable,
+                "-m",
+                "daphne",
+                "-b",
+                args.host,
+                "-p",
+                str(args.port),
+                "mahjong.asgi:application",
+            ],
+            env=env,
+            cwd=BASE_DIR,
+            start_new_session=True,
+        )
         children["celery"] = subprocess.Popen(
-            [sys.executable, "-m", "celery", "-A", "mahjong.celery", "worker", "--pool=threads",
-             "--concurrency=4", "--loglevel=INFO", "--without-gossip", "--without-mingle"],
-            env=env, cwd=BASE_DIR, start_new_session=True)
+            [
+                sys.executable,
+                "-m",
+                "celery",
+                "-A",
+                "mahjong.celery",
+                "worker",
+                "--pool=threads",
+                "--concurrency=4",
+                "--loglevel=INFO",
+                "--without-gossip",
+                "--without-mingle",
+            ],
+            env=env,
+            cwd=BASE_DIR,
+            start_new_session=True,
+        )
         if not wait_for_port(args.host, args.port, children["daphne"]):
             log("daphne did not start; see its output above")
             return 1

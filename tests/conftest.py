@@ -27,8 +27,13 @@ def make_player(db):
     def make(username, *, beans=None, nickname=""):
         user = services.register(username=username, password=PASSWORD, nickname=nickname)
         if beans is not None and beans != user.beans:
-            wallet.adjust(user, beans - user.beans, note="test set-up", actor=None,
-                          key=f"test-setup:{user.public_id}")
+            wallet.adjust(
+                user,
+                beans - user.beans,
+                note="test set-up",
+                actor=None,
+                key=f"test-setup:{user.public_id}",
+            )
         user.refresh_from_db()
         return user
 
@@ -66,6 +71,7 @@ def client_of(client):
 @pytest.fixture
 def htmx():
     """Headers that make the test client's request look like HTMX's."""
+
     def headers(target=None):
         h = {"HX-Request": "true"}
         if target:

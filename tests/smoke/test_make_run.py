@@ -26,8 +26,12 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def clean_copy(dest: Path) -> None:
-    listed = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
-                            cwd=ROOT, capture_output=True, check=True).stdout.split(b"\0")
+    listed = subprocess.run(
+        ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+        cwd=ROOT,
+        capture_output=True,
+        check=True,
+    ).stdout.split(b"\0")
     for raw in filter(None, listed):
         src = ROOT / raw.decode()
         if src.is_file():  # a tracked file deleted in the work tree is not copied
@@ -70,17 +74,42 @@ def test_make_run_serves_the_lobby_and_admin_and_stops_on_ctrl_c(tmp_path):
         (copy / ".venv").symlink_to(venv)
 
     port = free_port()
-    env = {k: v for k, v in os.environ.items()
-           if k not in {"DATABASE_URL", "REDIS_URL", "DJANGO_SETTINGS_MODULE", "PORT", "HOST",
-                        "VIRTUAL_ENV", "PYTHONPATH"}}
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k
+        not in {
+            "DATABASE_URL",
+            "REDIS_URL",
+            "DJANGO_SETTINGS_MODULE",
+            "PORT",
+            "HOST",
+            "VIRTUAL_ENV",
+            "PYTHONPATH",
+        }
+    }
     log = tmp_path / "make-run.log"
     with log.open("wb") as out:
-        proc = subprocess.Popen(["make", "run", f"PORT={port}"], cwd=copy, env=env, stdout=out,
-                                stderr=subprocess.STDOUT, start_new_session=True)
+        proc = subprocess.Popen(
+            ["make", "run", f"PORT={port}"],
+            cwd=copy,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
     base = f"http://127.0.0.1:{port}"
     try:
-        wait_until(lambda: "celery@" in log.read_text() and " ready." in log.read_text()
-                   and f"Lobby:  {base}/" in log.read_text(), 900 if fresh else 120, proc, log)
+        wait_until(
+            lambda: (
+                "celery@" in log.read_text()
+                and " ready." in log.read_text()
+                and f"Lobby:  {base}/" in log.read_text()
+            ),
+            900 if fresh else 120,
+            proc,
+            log,
+        )
 
         status, lobby = fetch(f"{base}/")
         assert status == 200 and "新手场" in lobby and "高级场" in lobby

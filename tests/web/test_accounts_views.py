@@ -3,17 +3,24 @@
 import pytest
 from django.urls import reverse
 
-from accounts.models import EconomySettings, LedgerEntry, User
 from accounts import services
+from accounts.models import EconomySettings, LedgerEntry, User
 from tests.conftest import PASSWORD
 
 pytestmark = pytest.mark.django_db
 
 
 def test_signing_up_logs_in_and_grants_the_starting_beans(builtin, client):
-    response = client.post(reverse("accounts:signup"), {
-        "username": "newbie", "nickname": "小明", "password1": "a-long-pass-phrase",
-        "password2": "a-long-pass-phrase"}, follow=True)
+    response = client.post(
+        reverse("accounts:signup"),
+        {
+            "username": "newbie",
+            "nickname": "小明",
+            "password1": "a-long-pass-phrase",
+            "password2": "a-long-pass-phrase",
+        },
+        follow=True,
+    )
     assert response.redirect_chain[-1][0] == "/"
     user = User.objects.get(username="newbie")
     assert response.context["user"] == user
@@ -24,17 +31,25 @@ def test_signing_up_logs_in_and_grants_the_starting_beans(builtin, client):
 
 
 def test_sign_up_shows_form_errors_and_creates_nothing(builtin, client):
-    response = client.post(reverse("accounts:signup"), {
-        "username": "x", "password1": "a-long-pass-phrase", "password2": "different-pass"})
+    response = client.post(
+        reverse("accounts:signup"),
+        {"username": "x", "password1": "a-long-pass-phrase", "password2": "different-pass"},
+    )
     assert response.status_code == 200
     assert response.context["form"].errors["password2"]
     assert not User.objects.filter(username="x").exists()
 
 
 def test_sign_up_refuses_a_nickname_in_use(alice, client):
-    response = client.post(reverse("accounts:signup"), {
-        "username": "copycat", "nickname": "alice", "password1": "a-long-pass-phrase",
-        "password2": "a-long-pass-phrase"})
+    response = client.post(
+        reverse("accounts:signup"),
+        {
+            "username": "copycat",
+            "nickname": "alice",
+            "password1": "a-long-pass-phrase",
+            "password2": "a-long-pass-phrase",
+        },
+    )
     assert response.context["form"].errors["nickname"]
     assert not User.objects.filter(username="copycat").exists()
 
@@ -74,13 +89,19 @@ def test_a_successful_login_resets_the_failure_count(alice, client, settings):
 def test_sign_ups_per_address_are_limited(builtin, client, settings):
     settings.SIGNUPS_PER_IP_PER_DAY = 2
     for n in range(3):
-        response = client.post(reverse("accounts:signup"), {
-            "username": f"farm{n}", "password1": "a-long-pass-phrase",
-            "password2": "a-long-pass-phrase"})
+        response = client.post(
+            reverse("accounts:signup"),
+            {
+                "username": f"farm{n}",
+                "password1": "a-long-pass-phrase",
+                "password2": "a-long-pass-phrase",
+            },
+        )
         client.post(reverse("accounts:logout"))
     assert response.status_code == 200 and response.context["form"].non_field_errors()
-    assert sorted(User.objects.filter(username__startswith="farm").values_list("username", flat=True)) == [
-        "farm0", "farm1"]
+    assert sorted(
+        User.objects.filter(username__startswith="farm").values_list("username", flat=True)
+    ) == ["farm0", "farm1"]
 
 
 def test_a_banned_player_cannot_log_in_and_is_logged_out(alice, client, client_of):
@@ -93,17 +114,23 @@ def test_a_banned_player_cannot_log_in_and_is_logged_out(alice, client, client_o
 
 def test_change_password(alice, client_of):
     c = client_of(alice)
-    response = c.post(reverse("accounts:password_change"), {
-        "old_password": PASSWORD, "new_password1": "another-long-one-9",
-        "new_password2": "another-long-one-9"})
+    response = c.post(
+        reverse("accounts:password_change"),
+        {
+            "old_password": PASSWORD,
+            "new_password1": "another-long-one-9",
+            "new_password2": "another-long-one-9",
+        },
+    )
     assert response.status_code == 302
     alice.refresh_from_db()
     assert alice.check_password("another-long-one-9")
 
 
 def test_my_profile_shows_beans_rank_progress_and_ledger(alice, client_of):
-    User.objects.filter(pk=alice.pk).update(rank_score=100, games_played=10, games_won=4,
-                                            best_fan=13, best_hand="清一色")
+    User.objects.filter(pk=alice.pk).update(
+        rank_score=100, games_played=10, games_won=4, best_fan=13, best_hand="清一色"
+    )
     c = client_of(alice)
     response = c.get(reverse("accounts:profile"), follow=True)
     html = response.content.decode()

@@ -19,9 +19,15 @@ def staff(builtin, client):
 
 
 def ruleset_form(ruleset, **changes):
-    data = {"slug": ruleset.slug, "engine_slug": ruleset.engine_slug, "name": ruleset.name,
-            "name_en": ruleset.name_en, "overrides": "{}", "is_active": "on",
-            "ordering": ruleset.ordering}
+    data = {
+        "slug": ruleset.slug,
+        "engine_slug": ruleset.engine_slug,
+        "name": ruleset.name,
+        "name_en": ruleset.name_en,
+        "overrides": "{}",
+        "is_active": "on",
+        "ordering": ruleset.ordering,
+    }
     data.update(changes)
     return data
 
@@ -32,23 +38,34 @@ def test_a_ruleset_override_the_engine_refuses_shows_the_engines_message(staff, 
     response = client.post(url, ruleset_form(classic, overrides='{"cap": -3}'))
     assert response.status_code == 200
     errors = response.context["adminform"].form.errors["overrides"]
-    assert errors == ["The engine refused these overrides: cap must be null or a whole number > 0, got -3"]
-    assert "<th>cap</th><td>13</td>" in response.content.decode()  # the saved rules, not the refused
+    assert errors == [
+        "The engine refused these overrides: cap must be null or a whole number > 0, got -3"
+    ]
+    assert (
+        "<th>cap</th><td>13</td>" in response.content.decode()
+    )  # the saved rules, not the refused
     classic.refresh_from_db()
     assert classic.overrides == {}
 
 
 def test_an_unknown_override_names_what_is_allowed(staff, client):
     classic = Ruleset.objects.get(slug="classic")
-    response = client.post(reverse("admin:lobby_ruleset_change", args=[classic.pk]),
-                           ruleset_form(classic, overrides='{"tiles": 3}'))
-    assert "'tiles' cannot be overridden; allowed:" in response.context["adminform"].form.errors["overrides"][0]
+    response = client.post(
+        reverse("admin:lobby_ruleset_change", args=[classic.pk]),
+        ruleset_form(classic, overrides='{"tiles": 3}'),
+    )
+    assert (
+        "'tiles' cannot be overridden; allowed:"
+        in response.context["adminform"].form.errors["overrides"][0]
+    )
 
 
 def test_a_valid_override_is_saved_and_the_effective_rules_show_it(staff, client):
     classic = Ruleset.objects.get(slug="classic")
     url = reverse("admin:lobby_ruleset_change", args=[classic.pk])
-    response = client.post(url, ruleset_form(classic, overrides='{"cap": 10, "timers": {"decision": 20}}'))
+    response = client.post(
+        url, ruleset_form(classic, overrides='{"cap": 10, "timers": {"decision": 20}}')
+    )
     assert response.status_code == 302
     classic.refresh_from_db()
     assert classic.engine().cap == 10 and classic.engine().timers.decision == 20
@@ -58,50 +75,95 @@ def test_a_valid_override_is_saved_and_the_effective_rules_show_it(staff, client
 
 def test_invalid_json_in_overrides_is_a_form_error(staff, client):
     classic = Ruleset.objects.get(slug="classic")
-    response = client.post(reverse("admin:lobby_ruleset_change", args=[classic.pk]),
-                           ruleset_form(classic, overrides="{cap: 3"))
+    response = client.post(
+        reverse("admin:lobby_ruleset_change", args=[classic.pk]),
+        ruleset_form(classic, overrides="{cap: 3"),
+    )
     assert response.context["adminform"].form.errors["overrides"]
 
 
 def test_a_room_tier_with_min_above_max_is_refused(staff, client):
     tier = RoomTier.objects.get(slug="novice")
-    response = client.post(reverse("admin:lobby_roomtier_change", args=[tier.pk]), {
-        "slug": "novice", "name": "新手场", "name_en": "Novice", "ruleset": tier.ruleset_id,
-        "beans_per_point": 50, "entry_min": 9_000, "entry_max": 8_000, "is_active": "on",
-        "ordering": 0})
+    response = client.post(
+        reverse("admin:lobby_roomtier_change", args=[tier.pk]),
+        {
+            "slug": "novice",
+            "name": "新手场",
+            "name_en": "Novice",
+            "ruleset": tier.ruleset_id,
+            "beans_per_point": 50,
+            "entry_min": 9_000,
+            "entry_max": 8_000,
+            "is_active": "on",
+            "ordering": 0,
+        },
+    )
     assert response.context["adminform"].form.errors["entry_max"] == [
-        "The maximum must not be below the minimum."]
+        "The maximum must not be below the minimum."
+    ]
 
 
 def test_a_room_tier_cannot_play_the_single_player_stages(staff, client):
     tier = RoomTier.objects.get(slug="novice")
-    response = client.post(reverse("admin:lobby_roomtier_change", args=[tier.pk]), {
-        "slug": "novice", "name": "新手场", "name_en": "Novice",
-        "ruleset": Ruleset.objects.get(slug="stage").pk, "beans_per_point": 50,
-        "entry_min": 1_000, "entry_max": 60_000, "is_active": "on", "ordering": 0})
+    response = client.post(
+        reverse("admin:lobby_roomtier_change", args=[tier.pk]),
+        {
+            "slug": "novice",
+            "name": "新手场",
+            "name_en": "Novice",
+            "ruleset": Ruleset.objects.get(slug="stage").pk,
+            "beans_per_point": 50,
+            "entry_min": 1_000,
+            "entry_max": 60_000,
+            "is_active": "on",
+            "ordering": 0,
+        },
+    )
     assert "played against the computer" in response.context["adminform"].form.errors["ruleset"][0]
     tier.refresh_from_db()
     assert tier.ruleset.slug == "classic"
 
 
 def test_a_leaderboard_cannot_slice_a_running_total_by_period(staff, client):
-    response = client.post(reverse("admin:lobby_leaderboard_add"), {
-        "name": "x", "metric": "beans", "period": "week", "size": 10, "visible": "on",
-        "ordering": 0})
+    response = client.post(
+        reverse("admin:lobby_leaderboard_add"),
+        {
+            "name": "x",
+            "metric": "beans",
+            "period": "week",
+            "size": 10,
+            "visible": "on",
+            "ordering": 0,
+        },
+    )
     assert "running total" in response.context["adminform"].form.errors["period"][0]
-    response = client.post(reverse("admin:lobby_leaderboard_add"), {
-        "name": "周榜 新手场", "metric": "net_beans", "period": "week", "size": 10, "visible": "on",
-        "tier": RoomTier.objects.get(slug="novice").pk, "ordering": 0})
+    response = client.post(
+        reverse("admin:lobby_leaderboard_add"),
+        {
+            "name": "周榜 新手场",
+            "metric": "net_beans",
+            "period": "week",
+            "size": 10,
+            "visible": "on",
+            "tier": RoomTier.objects.get(slug="novice").pk,
+            "ordering": 0,
+        },
+    )
     assert response.status_code == 302
     assert Leaderboard.objects.filter(name="周榜 新手场", tier__slug="novice").exists()
 
 
 def _action(client, action, users, follow=False, **data):
-    return client.post(reverse("admin:accounts_user_changelist"), {
-        "action": action, ACTION_CHECKBOX_NAME: [u.pk for u in users], **data}, follow=follow)
+    return client.post(
+        reverse("admin:accounts_user_changelist"),
+        {"action": action, ACTION_CHECKBOX_NAME: [u.pk for u in users], **data},
+        follow=follow,
+    )
 
 
-def test_grant_beans_through_the_intermediate_form_writes_ledger_rows_once(staff, client, alice, bob):
+def test_grant_beans_through_the_intermediate_form_writes_ledger_rows_once(
+    staff, client, alice, bob
+):
     form_page = _action(client, "adjust_beans", [alice, bob])
     assert form_page.status_code == 200 and b"Grant or deduct beans" in form_page.content
     token = form_page.context["form"].initial["token"]
@@ -116,8 +178,16 @@ def test_grant_beans_through_the_intermediate_form_writes_ledger_rows_once(staff
 
 
 def test_a_deduction_larger_than_the_balance_is_refused_with_a_message(staff, client, alice):
-    response = _action(client, "adjust_beans", [alice], apply="1", amount="-20001", note="abuse",
-                       token="t-1", follow=True)
+    response = _action(
+        client,
+        "adjust_beans",
+        [alice],
+        apply="1",
+        amount="-20001",
+        note="abuse",
+        token="t-1",
+        follow=True,
+    )
     alice.refresh_from_db()
     assert alice.beans == 20_000
     assert any("cannot pay 20001" in str(m) for m in response.context["messages"])
@@ -144,9 +214,16 @@ def test_ban_and_mute_actions(staff, client, alice, bob):
 
 
 def test_an_operator_can_add_a_player_with_a_nickname(staff, client):
-    response = client.post(reverse("admin:accounts_user_add"), {
-        "username": "vip", "nickname": "贵宾", "usable_password": "true",
-        "password1": "a-long-pass-phrase", "password2": "a-long-pass-phrase"})
+    response = client.post(
+        reverse("admin:accounts_user_add"),
+        {
+            "username": "vip",
+            "nickname": "贵宾",
+            "usable_password": "true",
+            "password1": "a-long-pass-phrase",
+            "password2": "a-long-pass-phrase",
+        },
+    )
     assert response.status_code == 302, response.context["adminform"].form.errors
     vip = User.objects.get(username="vip")
     assert (vip.nickname, vip.kind, vip.beans) == ("贵宾", "player", 0)
@@ -161,8 +238,9 @@ def test_the_player_page_shows_the_ledger_read_only(staff, client, alice):
     assert reverse("admin:accounts_ledgerentry_add") not in response.content.decode()
 
 
-def test_player_search_by_nickname_and_no_query_per_row(staff, client, make_player,
-                                                      django_assert_max_num_queries):
+def test_player_search_by_nickname_and_no_query_per_row(
+    staff, client, make_player, django_assert_max_num_queries
+):
     for i in range(30):
         make_player(f"p{i}", nickname=f"雀友{i}")
     with django_assert_max_num_queries(12):
@@ -172,10 +250,23 @@ def test_player_search_by_nickname_and_no_query_per_row(staff, client, make_play
     assert [u.username for u in found.context["cl"].result_list] == ["p7"]
 
 
-@pytest.mark.parametrize("model", ["ledgerentry", "roomtier", "ruleset", "leaderboard", "match",
-                                   "queueticket", "privateroom", "ranklevel", "economysettings"])
-def test_every_admin_list_renders_with_few_queries(staff, client, model, alice, bob,
-                                                   django_assert_max_num_queries):
+@pytest.mark.parametrize(
+    "model",
+    [
+        "ledgerentry",
+        "roomtier",
+        "ruleset",
+        "leaderboard",
+        "match",
+        "queueticket",
+        "privateroom",
+        "ranklevel",
+        "economysettings",
+    ],
+)
+def test_every_admin_list_renders_with_few_queries(
+    staff, client, model, alice, bob, django_assert_max_num_queries
+):
     app = "accounts" if model in {"ledgerentry", "ranklevel", "economysettings"} else "lobby"
     with django_assert_max_num_queries(15):
         response = client.get(reverse(f"admin:{app}_{model}_changelist"))

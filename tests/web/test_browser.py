@@ -17,8 +17,15 @@ from tests.conftest import PASSWORD
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+FLAGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 
 
 @pytest.fixture
@@ -49,7 +56,9 @@ def log_in(browser, base, username):
     return page
 
 
-def test_two_browsers_are_paired_and_the_waiting_one_follows_by_htmx(browser, live_server, alice, bob):
+def test_two_browsers_are_paired_and_the_waiting_one_follows_by_htmx(
+    browser, live_server, alice, bob
+):
     base = live_server.url
     a = log_in(browser, base, "alice")
     b = log_in(browser, base, "bob")
@@ -80,7 +89,9 @@ def test_a_waiting_player_can_cancel(browser, live_server, alice):
     assert alice.queue_tickets.get().state == "cancelled"
 
 
-def test_a_friend_joins_a_private_room_by_code_and_the_host_follows(browser, live_server, alice, bob):
+def test_a_friend_joins_a_private_room_by_code_and_the_host_follows(
+    browser, live_server, alice, bob
+):
     base = live_server.url
     host = log_in(browser, base, "alice")
     host.goto(f"{base}/rooms/new/")

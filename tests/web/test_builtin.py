@@ -20,34 +20,53 @@ def load():
 
 def test_it_loads_the_rooms_of_rules_4_6(builtin):
     rows = list(RoomTier.objects.values_list("name", "beans_per_point", "entry_min", "entry_max"))
-    assert rows == [("新手场", 50, 1_000, 60_000), ("普通场", 200, 5_000, 80_000),
-                    ("初级场", 500, 10_000, 100_000), ("中级场", 2_000, 50_000, 1_000_000),
-                    ("高级场", 6_000, 200_000, 2_000_000_000)]
+    assert rows == [
+        ("新手场", 50, 1_000, 60_000),
+        ("普通场", 200, 5_000, 80_000),
+        ("初级场", 500, 10_000, 100_000),
+        ("中级场", 2_000, 50_000, 1_000_000),
+        ("高级场", 6_000, 200_000, 2_000_000_000),
+    ]
     assert set(RoomTier.objects.values_list("ruleset__engine_slug", flat=True)) == {"classic"}
 
 
 def test_it_loads_six_rulesets_sixteen_levels_and_bots_with_beans(builtin):
     assert sorted(Ruleset.objects.values_list("slug", flat=True)) == sorted(
-        ["classic", "stage", "quesheng", "tiao72", "gb", "wenzhou"])
+        ["classic", "stage", "quesheng", "tiao72", "gb", "wenzhou"]
+    )
     assert RankLevel.objects.count() == 16
     assert RankLevel.objects.get(level=16).name == "自摸王"
     bots = User.objects.filter(kind="bot")
-    assert bots.count() == 4 and all(b.beans == 1_000_000 and not b.has_usable_password() for b in bots)
+    assert bots.count() == 4 and all(
+        b.beans == 1_000_000 and not b.has_usable_password() for b in bots
+    )
     assert Leaderboard.objects.count() == 4
 
 
 def test_loading_again_creates_nothing_and_keeps_admin_edits(builtin):
     RoomTier.objects.filter(slug="novice").update(entry_min=2_000)
     Leaderboard.objects.filter(metric="games_won").delete()
-    assert "0 new rulesets, 0 new room tiers, 0 new leaderboards, 0 new rank levels, 0 new bots" in load()
+    assert (
+        "0 new rulesets, 0 new room tiers, 0 new leaderboards, 0 new rank levels, 0 new bots"
+        in load()
+    )
     assert RoomTier.objects.get(slug="novice").entry_min == 2_000
     assert not Leaderboard.objects.filter(metric="games_won").exists()
     assert User.objects.get(username="bot-afu").beans == 1_000_000  # floated once only
 
 
-@pytest.mark.parametrize("score, level, next_level, percent", [
-    (0, 1, 2, 0), (39, 1, 2, 97), (40, 2, 3, 0), (100, 3, 4, 28), (199_999, 15, 16, 99),
-    (200_000, 16, None, 100), (10**9, 16, None, 100)])
+@pytest.mark.parametrize(
+    "score, level, next_level, percent",
+    [
+        (0, 1, 2, 0),
+        (39, 1, 2, 97),
+        (40, 2, 3, 0),
+        (100, 3, 4, 28),
+        (199_999, 15, 16, 99),
+        (200_000, 16, None, 100),
+        (10**9, 16, None, 100),
+    ],
+)
 def test_rank_progress(builtin, score, level, next_level, percent):
     p = ranks.progress(score)
     assert p.level.level == level

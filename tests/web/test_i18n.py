@@ -29,7 +29,11 @@ def parse_po(text: str) -> list[dict]:
         else:
             m = re.match(r'(msgid_plural|msgid|msgstr(?:\[(\d+)\])?) "(.*)"$', line)
             if m:
-                key = ("msgstr", int(m.group(2) or 0)) if m.group(1).startswith("msgstr") else m.group(1)
+                key = (
+                    ("msgstr", int(m.group(2) or 0))
+                    if m.group(1).startswith("msgstr")
+                    else m.group(1)
+                )
                 value = m.group(3)
             else:
                 value = re.match(r'"(.*)"$', line).group(1)
@@ -81,7 +85,12 @@ def test_the_lobby_speaks_chinese_by_default_and_english_on_request(builtin, cli
 def test_no_template_has_an_untranslated_english_sentence(alice, client_of):
     """Rendered pages in Chinese keep no English UI text outside data and identifiers."""
     c = client_of(alice)
-    for url in ["/", reverse("lobby:leaderboards"), alice.get_absolute_url(), reverse("lobby:room_new")]:
+    for url in [
+        "/",
+        reverse("lobby:leaderboards"),
+        alice.get_absolute_url(),
+        reverse("lobby:room_new"),
+    ]:
         html = c.get(url).content.decode()
         text = re.sub(r"<script.*?</script>|<[^>]+>", " ", html, flags=re.S)
         words = re.findall(r"\b[A-Za-z]{4,}\b", text)

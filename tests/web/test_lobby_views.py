@@ -29,7 +29,9 @@ def test_the_rooms_fragment_is_served_alone_to_htmx(builtin, client, htmx):
     assert html.lstrip().startswith('<div id="tiers"') and "<html" not in html
 
 
-def test_a_room_the_player_cannot_afford_is_refused_with_a_clear_message(make_player, builtin, client_of):
+def test_a_room_the_player_cannot_afford_is_refused_with_a_clear_message(
+    make_player, builtin, client_of
+):
     poor = make_player("poor", beans=4_000)
     c = client_of(poor)
     home = c.get("/").content.decode()
@@ -61,13 +63,21 @@ def test_two_players_in_the_same_room_are_paired_into_a_match(alice, bob, client
     assert {match.player_one, match.player_two} == {alice, bob}
     assert match.player_one == alice  # who waited longer sits first
     assert (match.tier.slug, match.ruleset.slug, match.beans_per_point, match.ranked) == (
-        "novice", "classic", 50, True)
+        "novice",
+        "classic",
+        50,
+        True,
+    )
 
     # Alice's waiting page learns it on its next poll.
     poll = ca.get(ticket.get_absolute_url(), headers=htmx())
     assert poll["HX-Redirect"] == match.get_absolute_url()
     page = ca.get(match.get_absolute_url())
-    assert page.status_code == 200 and "Alice" in page.content.decode() and "Bob" in page.content.decode()
+    assert (
+        page.status_code == 200
+        and "Alice" in page.content.decode()
+        and "Bob" in page.content.decode()
+    )
 
 
 def test_players_in_different_rooms_are_not_paired(alice, make_player, client_of):
@@ -93,8 +103,11 @@ def test_two_players_who_missed_each_other_are_paired_on_the_next_poll(alice, bo
     from lobby.matchmaking import poll
 
     # Both tickets written without a pairing attempt, as when two joins race.
-    ta = QueueTicket.objects.create(player=alice, tier=RoomTier.objects.get(slug="novice"),
-                                    ruleset=RoomTier.objects.get(slug="novice").ruleset)
+    ta = QueueTicket.objects.create(
+        player=alice,
+        tier=RoomTier.objects.get(slug="novice"),
+        ruleset=RoomTier.objects.get(slug="novice").ruleset,
+    )
     QueueTicket.objects.create(player=bob, tier=ta.tier, ruleset=ta.ruleset)
     response = client_of(alice).get(ta.get_absolute_url(), headers=htmx())
     assert response["HX-Redirect"] == Match.objects.get().get_absolute_url()
@@ -146,8 +159,12 @@ def test_the_stale_ticket_task_cancels_only_stale_tickets(alice, bob):
 
     novice = RoomTier.objects.get(slug="novice")
     fresh = QueueTicket.objects.create(player=alice, tier=novice, ruleset=novice.ruleset)
-    stale = QueueTicket.objects.create(player=bob, tier=novice, ruleset=novice.ruleset,
-                                       last_seen=timezone.now() - datetime.timedelta(minutes=5))
+    stale = QueueTicket.objects.create(
+        player=bob,
+        tier=novice,
+        ruleset=novice.ruleset,
+        last_seen=timezone.now() - datetime.timedelta(minutes=5),
+    )
     assert expire_ticket_if_stale(fresh.pk) == "waiting"
     assert expire_ticket_if_stale(stale.pk) == "expired"
     assert expire_ticket_if_stale(stale.pk) == "done"
@@ -156,6 +173,7 @@ def test_the_stale_ticket_task_cancels_only_stale_tickets(alice, bob):
 
 
 # ----- private rooms ---------------------------------------------------------------------
+
 
 def test_a_private_room_has_a_code_and_a_share_link_and_is_unranked(alice, bob, client_of, htmx):
     ca = client_of(alice)
@@ -169,10 +187,17 @@ def test_a_private_room_has_a_code_and_a_share_link_and_is_unranked(alice, bob, 
     response = client_of(bob).post(reverse("lobby:room_join", args=[room.code.lower()]))
     match = Match.objects.get()
     assert response.url == match.get_absolute_url()
-    assert (match.kind, match.ranked, match.beans_per_point, match.base_points, match.ruleset.slug) == (
-        "private", False, 0, 5, "gb")
+    assert (
+        match.kind,
+        match.ranked,
+        match.beans_per_point,
+        match.base_points,
+        match.ruleset.slug,
+    ) == ("private", False, 0, 5, "gb")
     # The host's polling fragment now sends them to the match.
-    assert ca.get(room.get_absolute_url(), headers=htmx())["HX-Redirect"] == match.get_absolute_url()
+    assert (
+        ca.get(room.get_absolute_url(), headers=htmx())["HX-Redirect"] == match.get_absolute_url()
+    )
     # Nobody pays anything for a private room.
     assert not LedgerEntry.objects.filter(reason="settlement").exists()
 
@@ -181,7 +206,9 @@ def test_a_full_or_closed_room_refuses_a_guest(alice, bob, outsider, client_of):
     room = _open_room(alice)
     client_of(bob).post(reverse("lobby:room_join", args=[room.code]))
     response = client_of(outsider).post(reverse("lobby:room_join", args=[room.code]), follow=True)
-    assert any("no longer open" in str(m) or "不再开放" in str(m) for m in response.context["messages"])
+    assert any(
+        "no longer open" in str(m) or "不再开放" in str(m) for m in response.context["messages"]
+    )
     assert Match.objects.count() == 1
 
 
@@ -200,7 +227,9 @@ def test_the_host_cannot_join_their_own_room_and_only_the_host_closes_it(alice, 
 def test_join_by_code_finds_the_room_or_explains(alice, bob, client_of, htmx):
     room = _open_room(alice)
     cb = client_of(bob)
-    response = cb.post(reverse("lobby:room_find"), {"code": f" {room.code.lower()} "}, headers=htmx())
+    response = cb.post(
+        reverse("lobby:room_find"), {"code": f" {room.code.lower()} "}, headers=htmx()
+    )
     assert response["HX-Redirect"] == room.get_absolute_url()
     response = cb.post(reverse("lobby:room_find"), {"code": "ZZZZZZ"}, headers=htmx())
     assert response.status_code == 200 and b'id="join-code"' in response.content
@@ -209,16 +238,21 @@ def test_join_by_code_finds_the_room_or_explains(alice, bob, client_of, htmx):
 
 def test_a_private_room_cannot_use_the_single_player_stages(alice, client_of):
     c = client_of(alice)
-    offered = [r.slug for r in c.get(reverse("lobby:room_new")).context["form"].fields["ruleset"].queryset]
+    offered = [
+        r.slug for r in c.get(reverse("lobby:room_new")).context["form"].fields["ruleset"].queryset
+    ]
     assert "stage" not in offered and "classic" in offered
-    response = c.post(reverse("lobby:room_new"), {"ruleset": _ruleset_pk("stage"), "base_points": 1})
+    response = c.post(
+        reverse("lobby:room_new"), {"ruleset": _ruleset_pk("stage"), "base_points": 1}
+    )
     assert response.context["form"].errors["ruleset"]
     assert not PrivateRoom.objects.exists()
 
 
 def test_private_room_base_is_validated(alice, client_of):
-    response = client_of(alice).post(reverse("lobby:room_new"),
-                                     {"ruleset": _ruleset_pk("classic"), "base_points": 0})
+    response = client_of(alice).post(
+        reverse("lobby:room_new"), {"ruleset": _ruleset_pk("classic"), "base_points": 0}
+    )
     assert response.status_code == 200 and response.context["form"].errors["base_points"]
     assert not PrivateRoom.objects.exists()
 
@@ -238,7 +272,10 @@ def _open_room(host):
 
 # ----- relief and leaderboards -----------------------------------------------------------
 
-def test_relief_button_appears_below_the_novice_entry_and_grants_once(make_player, builtin, client_of):
+
+def test_relief_button_appears_below_the_novice_entry_and_grants_once(
+    make_player, builtin, client_of
+):
     broke = make_player("broke", beans=500)
     c = client_of(broke)
     assert reverse("lobby:relief") in c.get("/").content.decode()
@@ -279,23 +316,37 @@ def test_a_net_beans_board_filters_by_room_and_period(alice, bob, outsider):
     from lobby.models import Leaderboard
 
     novice, normal = RoomTier.objects.get(slug="novice"), RoomTier.objects.get(slug="normal")
-    in_novice = Match.objects.create(kind="quick", tier=novice, ruleset=novice.ruleset,
-                                     player_one=alice, player_two=bob)
-    in_normal = Match.objects.create(kind="quick", tier=normal, ruleset=normal.ruleset,
-                                     player_one=outsider, player_two=bob)
-    wallet.settle(winner=alice, loser=bob, amount=800, rake_percent=0, key="n1", ref=in_novice.public_id)
-    wallet.settle(winner=outsider, loser=bob, amount=900, rake_percent=0, key="n2", ref=in_normal.public_id)
-    old = wallet.settle(winner=bob, loser=alice, amount=5_000, rake_percent=0, key="old",
-                        ref=in_novice.public_id)
+    in_novice = Match.objects.create(
+        kind="quick", tier=novice, ruleset=novice.ruleset, player_one=alice, player_two=bob
+    )
+    in_normal = Match.objects.create(
+        kind="quick", tier=normal, ruleset=normal.ruleset, player_one=outsider, player_two=bob
+    )
+    wallet.settle(
+        winner=alice, loser=bob, amount=800, rake_percent=0, key="n1", ref=in_novice.public_id
+    )
+    wallet.settle(
+        winner=outsider, loser=bob, amount=900, rake_percent=0, key="n2", ref=in_normal.public_id
+    )
+    old = wallet.settle(
+        winner=bob, loser=alice, amount=5_000, rake_percent=0, key="old", ref=in_novice.public_id
+    )
     LedgerEntry.objects.filter(idempotency_key=old.key).update(
-        created_at=timezone.now() - datetime.timedelta(days=40))
+        created_at=timezone.now() - datetime.timedelta(days=40)
+    )
 
     board = Leaderboard(name="x", metric="net_beans", period="month", tier=novice, size=10)
     assert [(r.player, r.value) for r in leaderboards.rows(board)] == [(alice, 800)]
     board.tier = None
-    assert [(r.player, r.value) for r in leaderboards.rows(board)] == [(outsider, 900), (alice, 800)]
+    assert [(r.player, r.value) for r in leaderboards.rows(board)] == [
+        (outsider, 900),
+        (alice, 800),
+    ]
     board.period = "all"
-    assert [(r.player, r.value) for r in leaderboards.rows(board)] == [(bob, 3_300), (outsider, 900)]
+    assert [(r.player, r.value) for r in leaderboards.rows(board)] == [
+        (bob, 3_300),
+        (outsider, 900),
+    ]
 
 
 def test_the_csrf_token_in_body_hx_headers_authorizes_htmx_posts(alice):

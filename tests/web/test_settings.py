@@ -13,19 +13,23 @@ from mahjong import settings as s
 ROOT = Path(__file__).resolve().parents[2]
 
 
-@pytest.mark.parametrize("raw, expected", [("true", True), ("0", False), ("Yes", True), ("off", False),
-                                           ("", True)])
+@pytest.mark.parametrize(
+    "raw, expected", [("true", True), ("0", False), ("Yes", True), ("off", False), ("", True)]
+)
 def test_env_bool_accepts_the_usual_spellings(monkeypatch, raw, expected):
     monkeypatch.setenv("X_FLAG", raw)
     assert s.env_bool("X_FLAG", True) is expected
 
 
-@pytest.mark.parametrize("helper, raw, message", [
-    (lambda: s.env_bool("X", False), "maybe", "X='maybe' is not a boolean"),
-    (lambda: s.env_int("X", 1), "ten", "X='ten' is not a whole number"),
-    (lambda: s.env_int("X", 1, minimum=5), "3", "X=3 must be at least 5"),
-    (lambda: s.env_list("X", []), "a,,b", "empty item"),
-])
+@pytest.mark.parametrize(
+    "helper, raw, message",
+    [
+        (lambda: s.env_bool("X", False), "maybe", "X='maybe' is not a boolean"),
+        (lambda: s.env_int("X", 1), "ten", "X='ten' is not a whole number"),
+        (lambda: s.env_int("X", 1, minimum=5), "3", "X=3 must be at least 5"),
+        (lambda: s.env_list("X", []), "a,,b", "empty item"),
+    ],
+)
 def test_malformed_values_fail_loudly_naming_the_variable(monkeypatch, helper, raw, message):
     monkeypatch.setenv("X", raw)
     with pytest.raises(ImproperlyConfigured, match=message):
@@ -35,7 +39,13 @@ def test_malformed_values_fail_loudly_naming_the_variable(monkeypatch, helper, r
 def test_a_postgres_url_is_parsed_into_django_settings():
     db = s.parse_database_url("postgres://u%40x:p%2Fw@db.example.com:6543/game?sslmode=require")
     assert (db["ENGINE"], db["NAME"], db["USER"], db["PASSWORD"], db["HOST"], db["PORT"]) == (
-        "django.db.backends.postgresql", "game", "u@x", "p/w", "db.example.com", "6543")
+        "django.db.backends.postgresql",
+        "game",
+        "u@x",
+        "p/w",
+        "db.example.com",
+        "6543",
+    )
     assert db["OPTIONS"] == {"sslmode": "require"}
 
 
@@ -45,12 +55,15 @@ def test_sqlite_urls_relative_absolute_and_memory():
     assert s.parse_database_url("sqlite:///:memory:")["NAME"] == ":memory:"
 
 
-@pytest.mark.parametrize("url, message", [
-    ("mysql://root@localhost/db", "unsupported scheme 'mysql'"),
-    ("postgres://localhost", "name exactly one database"),
-    ("postgres://localhost:port/db", "port is not a number"),
-    ("sqlite://", "sqlite:///relative/path"),
-])
+@pytest.mark.parametrize(
+    "url, message",
+    [
+        ("mysql://root@localhost/db", "unsupported scheme 'mysql'"),
+        ("postgres://localhost", "name exactly one database"),
+        ("postgres://localhost:port/db", "port is not a number"),
+        ("sqlite://", "sqlite:///relative/path"),
+    ],
+)
 def test_bad_database_urls_are_refused(url, message):
     with pytest.raises(ImproperlyConfigured, match=message):
         s.parse_database_url(url)
@@ -65,10 +78,19 @@ def test_redis_urls():
 
 
 def _django(args, **env):
-    clean = {k: v for k, v in os.environ.items()
-             if k not in {"DEBUG", "SECRET_KEY", "ALLOWED_HOSTS", "DATABASE_URL", "REDIS_URL"}}
-    return subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, capture_output=True,
-                          text=True, env={**clean, **env}, timeout=120)
+    clean = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in {"DEBUG", "SECRET_KEY", "ALLOWED_HOSTS", "DATABASE_URL", "REDIS_URL"}
+    }
+    return subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env={**clean, **env},
+        timeout=120,
+    )
 
 
 def test_it_refuses_to_start_with_debug_off_and_the_development_key():
@@ -83,9 +105,12 @@ def test_a_malformed_env_value_stops_the_process():
 
 
 def test_check_deploy_is_clean_with_production_values():
-    result = _django(["check", "--deploy", "--fail-level", "DEBUG"], DEBUG="false",
-                     SECRET_KEY="x" * 20 + "a-long-random-production-secret-0123456789",
-                     ALLOWED_HOSTS="mahjong.example.com",
-                     DATABASE_URL="sqlite:///:memory:")
+    result = _django(
+        ["check", "--deploy", "--fail-level", "DEBUG"],
+        DEBUG="false",
+        SECRET_KEY="x" * 20 + "a-long-random-production-secret-0123456789",
+        ALLOWED_HOSTS="mahjong.example.com",
+        DATABASE_URL="sqlite:///:memory:",
+    )
     assert result.returncode == 0, result.stdout + result.stderr
     assert "no issues" in result.stdout

@@ -8,8 +8,11 @@ VENDOR = Path(__file__).resolve().parents[2] / "static" / "vendor"
 
 
 def test_vendored_files_match_the_hashes_in_the_readme():
-    rows = re.findall(r"^\| `([^`]+)/` \| `[^`]+` \| [\d.]+ \| `package/dist/([^`]+)`.*\| `([0-9a-f]{64})` \|$",
-                      (VENDOR / "README.md").read_text(), flags=re.M)
+    rows = re.findall(
+        r"^\| `([^`]+)/` \| `[^`]+` \| [\d.]+ \| `package/dist/([^`]+)`.*\| `([0-9a-f]{64})` \|$",
+        (VENDOR / "README.md").read_text(),
+        flags=re.M,
+    )
     assert len(rows) == 2
     for directory, filename, digest in rows:
         assert hashlib.sha256((VENDOR / directory / filename).read_bytes()).hexdigest() == digest

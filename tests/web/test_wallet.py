@@ -60,11 +60,14 @@ def test_it_refuses_to_overdraw_a_player_and_changes_nothing(alice, bob):
     assert not LedgerEntry.objects.filter(idempotency_key="over").exists()
 
 
-@pytest.mark.parametrize("legs, message", [
-    ([(-5, "a"), (4, "b")], "sum to zero"),
-    ([(0, "a"), (0, "b")], "zero leg"),
-    ([(-5, "a"), (5, "a")], "twice"),
-])
+@pytest.mark.parametrize(
+    "legs, message",
+    [
+        ([(-5, "a"), (4, "b")], "sum to zero"),
+        ([(0, "a"), (0, "b")], "zero leg"),
+        ([(-5, "a"), (5, "a")], "twice"),
+    ],
+)
 def test_unbalanced_or_malformed_postings_are_refused(alice, bob, legs, message):
     who = {"a": alice, "b": bob}
     with pytest.raises(ValueError, match=message):
@@ -82,8 +85,9 @@ def test_the_bank_may_go_negative_so_grants_balance(alice):
 
 
 def test_settlement_pays_the_winner_and_the_house_takes_the_rake(alice, bob):
-    posting = wallet.settle(winner=alice, loser=bob, amount=1_000, rake_percent=5, key="hand-1",
-                            ref="m1")
+    posting = wallet.settle(
+        winner=alice, loser=bob, amount=1_000, rake_percent=5, key="hand-1", ref="m1"
+    )
     alice.refresh_from_db()
     bob.refresh_from_db()
     assert (alice.beans, bob.beans, wallet.house().beans) == (20_950, 19_000, 50)
@@ -127,5 +131,9 @@ def test_admin_adjustment_needs_a_reason_and_records_the_actor(alice, make_playe
         wallet.adjust(alice, 100, note="  ", actor=admin, key="a1")
     posting = wallet.adjust(alice, -100, note="refund of a bug", actor=admin, key="a2")
     leg = next(e for e in posting.entries if e.account_id == alice.pk)
-    assert (leg.reason, leg.amount, leg.actor_id, leg.note) == ("admin_deduct", -100, admin.pk,
-                                                               "refund of a bug")
+    assert (leg.reason, leg.amount, leg.actor_id, leg.note) == (
+        "admin_deduct",
+        -100,
+        admin.pk,
+        "refund of a bug",
+    )

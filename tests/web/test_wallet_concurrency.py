@@ -44,14 +44,16 @@ def test_parallel_grants_and_settlements_keep_every_account_balanced(builtin, ma
                     if rng.random() < 0.3:
                         wallet.adjust(a, rng.choice([700, -700]), note="race", actor=None, key=key)
                     else:
-                        wallet.settle(winner=a, loser=b, amount=rng.randint(1, 4_000),
-                                      rake_percent=5, key=key)
+                        wallet.settle(
+                            winner=a, loser=b, amount=rng.randint(1, 4_000), rake_percent=5, key=key
+                        )
                 except wallet.WalletError:
                     refused.append(key)  # a deduction bigger than the balance: fine
                 # The same key again from another thread must be a replay, never a double.
                 if n % 5 == 0:
-                    wallet.post([(wallet.bank(), -1), (b, 1)], reason="admin_grant",
-                                key=f"shared-{n}")
+                    wallet.post(
+                        [(wallet.bank(), -1), (b, 1)], reason="admin_grant", key=f"shared-{n}"
+                    )
         except Exception as exc:  # pragma: no cover - reported below
             errors.append(exc)
         finally:
@@ -72,5 +74,6 @@ def test_parallel_grants_and_settlements_keep_every_account_balanced(builtin, ma
         assert last is None or last.balance_after == user.beans
     assert User.objects.aggregate(s=Sum("beans"))["s"] == 0
     assert LedgerEntry.objects.filter(idempotency_key__startswith="shared-").count() == 2 * len(
-        range(0, ROUNDS, 5))
+        range(0, ROUNDS, 5)
+    )
     assert LedgerEntry.objects.filter(reason="settlement").exists()

@@ -6,8 +6,10 @@ from lobby import builtin as lobby_builtin
 
 
 class Command(BaseCommand):
-    help = ("Load the built-in rulesets, room tiers, rank levels, leaderboards and bot "
-            "accounts. Safe to run repeatedly: existing rows (and admin edits) are kept.")
+    help = (
+        "Load the built-in rulesets, room tiers, rank levels, leaderboards and bot "
+        "accounts. Safe to run repeatedly: existing rows (and admin edits) are kept."
+    )
 
     def handle(self, *args, **options):
         with transaction.atomic():
