@@ -25,8 +25,9 @@ def win_tile(state: GameState, seat: int, how: str) -> int:
     player = state.seat(seat)
     if how in (SELF_DRAW, HAIDI):
         return player.drawn
-    if how == HEAVEN:
-        return player.concealed[-1]  # any tile of a complete hand; the jump tile's place
+    if how == HEAVEN:  # any tile of the complete dealt hand: the rightmost plain one
+        plain = [t for t in player.concealed if t != state.wild]
+        return (plain or player.concealed)[-1]
     if how == ROB:
         return state.rob_tile
     return state.seat(1 - seat).river[-1]

@@ -454,3 +454,13 @@ def test_gb_offers_a_win_only_when_it_reaches_eight_fan(other, wins):
     state = scripted_hand("gb", dealer_hand="8s1199p11223344z6z", other_hand=other)
     state, _ = play(state, "0 discard 8s")
     assert ("hu" in offered(state, 1)) == wins
+
+
+def test_the_deal_events_show_each_hand_only_to_its_seat():
+    from mahjong.engine.game import opening_events
+    from mahjong.engine.views import event_for
+    state = scripted_hand("classic", dealer_hand=READY_DEALER, other_hand=QUIET)
+    deal, mine, theirs = opening_events(state)
+    assert deal["commitment"] == state.commitment and deal["dealer"] == 0
+    assert event_for(mine, 0)["tiles"] == format_tiles(state.seat(0).concealed)
+    assert "tiles" not in event_for(mine, 1) and event_for(theirs, None)["count"] == 13
