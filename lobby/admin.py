@@ -1,24 +1,139 @@
+import copy
+
 from django import forms
 from django.contrib import admin
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
 from mahjong.engine.errors import InvalidRuleset
+from mahjong.engine.rulesets import RULESETS
 
 from .models import Leaderboard, Match, PrivateRoom, QueueTicket, RoomTier, Ruleset, engine_choices
+
+# Overrides an operator changes most, as plain form fields; everything else (fan values,
+# options) stays in the JSON box. Blank means "as the engine ruleset says".
+COMMON_OVERRIDES = {
+    "cap": (("cap",), _("cap")),
+    "min_fan": (("min_fan",), _("minimum fan")),
+    "base_points": (("base_points",), _("base")),
+    "rake_percent": (("rake_percent",), _("rake %")),
+    "self_draw_multiplier": (("self_draw_multiplier",), _("self-draw multiplier")),
+    "discard_multiplier": (("discard_multiplier",), _("discard multiplier")),
+    "escape_penalty": (("escape_penalty",), _("escape penalty")),
+    "decision_timer": (("timers", "decision"), _("decision timer (s)")),
+    "escape_timer": (("timers", "escape"), _("escape after (s)")),
+    "auto_win_on_timeout": (("auto_win_on_timeout",), _("win automatically on timeout")),
+}
+
+
+def _get(overrides, path):
+    for key in path:
+        if not isinstance(overrides, dict) or key not in overrides:
+            return None
+        overrides = overrides[key]
+    return overrides
+
+
+def _put(overrides: dict, path, value) -> None:
+    *parents, leaf = path
+    for key in parents:
+        overrides = overrides.setdefault(key, {})
+    if value is None:
+        overrides.pop(leaf, None)
+    else:
+        overrides[leaf] = value
+
+
+def _drop(overrides: dict, path) -> None:
+    _put(overrides, path, None)
+    if len(path) == 2 and overrides.get(path[0]) == {}:
+        del overrides[path[0]]
+
+
+def _number(name):
+    return forms.IntegerField(label=COMMON_OVERRIDES[name][1], required=False)
+
+
+def _yes_no(name):
+    return forms.TypedChoiceField(
+        label=COMMON_OVERRIDES[name][1],
+        required=False,
+        empty_value=None,
+        coerce=lambda v: v == "yes",
+        choices=[("", _("as the engine ruleset")), ("yes", _("yes")), ("no", _("no"))],
+    )
 
 
 class RulesetForm(forms.ModelForm):
     engine_slug = forms.ChoiceField(label=_("engine ruleset"), choices=engine_choices)
+    cap = _number("cap")
+    min_fan = _number("min_fan")
+    base_points = _number("base_points")
+    rake_percent = _number("rake_percent")
+    self_draw_multiplier = _number("self_draw_multiplier")
+    discard_multiplier = _number("discard_multiplier")
+    escape_penalty = _number("escape_penalty")
+    decision_timer = _number("decision_timer")
+    escape_timer = _number("escape_timer")
+    auto_win_on_timeout = _yes_no("auto_win_on_timeout")
 
     class Meta:
         model = Ruleset
         fields = "__all__"
+        labels = {"overrides": _("other overrides (JSON)")}
         widgets = {
             "overrides": forms.Textarea(
-                attrs={"rows": 8, "cols": 80, "style": "font-family: monospace"}
+                attrs={"rows": 6, "cols": 80, "style": "font-family: monospace"}
             )
         }
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        engine = RULESETS.get(self.instance.engine_slug)
+        saved = self.instance.overrides if isinstance(self.instance.overrides, dict) else {}
+        rest = copy.deepcopy(saved)
+        for name, (path, _label) in COMMON_OVERRIDES.items():
+            value = _get(saved, path)
+            if name == "auto_win_on_timeout" and value is not None:
+                value = "yes" if value else "no"
+            self.initial[name] = value
+            if engine is not None:
+                default = _get(_engine_values(engine), path)
+                if isinstance(default, bool):
+                    default = _("yes") if default else _("no")
+                elif default is None:
+                    default = _("none")
+                self.fields[name].help_text = _("Engine default: %(value)s") % {"value": default}
+            _drop(rest, path)
+        if not self.is_bound:
+            self.initial["overrides"] = rest
+
+    def clean(self):
+        cleaned = super().clean()
+        rest = cleaned.get("overrides")
+        if rest is None or not isinstance(rest, dict):
+            return cleaned  # the JSON field already reported it, or the engine will
+        merged = copy.deepcopy(rest)
+        for name, (path, label) in COMMON_OVERRIDES.items():
+            if _get(rest, path) is not None:
+                self.add_error(
+                    "overrides", _("Set %(field)s in its own field above.") % {"field": label}
+                )
+            _put(merged, path, cleaned.get(name))
+        if merged.get("timers") == {}:
+            del merged["timers"]
+        cleaned["overrides"] = merged
+        return cleaned
+
+
+def _engine_values(engine) -> dict:
+    values = {
+        name: getattr(engine, name)
+        for name, (path, _label) in COMMON_OVERRIDES.items()
+        if len(path) == 1
+    }
+    values["timers"] = {"decision": engine.timers.decision, "escape": engine.timers.escape}
+    return values
 
 
 @admin.register(Ruleset)
@@ -37,15 +152,14 @@ class RulesetAdmin(admin.ModelAdmin):
     list_filter = ("engine_slug", "is_active")
     search_fields = ("name", "name_en", "slug")
     readonly_fields = ("effective_rules",)
-    fields = (
-        "slug",
-        "engine_slug",
-        "name",
-        "name_en",
-        "overrides",
-        "effective_rules",
-        "is_active",
-        "ordering",
+    fieldsets = (
+        (None, {"fields": ("slug", "engine_slug", "name", "name_en", "is_active", "ordering")}),
+        (
+            _("Common overrides (blank = as the engine ruleset)"),
+            {"fields": tuple(COMMON_OVERRIDES)},
+        ),
+        (_("Advanced"), {"fields": ("overrides",)}),
+        (_("Result"), {"fields": ("effective_rules",)}),
     )
 
     @admin.display(boolean=True, description=_("overrides"))

@@ -32,54 +32,96 @@ def ruleset_form(ruleset, **changes):
     return data
 
 
-def test_a_ruleset_override_the_engine_refuses_shows_the_engines_message(staff, client):
+def change_url(ruleset):
+    return reverse("admin:lobby_ruleset_change", args=[ruleset.pk])
+
+
+def form_errors(response, field):
+    return response.context["adminform"].form.errors[field]
+
+
+def test_a_value_the_engine_refuses_shows_the_engines_message(staff, client):
     classic = Ruleset.objects.get(slug="classic")
-    url = reverse("admin:lobby_ruleset_change", args=[classic.pk])
-    response = client.post(url, ruleset_form(classic, overrides='{"cap": -3}'))
+    response = client.post(change_url(classic), ruleset_form(classic, cap="-3"))
     assert response.status_code == 200
-    errors = response.context["adminform"].form.errors["overrides"]
-    assert errors == [
+    assert form_errors(response, "overrides") == [
         "The engine refused these overrides: cap must be null or a whole number > 0, got -3"
     ]
-    assert (
-        "<th>cap</th><td>13</td>" in response.content.decode()
-    )  # the saved rules, not the refused
+    page = response.content.decode()
+    assert "<th>cap</th><td>13</td>" in page  # the saved rules, not the refused ones
     classic.refresh_from_db()
     assert classic.overrides == {}
 
 
-def test_an_unknown_override_names_what_is_allowed(staff, client):
+def test_common_overrides_are_plain_fields_with_the_engine_default_shown(staff, client):
     classic = Ruleset.objects.get(slug="classic")
+    page = client.get(change_url(classic)).content.decode()
+    assert "Engine default: 13" in page and "Engine default: 15" in page  # cap, decision timer
     response = client.post(
-        reverse("admin:lobby_ruleset_change", args=[classic.pk]),
-        ruleset_form(classic, overrides='{"tiles": 3}'),
-    )
-    assert (
-        "'tiles' cannot be overridden; allowed:"
-        in response.context["adminform"].form.errors["overrides"][0]
-    )
-
-
-def test_a_valid_override_is_saved_and_the_effective_rules_show_it(staff, client):
-    classic = Ruleset.objects.get(slug="classic")
-    url = reverse("admin:lobby_ruleset_change", args=[classic.pk])
-    response = client.post(
-        url, ruleset_form(classic, overrides='{"cap": 10, "timers": {"decision": 20}}')
+        change_url(classic),
+        ruleset_form(
+            classic,
+            cap="10",
+            decision_timer="20",
+            auto_win_on_timeout="no",
+            overrides='{"fan_values": {"qing_yi_se": 6}}',
+        ),
     )
     assert response.status_code == 302
     classic.refresh_from_db()
-    assert classic.engine().cap == 10 and classic.engine().timers.decision == 20
-    page = client.get(url).content.decode()
-    assert "<th>cap</th><td>10</td>" in page and "<td>20</td>" in page
+    assert classic.overrides == {
+        "cap": 10,
+        "timers": {"decision": 20},
+        "auto_win_on_timeout": False,
+        "fan_values": {"qing_yi_se": 6},
+    }
+    rules = classic.engine()
+    assert (rules.cap, rules.timers.decision, rules.auto_win_on_timeout) == (10, 20, False)
+    page = client.get(change_url(classic)).content.decode()
+    assert "<th>cap</th><td>10</td>" in page
+    # The JSON box shows only what has no field of its own.
+    form = client.get(change_url(classic)).context["adminform"].form
+    assert form.initial["overrides"] == {"fan_values": {"qing_yi_se": 6}}
+    assert form.initial["cap"] == 10 and form.initial["decision_timer"] == 20
+
+
+def test_clearing_a_field_returns_to_the_engine_value(staff, client):
+    classic = Ruleset.objects.get(slug="classic")
+    classic.overrides = {"cap": 10, "timers": {"decision": 20}}
+    classic.save()
+    client.post(change_url(classic), ruleset_form(classic, decision_timer="20"))
+    classic.refresh_from_db()
+    assert classic.overrides == {"timers": {"decision": 20}}
+
+
+def test_an_unknown_override_names_what_is_allowed(staff, client):
+    classic = Ruleset.objects.get(slug="classic")
+    response = client.post(change_url(classic), ruleset_form(classic, overrides='{"tiles": 3}'))
+    assert "'tiles' cannot be overridden; allowed:" in form_errors(response, "overrides")[0]
+
+
+def test_an_unknown_fan_is_refused_by_the_engine(staff, client):
+    classic = Ruleset.objects.get(slug="classic")
+    response = client.post(
+        change_url(classic), ruleset_form(classic, overrides='{"fan_values": {"nope": 6}}')
+    )
+    assert form_errors(response, "overrides") == [
+        "The engine refused these overrides: classic has no fan nope"
+    ]
+
+
+def test_a_common_value_in_the_json_box_points_to_its_field(staff, client):
+    classic = Ruleset.objects.get(slug="classic")
+    response = client.post(change_url(classic), ruleset_form(classic, overrides='{"cap": 9}'))
+    assert "Set cap in its own field above." in form_errors(response, "overrides")
+    classic.refresh_from_db()
+    assert classic.overrides == {}
 
 
 def test_invalid_json_in_overrides_is_a_form_error(staff, client):
     classic = Ruleset.objects.get(slug="classic")
-    response = client.post(
-        reverse("admin:lobby_ruleset_change", args=[classic.pk]),
-        ruleset_form(classic, overrides="{cap: 3"),
-    )
-    assert response.context["adminform"].form.errors["overrides"]
+    response = client.post(change_url(classic), ruleset_form(classic, overrides="{cap: 3"))
+    assert form_errors(response, "overrides")
 
 
 def test_a_room_tier_with_min_above_max_is_refused(staff, client):
