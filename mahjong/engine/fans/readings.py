@@ -34,23 +34,23 @@ def has_one_winning_kind(ruleset, ctx: WinContext, decomps) -> bool:
     """Does exactly one live kind complete the hand before the win? The winning kind
     does; any other kind that completes it settles the question. Most hands show one in
     their readings (the other side of a two-sided wait, the other pair of a double-pair
-    wait); otherwise the kinds nearest the winning tile are tried. Dead kinds (four
-    held) never count (3.15.1)."""
+    wait); otherwise the kinds near the hand's tiles are tried. Dead kinds (four held)
+    never count (3.15.1)."""
     held = Counter(ctx.hand)
     for meld in ctx.melds:
         held.update(meld.tiles)
     if any(held[kind] < 4 for kind in _other_winning_kinds(ctx.win, decomps)):
         return False
-    special = not ctx.melds and _special_shaped(ctx.hand)
-    # Outside the special forms only the standard form and seven pairs can complete a
-    # hand, and checking just those is much cheaper.
-    forms_ruleset = ruleset if special or ctx.wild is not None else None
+    special = ctx.wild is not None or _special_shaped(ctx.hand)
+    # Away from the special shapes only sets + a pair or seven pairs can complete the
+    # hand: the win check over the default forms is much cheaper than over gb's all.
+    forms = ruleset if special else None
     tiles = list(ctx.hand)
     for kind in _candidates(ruleset, ctx, special):
         if kind == ctx.win or held[kind] >= 4:
             continue
         tiles.append(kind)
-        completes = hand.is_win(tiles, ctx.melds, forms_ruleset, ctx.wild)
+        completes = hand.is_win(tiles, ctx.melds, forms, ctx.wild)
         tiles.pop()
         if completes:
             return False
@@ -81,7 +81,7 @@ def _candidates(ruleset, ctx: WinContext, special: bool) -> list[int]:
     concealed honor, or, for a concealed hand that may be a special form (十三幺, 不靠),
     every kind. Nearest to the winning tile first."""
     kinds = ruleset.kinds
-    if ctx.wild is not None or special:
+    if special:
         near = set(kinds)
     else:
         near = set()
