@@ -19,6 +19,7 @@ from collections import Counter
 
 from . import hand_forms as forms
 from . import hand_readings as readings
+from . import suit_tables
 from .errors import InvalidAction
 from .hand_forms import View, face, view
 from .shapes import (CHOW, KONG, PAIR, PUNG, SAN_CAI_SHEN, SEVEN_PAIRS, STANDARD,
@@ -49,6 +50,13 @@ def _distance(v: View, allowed) -> int:
     return best
 
 
+def _distance_of(tiles, melds, allowed, wild) -> int:
+    if wild is None and allowed <= DEFAULT_FORMS:
+        keys = suit_tables.keys_of(tiles)
+        return forms.basic_distance(keys, bool(melds), len(tiles), allowed)
+    return _distance(view(tiles, melds, wild), allowed)
+
+
 def _check_size(tiles) -> int:
     if len(tiles) % 3 == 0:
         raise InvalidAction(f"{format_tiles(sorted(tiles))!r}: a hand has 3n+1 or 3n+2 "
@@ -65,23 +73,28 @@ def is_win(tiles, melds, ruleset, wild=None) -> bool:
     if ruleset is not None and len(tiles) + 3 * len(melds) != ruleset.hand_size + 1:
         return False
     allowed, _ = _rules(ruleset)
-    return _distance(view(tiles, melds, wild), allowed) == 0
+    return forms.complete_in(view(tiles, melds, wild), allowed)
 
 
 # ----- shanten and waits -------------------------------------------------------------
 
 def shanten(tiles, melds=(), ruleset=None, wild=None) -> int:
     """-1 complete, 0 ready (live waits), n: n exchanges from ready."""
+    return shanten_and_waits(tiles, melds, ruleset, wild)[0]
+
+
+def shanten_and_waits(tiles, melds=(), ruleset=None, wild=None) -> tuple[int, list[int]]:
+    """``(shanten, waits)`` in one go: the waits are found on the way to shanten 0.
+    The waits are always empty for a 3n+2 hand."""
     size = _check_size(tiles)
-    allowed, _ = _rules(ruleset)
-    distance = _distance(view(tiles, melds, wild), allowed)
+    allowed, kinds = _rules(ruleset)
+    distance = _distance_of(tiles, melds, allowed, wild)
     if distance != 1:
-        return distance - 1
-    if size == 1:
-        ready = bool(waits(tiles, melds, ruleset, wild))
-    else:
-        ready = bool(ready_discards(tiles, melds, ruleset, wild))
-    return 0 if ready else 1
+        return distance - 1, []
+    if size == 2:
+        return (0 if ready_discards(tiles, melds, ruleset, wild) else 1), []
+    found = _waits(tiles, melds, allowed, kinds, wild)
+    return (0 if found else 1), found
 
 
 def waits(tiles, melds=(), ruleset=None, wild=None) -> list[int]:
@@ -89,19 +102,62 @@ def waits(tiles, melds=(), ruleset=None, wild=None) -> list[int]:
     if _check_size(tiles) != 1:
         raise InvalidAction(f"{format_tiles(sorted(tiles))!r}: waits need 3n+1 tiles")
     allowed, kinds = _rules(ruleset)
-    if _distance(view(tiles, melds, wild), allowed) != 1:
+    if _distance_of(tiles, melds, allowed, wild) != 1:
         return []
+    return _waits(tiles, melds, allowed, kinds, wild)
+
+
+def _waits(tiles, melds, allowed, kinds, wild) -> list[int]:
+    """Waits of a 3n+1 hand known to be one tile from complete."""
     held = _held(tiles, melds)
+    live = [k for k in _candidates(tiles, allowed, wild, kinds) if held[k] < 4]
+    if wild is None and allowed <= DEFAULT_FORMS:
+        return _basic_waits(tiles, bool(melds), live, allowed)
     hand = list(tiles)
     out = []
-    for kind in _candidates(tiles, allowed, wild, kinds):
-        if held[kind] >= 4:
-            continue
+    for kind in live:
         hand.append(kind)
-        if _distance(view(hand, melds, wild), allowed) == 0:
+        if forms.complete_in(view(hand, melds, wild), allowed):
             out.append(kind)
         hand.pop()
     return out
+
+
+def _basic_waits(tiles, melded, kinds, allowed) -> list[int]:
+    """Waits in the default forms, no wilds: each kind added to its suit's key and
+    looked up; seven pairs and thirteen orphans read straight off the counts."""
+    keys, sizes = suit_tables.keys_of(tiles), suit_tables.sizes_of(tiles)
+    found = set()
+    if STANDARD in allowed:
+        for kind in kinds:
+            suit, weight = suit_tables.SUIT_OF[kind], suit_tables.WEIGHT[kind]
+            keys[suit] += weight
+            sizes[suit] += 1
+            if suit_tables.standard_complete(keys, sizes):
+                found.add(kind)
+            keys[suit] -= weight
+            sizes[suit] -= 1
+    if not melded and len(tiles) == 13:
+        counts = Counter(tiles)
+        if SEVEN_PAIRS in allowed:
+            found.update(_seven_pairs_waits(counts))
+        if THIRTEEN_ORPHANS in allowed:
+            found.update(_thirteen_orphans_waits(counts))
+    return sorted(found.intersection(kinds))
+
+
+def _seven_pairs_waits(counts: Counter) -> list[int]:
+    """Six pairs (four of a kind is two) and one odd kind: that kind."""
+    odd = [kind for kind, n in counts.items() if n % 2]
+    pairs = sum(n // 2 for n in counts.values())
+    return odd if pairs == 6 and len(odd) == 1 else []
+
+
+def _thirteen_orphans_waits(counts: Counter) -> list[int]:
+    if not set(counts) <= set(YAOJIU):
+        return []
+    missing = set(YAOJIU) - set(counts)
+    return sorted(YAOJIU) if not missing else list(missing) if len(missing) == 1 else []
 
 
 def _candidates(tiles, allowed, wild, kinds):
@@ -130,7 +186,7 @@ def ready_discards(tiles, melds, ruleset, wild=None) -> dict[int, list[int]]:
     if _check_size(tiles) != 2:
         raise InvalidAction(f"{format_tiles(sorted(tiles))!r}: discards need 3n+2 tiles")
     allowed, _ = _rules(ruleset)
-    if _distance(view(tiles, melds, wild), allowed) > 1:
+    if _distance_of(tiles, melds, allowed, wild) > 1:
         return {}
     out = {}
     for kind in sorted(set(tiles)):
@@ -158,7 +214,7 @@ def decompose(concealed, melds, win, ruleset, *, tsumo=True, wild=None) -> list[
     distinct (reading, block holding the winning tile). Empty if it is no win."""
     hand = list(concealed) + [win]
     allowed, _ = _rules(ruleset)
-    if len(hand) % 3 != 2 or _distance(view(hand, melds, wild), allowed) != 0:
+    if len(hand) % 3 != 2 or not forms.complete_in(view(hand, melds, wild), allowed):
         return []
     one_kind = len(waits(concealed, melds, ruleset, wild)) == 1
     meld_blocks = tuple(_meld_block(m, wild) for m in melds)

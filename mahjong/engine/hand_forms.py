@@ -23,7 +23,6 @@ KNITTED = tuple(
               for step in (0, 3, 6))
     for order in permutations(range(3))
 )
-ALL_KINDS = tuple(range(34))
 
 
 class View(NamedTuple):
@@ -35,7 +34,8 @@ class View(NamedTuple):
     size: int                # concealed tiles, wilds included
     sets: int                # sets the concealed tiles must still form
     melded: bool
-    records: tuple           # one suit_tables.SuitRecord per suit (m, p, s, z) of ``faces``
+    keys: list[int]          # suit_tables keys of ``faces`` (m, p, s, honors)
+    sizes: list[int]         # tiles of ``faces`` per suit
 
 
 def face(kind: int, wild: int | None) -> int:
@@ -54,19 +54,12 @@ def view(tiles, melds, wild=None) -> View:
         faces = tuple(f for f in (face(t, wild) for t in tiles) if f >= 0)
     jokers = len(tiles) - len(faces)
     return View(faces, jokers, wild, len(tiles), (len(tiles) - 1) // 3, bool(melds),
-                suit_records(faces))
+                suit_tables.keys_of(faces), suit_tables.sizes_of(faces))
 
 
-_SUIT = tuple(kind // 9 for kind in range(34))
-_WEIGHT = tuple(suit_tables.POW5[kind % 9] for kind in range(34))
-
-
-def suit_records(faces) -> tuple:
-    keys = [0, 0, 0, 0]
-    for kind in faces:
-        keys[_SUIT[kind]] += _WEIGHT[kind]
-    number = suit_tables.number_record
-    return number(keys[0]), number(keys[1]), number(keys[2]), suit_tables.honor_record(keys[3])
+def _stats(keys):
+    stats = suit_tables.stats
+    return stats(0, keys[0]), stats(1, keys[1]), stats(2, keys[2]), stats(3, keys[3])
 
 
 def _fourteen(v: View) -> bool:
@@ -75,13 +68,13 @@ def _fourteen(v: View) -> bool:
 
 
 def standard(v: View) -> int:
-    return suit_tables.standard_distance(v.records, v.sets) - v.jokers
+    return suit_tables.standard_distance(v.keys, v.sets) - v.jokers
 
 
 def seven_pairs(v: View) -> int | None:
     if not _fourteen(v) or v.jokers:
         return None
-    m, p, s, z = v.records
+    m, p, s, z = _stats(v.keys)
     pairs = m.pairs + p.pairs + s.pairs + z.pairs
     odd = m.odd_kinds + p.odd_kinds + s.odd_kinds + z.odd_kinds
     return 14 - _pairs_cover(pairs, odd, 7)
@@ -96,7 +89,7 @@ def _pairs_cover(pairs: int, odd_kinds: int, wanted: int) -> int:
 def thirteen_orphans(v: View) -> int | None:
     if not _fourteen(v) or v.jokers:
         return None
-    m, p, s, z = v.records
+    m, p, s, z = _stats(v.keys)
     pair = m.yaojiu_pair or p.yaojiu_pair or s.yaojiu_pair or z.yaojiu_pair
     return 14 - (m.yaojiu + p.yaojiu + s.yaojiu + z.yaojiu) - pair
 
@@ -129,7 +122,7 @@ def zu_he_long(v: View) -> int | None:
             if kind in rest:
                 rest.remove(kind)
         missing = 9 - (len(v.faces) - len(rest))
-        distance = missing + suit_tables.standard_distance(suit_records(rest), sets)
+        distance = missing + suit_tables.standard_distance(suit_tables.keys_of(rest), sets)
         best = distance if best is None else min(best, distance)
     return best
 
@@ -149,12 +142,10 @@ def ying_ba_dui(v: View) -> int | None:
         counts[kind] += 1
     if v.wild is not None:
         counts[v.wild] += v.jokers
-    best = 0
-    for triplet in ALL_KINDS:
-        rest = counts[:triplet] + counts[triplet + 1:]
-        pairs = sum(c // 2 for c in rest)
-        odd = sum(c % 2 for c in rest)
-        best = max(best, min(counts[triplet], 3) + _pairs_cover(pairs, odd, 7))
+    pairs = sum(c // 2 for c in counts)
+    odd = sum(c % 2 for c in counts)
+    # The triplet's kind leaves the pairs; any kind will do, held or not.
+    best = max(min(c, 3) + _pairs_cover(pairs - c // 2, odd - c % 2, 7) for c in counts)
     return 17 - best
 
 
@@ -165,6 +156,35 @@ def san_cai_shen(v: View) -> int | None:
     target = 3 * v.sets + 2
     kept = min(target - 3, v.size - v.jokers) + min(v.jokers, 3)
     return target - kept
+
+
+def complete_in(v: View, allowed) -> bool:
+    """Is the 3n+2 hand complete in an allowed form? Cheaper than the distances: the
+    standard form without wilds is a table lookup per suit."""
+    for name in allowed:
+        if name == STANDARD and not v.jokers:
+            if suit_tables.standard_complete(v.keys, v.sizes):
+                return True
+        elif DISTANCES[name](v) == 0:
+            return True
+    return False
+
+
+def basic_distance(keys, melded: bool, size: int, allowed) -> int:
+    """The smallest distance in the default forms, no wilds, straight from suit keys:
+    the hot path of shanten."""
+    best = suit_tables.standard_distance(keys, (size - 1) // 3) if STANDARD in allowed else 99
+    if melded or size < 13 or best == 0:
+        return best
+    m, p, s, z = _stats(keys)
+    if SEVEN_PAIRS in allowed:
+        pairs = m.pairs + p.pairs + s.pairs + z.pairs
+        odd = m.odd_kinds + p.odd_kinds + s.odd_kinds + z.odd_kinds
+        best = min(best, 14 - _pairs_cover(pairs, odd, 7))
+    if THIRTEEN_ORPHANS in allowed:
+        pair = m.yaojiu_pair or p.yaojiu_pair or s.yaojiu_pair or z.yaojiu_pair
+        best = min(best, 14 - (m.yaojiu + p.yaojiu + s.yaojiu + z.yaojiu) - pair)
+    return best
 
 
 DISTANCES = {

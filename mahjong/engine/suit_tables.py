@@ -9,37 +9,66 @@ wenzhou maximum) and ``p`` pairs (``p`` <= 1) of that suit can cover. Combining 
 a max-plus convolution of their vectors.
 
 A suit's tiles are keyed by one int, base 5: the count of its ``i``-th kind times
-``5**i`` (honors use the same encoding with 7 kinds and no chows). Records are built
+``5**i`` (honors use the same encoding with 7 kinds and no chows). Everything is built
 lazily, the first time a key is seen, and kept: hands repeat suit patterns all the
-time. Vectors are interned as small ints so a convolution is one dict lookup once it
-has been seen.
+time; the vectors of every number suit of up to 14 tiles are shipped prebuilt
+(suit_vectors.bin, see suit_table_build). A suit is complete when its vector covers
+all its tiles, so the win check is a lookup too. A key's other facts (``SuitStats``,
+for seven pairs and thirteen orphans) are kept apart. Vectors are interned as small
+ints so a convolution is one dict lookup once seen.
 """
 
 from __future__ import annotations
 
+import sys
+import zlib
+from array import array
+from pathlib import Path
 from typing import NamedTuple
 
 MAX_SETS = 5
 POW5 = tuple(5**i for i in range(9))
-_WIDTH = 2 * (MAX_SETS + 1)  # vector index: 2 * sets + pairs
+SUIT_OF = tuple(kind // 9 for kind in range(34))        # 0-2 m/p/s, 3 honors
+WEIGHT = tuple(POW5[kind % 9] for kind in range(34))    # a kind's unit in its suit key
+WIDTH = 2 * (MAX_SETS + 1)  # vector index: 2 * sets + pairs
+# Prebuilt number-suit vectors (see suit_table_build); without it all is built lazily.
+TABLE_PATH = Path(__file__).with_name("suit_vectors.bin")
 
 
-class SuitRecord(NamedTuple):
-    """What every form needs to know about one suit's tiles."""
+class SuitStats(NamedTuple):
+    """Facts about one suit's tiles that need no search."""
 
-    vector: int      # interned gain-vector id (standard form)
-    pairs: int       # pairs available for seven pairs (four of a kind = two pairs)
-    odd_kinds: int   # kinds held an odd number of times (half a pair each)
-    yaojiu: int      # distinct terminal/honor kinds held (thirteen orphans)
+    pairs: int         # pairs available for seven pairs (four of a kind = two pairs)
+    odd_kinds: int     # kinds held an odd number of times (half a pair each)
+    yaojiu: int        # distinct terminal/honor kinds held (thirteen orphans)
     yaojiu_pair: bool  # some terminal/honor kind held twice or more
 
 
-_vectors: list[tuple[int, ...]] = []
+_vectors: list[tuple[int, ...]] = [()]  # ids start at 1 so a found id is always truthy
 _vector_ids: dict[tuple[int, ...], int] = {}
 _convolutions: dict[tuple[int, int], int] = {}
-_number_records: dict[int, SuitRecord] = {}
-_honor_records: dict[int, SuitRecord] = {}
-_cluster_vectors: dict[int, int] = {}
+_stats: tuple[dict[int, SuitStats], ...] = ({}, {}, {}, {})
+_suit_vectors: tuple[dict[int, int], ...] = ({}, {}, {}, {})
+_cluster_vectors: dict[tuple[int, ...], int] = {}
+# Programme states after a prefix of a suit's counts (see _number_vector).
+_prefix_states: dict[tuple[int, ...], dict] = {(): {(0, 0, 0, 0): 0}}
+
+
+def _load_table() -> memoryview:
+    """Vectors of the shipped table become ids 1..V; returns key -> id (0: not built)."""
+    try:
+        data = zlib.decompress(TABLE_PATH.read_bytes())
+    except FileNotFoundError:
+        return memoryview(array("H", bytes(2 * 5**9)))
+    count = array("I", data[:4])
+    index = array("H", data[4 + count[0] * WIDTH:])
+    if sys.byteorder != "little":
+        count.byteswap()
+        index.byteswap()
+    body = data[4:4 + count[0] * WIDTH]
+    for start in range(0, len(body), WIDTH):
+        _intern(tuple(body[start:start + WIDTH]))
+    return memoryview(index)
 
 
 def _intern(vector: tuple[int, ...]) -> int:
@@ -50,75 +79,110 @@ def _intern(vector: tuple[int, ...]) -> int:
     return ident
 
 
+_table = _load_table()
+
+
 def decode(key: int, size: int) -> tuple[int, ...]:
     return tuple(key // POW5[i] % 5 for i in range(size))
 
 
-def encode(counts) -> int:
-    return sum(c * POW5[i] for i, c in enumerate(counts))
+def keys_of(kinds) -> list[int]:
+    """The four suit keys (m, p, s, honors) of some kinds 0-33."""
+    keys = [0, 0, 0, 0]
+    for kind in kinds:
+        keys[SUIT_OF[kind]] += WEIGHT[kind]
+    return keys
 
 
-def number_record(key: int) -> SuitRecord:
-    record = _number_records.get(key)
-    if record is None:
-        counts = decode(key, 9)
-        record = _number_records[key] = _record(counts, _clusters_vector(counts), (0, 8))
-    return record
+def sizes_of(kinds) -> list[int]:
+    """Tiles per suit (m, p, s, honors)."""
+    sizes = [0, 0, 0, 0]
+    for kind in kinds:
+        sizes[SUIT_OF[kind]] += 1
+    return sizes
+
+
+# ----- cheap facts (seven pairs, thirteen orphans) --------------------------------------
+
+def stats(suit: int, key: int) -> SuitStats:
+    found = _stats[suit].get(key)
+    if found is None:
+        found = _stats[suit][key] = _make_stats(suit, decode(key, 7 if suit == 3 else 9))
+    return found
+
+
+def _make_stats(suit: int, counts: tuple[int, ...]) -> SuitStats:
+    yaojiu = range(7) if suit == 3 else (0, 8)
+    return SuitStats(
+        pairs=sum(c // 2 for c in counts),
+        odd_kinds=sum(c % 2 for c in counts),
+        yaojiu=sum(1 for i in yaojiu if counts[i]),
+        yaojiu_pair=any(counts[i] >= 2 for i in yaojiu),
+    )
+
+
+# ----- the win check --------------------------------------------------------------------
+
+def standard_complete(keys, sizes) -> bool:
+    """Do the suits split into sets and exactly one pair? A suit of n tiles does when
+    its vector covers all n with n // 3 sets (and a pair if n % 3 == 2)."""
+    pairs = 0
+    for suit in range(4):
+        n = sizes[suit]
+        extra = n % 3
+        if extra == 1 or _vectors[vector(suit, keys[suit])][2 * (n // 3) + extra // 2] != n:
+            return False
+        pairs += extra // 2
+    return pairs == 1
+
+
+# ----- gain vectors (shanten) ----------------------------------------------------------
+
+def vector(suit: int, key: int) -> int:
+    if suit < 3 and _table[key]:
+        return _table[key]
+    found = _suit_vectors[suit].get(key)
+    if found is None:
+        if suit == 3:
+            made = _intern(closed(_honor_vector(decode(key, 7))))
+        else:
+            made = _intern(closed(_clusters_vector(decode(key, 9))))
+        found = _suit_vectors[suit][key] = made
+    return found
 
 
 def _clusters_vector(counts: tuple[int, ...]) -> tuple[int, ...]:
     """Tiles two or more empty kinds apart never share a set, so each cluster of nearby
-    tiles is solved once (clusters recur far more often than whole suits) and the
-    clusters are combined like suits."""
-    vector = _intern(_closed([0] * _WIDTH))
-    for cluster_key in _cluster_keys(counts):
-        ident = _cluster_vectors.get(cluster_key)
+    tiles is solved once and the clusters are combined like suits. A suit read from 9
+    down to 1 covers as much as read upwards, so a cluster and its mirror share one
+    solution."""
+    vector = _intern(closed([0] * WIDTH))
+    for cluster in _clusters(counts):
+        key = min(cluster, cluster[::-1])
+        ident = _cluster_vectors.get(key)
         if ident is None:
-            ident = _cluster_vectors[cluster_key] = _intern(
-                _closed(_number_vector(decode(cluster_key, 9))))
+            ident = _cluster_vectors[key] = _intern(closed(_number_vector(key)))
         vector = convolve(vector, ident)
     return _vectors[vector]
 
 
-def _cluster_keys(counts):
-    key, gap = 0, 0
+def _clusters(counts):
+    """Each cluster as a 9-kind count tuple, zero outside it."""
+    cluster, gap = [0] * 9, 0
     for i, held in enumerate(counts):
         if held:
-            if gap >= 2 and key:
-                yield key
-                key = 0
-            key += held * POW5[i]
+            if gap >= 2 and any(cluster):
+                yield tuple(cluster)
+                cluster = [0] * 9
+            cluster[i] = held
             gap = 0
         else:
             gap += 1
-    if key:
-        yield key
+    if any(cluster):
+        yield tuple(cluster)
 
 
-def honor_record(key: int) -> SuitRecord:
-    record = _honor_records.get(key)
-    if record is None:
-        counts = decode(key, 7)
-        record = _honor_records[key] = _record(counts, _honor_vector(counts), range(7))
-    return record
-
-
-def record(suit: int, key: int) -> SuitRecord:
-    """Suit 0-2 are m/p/s, 3 is honors (kind // 9 for kinds 0-33)."""
-    return honor_record(key) if suit == 3 else number_record(key)
-
-
-def _record(counts, vector, yaojiu_positions) -> SuitRecord:
-    return SuitRecord(
-        vector=_intern(_closed(vector)),
-        pairs=sum(c // 2 for c in counts),
-        odd_kinds=sum(c % 2 for c in counts),
-        yaojiu=sum(1 for i in yaojiu_positions if counts[i]),
-        yaojiu_pair=any(counts[i] >= 2 for i in yaojiu_positions),
-    )
-
-
-def _closed(vector: list[int]) -> tuple[int, ...]:
+def closed(vector: list[int]) -> tuple[int, ...]:
     """Allow fewer sets or no pair than asked: the missing ones cover nothing."""
     out = list(vector)
     for m in range(MAX_SETS + 1):
@@ -135,40 +199,56 @@ def _number_vector(counts: tuple[int, ...]) -> list[int]:
     """Dynamic programme over the 9 kinds. State: chows started two kinds back and one
     kind back (they still need this kind), sets so far, pair so far. At each kind choose
     new chows, a pung and a pair, never asking for more than 4 copies of it; the tiles
-    covered there are min(held, asked)."""
-    states = {(0, 0, 0, 0): 0}
-    for i, held in enumerate(counts):
-        window = max(counts[i:i + 3]) if i <= 6 else 0
-        nxt: dict[tuple[int, int, int, int], int] = {}
-        for (older, newer, sets, pair), covered in states.items():
-            carried = older + newer
-            for chows in range(0, min(window, 4 - carried) + 1):
-                for pung in ((0, 1) if held else (0,)):
-                    for pairs in ((0, 1) if held and not pair else (0,)):
-                        asked = carried + chows + 3 * pung + 2 * pairs
-                        total = sets + chows + pung
-                        if asked > 4 or total > MAX_SETS:
-                            continue
-                        state = (newer, chows, total, pair + pairs)
-                        value = covered + min(held, asked)
-                        if nxt.get(state, -1) < value:
-                            nxt[state] = value
-        states = nxt
-    vector = [0] * _WIDTH
+    covered there are min(held, asked). The states after kind i depend only on the
+    counts up to kind i + 2 (chows look two ahead), so they are kept by that prefix:
+    suits sharing a prefix share the work."""
+    known = 9
+    while counts[:known] not in _prefix_states:
+        known -= 1
+    states = _prefix_states[counts[:known]]
+    for i in range(max(known - 2, 0), 9):
+        states = step(states, counts[i], max(counts[i:i + 3]) if i <= 6 else 0)
+        if i <= 6:  # later prefixes are the whole suit, solved only once anyway
+            _prefix_states[counts[:i + 3]] = states
+    return final_vector(states)
+
+
+def final_vector(states: dict) -> list[int]:
+    vector = [0] * WIDTH
     for (_, _, sets, pair), covered in states.items():
         i = 2 * sets + pair
         vector[i] = max(vector[i], covered)
     return vector
 
 
+def step(states: dict, held: int, most_chows: int) -> dict:
+    nxt: dict[tuple[int, int, int, int], int] = {}
+    pungs = (0, 1) if held else (0,)
+    for (older, newer, sets, pair), covered in states.items():
+        carried = older + newer
+        pairs = (0, 1) if held and not pair else (0,)
+        for chows in range(0, min(most_chows, 4 - carried) + 1):
+            for pung in pungs:
+                for new_pair in pairs:
+                    asked = carried + chows + 3 * pung + 2 * new_pair
+                    total = sets + chows + pung
+                    if asked > 4 or total > MAX_SETS:
+                        continue
+                    state = (newer, chows, total, pair + new_pair)
+                    value = covered + (held if held < asked else asked)
+                    if nxt.get(state, -1) < value:
+                        nxt[state] = value
+    return nxt
+
+
 def _honor_vector(counts: tuple[int, ...]) -> list[int]:
-    vector = [0] * _WIDTH
+    vector = [0] * WIDTH
     for held in counts:
         if held:
-            single = [0] * _WIDTH
+            single = [0] * WIDTH
             single[2] = min(held, 3)  # a pung
             single[1] = min(held, 2)  # the pair
-            vector = list(_vectors[_convolve(_intern(_closed(vector)), _intern(_closed(single)))])
+            vector = list(_vectors[_convolve(_intern(closed(vector)), _intern(closed(single)))])
     return vector
 
 
@@ -182,7 +262,7 @@ def convolve(a: int, b: int) -> int:
 
 def _convolve(a: int, b: int) -> int:
     va, vb = _vectors[a], _vectors[b]
-    out = [0] * _WIDTH
+    out = [0] * WIDTH
     for ma in range(MAX_SETS + 1):
         for mb in range(MAX_SETS + 1 - ma):
             ia, ib, io = 2 * ma, 2 * mb, 2 * (ma + mb)
@@ -191,13 +271,14 @@ def _convolve(a: int, b: int) -> int:
     return _intern(tuple(out))
 
 
-def covered(vector: int, sets: int) -> int:
-    """Most tiles ``sets`` sets and a pair can cover in the combined vector."""
-    return _vectors[vector][2 * sets + 1]
-
-
-def standard_distance(records, sets: int) -> int:
+def standard_distance(keys, sets: int) -> int:
     """Tiles to add so the suits' tiles hold ``sets`` sets and a pair."""
-    a, b, c, d = (r.vector for r in records)
-    total = convolve(convolve(convolve(a, b), c), d)
+    table, honors = _table, _suit_vectors[3]
+    a = table[keys[0]] or vector(0, keys[0])
+    b = table[keys[1]] or vector(1, keys[1])
+    ab = _convolutions.get((a, b)) or convolve(a, b)
+    c = table[keys[2]] or vector(2, keys[2])
+    abc = _convolutions.get((ab, c)) or convolve(ab, c)
+    d = honors.get(keys[3]) or vector(3, keys[3])
+    total = _convolutions.get((abc, d)) or convolve(abc, d)
     return 3 * sets + 2 - _vectors[total][2 * sets + 1]

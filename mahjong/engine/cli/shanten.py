@@ -8,7 +8,7 @@ forms are the standard one, seven pairs and thirteen orphans over all 34 kinds.
 from __future__ import annotations
 
 from ..errors import InvalidAction
-from ..hand import check_hand, shanten, waits
+from ..hand import check_hand, shanten_and_waits
 from ..rulesets import SLUGS, get_ruleset
 from ..tiles import format_tiles, parse_tiles
 from .jsonlines import serve
@@ -30,7 +30,7 @@ def answer(request: dict, ruleset) -> dict:
         raise InvalidAction(f"hand must be tiles in notation like '123m11z', got {hand!r}")
     tiles = parse_tiles(hand)
     check_hand(tiles, (), ruleset)
-    n = shanten(tiles, (), ruleset)
-    if n == 0 and len(tiles) % 3 == 1:
-        return {"shanten": 0, "waits": format_tiles(waits(tiles, (), ruleset))}
+    n, kinds = shanten_and_waits(tiles, (), ruleset)
+    if kinds:
+        return {"shanten": n, "waits": format_tiles(kinds)}
     return {"shanten": n}
