@@ -13,9 +13,10 @@ from typing import Callable, Sequence
 
 from ..errors import InvalidAction
 from ..shapes import Decomposition, WinContext
-from ..tiles import max_copies
+from ..tiles import format_tile, max_copies
 from . import classic, gb, quesheng, tiao72, wenzhou
 from .pipeline import NOT_A_WIN, FanScore, ScoreResult, best_reading, fan_scores
+from .readings import has_one_winning_kind, readings_of
 from .table import Fan, FanTable
 
 # stage scores with the classic table (RULES.md 5.1); its hand score is settlement's.
@@ -38,8 +39,6 @@ def known_fan_keys(ruleset) -> set[str]:
 
 def score_win(ruleset, ctx: WinContext) -> ScoreResult:
     """Score the win described by ``ctx`` under ``ruleset``."""
-    from .readings import has_one_winning_kind, readings_of
-
     check_tiles(ruleset, ctx)
     decomps = readings_of(ruleset, ctx)
     return score_decompositions(ruleset, ctx, decomps,
@@ -82,9 +81,10 @@ def check_tiles(ruleset, ctx: WinContext) -> None:
     allowed = set(ruleset.kinds)
     for kind, n in Counter(tiles).items():
         if kind not in allowed:
-            raise InvalidAction(f"tile kind {kind} is not in the {ruleset.slug} tile set")
+            raise InvalidAction(f"{format_tile(kind)} is not in the {ruleset.slug} tile set")
         if n > max_copies(kind):
-            raise InvalidAction(f"{n} copies of one tile kind: a set has only {max_copies(kind)}")
+            raise InvalidAction(f"{n} copies of {format_tile(kind)} in hand, win and melds: "
+                                f"a set has only {max_copies(kind)}")
 
 
 __all__ = ["Fan", "FanScore", "FanTable", "ScoreResult", "TABLES", "known_fan_keys",
