@@ -16,6 +16,7 @@ from mahjong.engine.state import ENDED
 
 SETTINGS = settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 MAX_STEPS = 250
+NEVER_OFFERED = {"draw", "exchange", "cuo", "swap"}  # draws are the server's; stage offers come later
 
 seeds = st.binary(min_size=4, max_size=16)
 choices = st.lists(st.integers(min_value=0, max_value=1000), min_size=MAX_STEPS, max_size=MAX_STEPS)
@@ -45,6 +46,7 @@ def test_random_legal_play_keeps_every_invariant(slug, seed, picks):
         offered = legal_actions(state, seat)
         assert offered, f"seat {seat} must act in {state.phase} but is offered nothing"
         assert legal_actions(state, 1 - seat) == []
+        assert not {a.verb for a in offered} & NEVER_OFFERED
         before = state.to_json()
         for probe in unoffered_actions(state, seat, offered)[pick % 3::3]:
             with pytest.raises(IllegalAction):
