@@ -117,3 +117,10 @@ def test_tui_dao_hu_ignores_flowers():
 def test_a_robbed_kong_adds_no_self_draw_fan():
     keys = fan_keys("classic", "123456789m1112z 2z robbing_kong")
     assert "men_qing_zi_mo" not in keys
+
+
+def test_at_the_cap_a_yakuman_reading_beats_small_fans():
+    """Read as pungs this is 四暗刻 + 四连刻; read as chows its small fans (flowers
+    included) add up to more than 13, and both cap at 13: the yakuman are shown."""
+    result = score("classic", "111222333444m5m 5m tsumo ting=tian_ting flowers=1f2f3f4f5f6f7f8f")
+    assert set(result.yakuman) == {"si_an_ke", "si_lian_ke"} and result.total == 13

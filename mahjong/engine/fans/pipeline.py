@@ -120,12 +120,14 @@ def _excluded_by(table: FanTable, fan: Fan, holding: set[str]) -> set[str]:
 
 
 def _preference(reading: Reading, values, cap) -> tuple:
-    """就高不就低; on equal totals prefer the set reading over seven pairs and a reading
-    with 一色三同顺 / 三同刻 (the competition calculators' tie rule)."""
+    """就高不就低. At the cap, yakuman beat small fans (stage pays them apart, 5.3.5).
+    On equal totals prefer the set reading over seven pairs and a reading with
+    一色三同顺 / 三同刻 (the competition calculators' tie rule)."""
     total = reading.total(values)
     capped = min(total, cap) if cap else total
     keys = {fan.key for fan, _ in reading.fans}
-    return (capped, total, reading.decomposition.form != SEVEN_PAIRS,
+    yakuman = len(keys) if reading.yakuman else 0
+    return (capped, yakuman, total, reading.decomposition.form != SEVEN_PAIRS,
             bool(keys & {"yi_se_san_tong_shun", "san_tong_ke"}))
 
 
