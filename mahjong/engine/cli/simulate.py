@@ -86,7 +86,7 @@ def play_hand(state, bot: RandomBot, checks: bool):
         offered = legal_actions(state, seat)
         if not offered:
             return state, len(history), [f"seat {seat} to act in {state.phase} but offered nothing"]
-        action = bot.choose(state, seat, offered)
+        action = bot.choose(None, offered)  # the random player reads no view
         if action not in offered:
             return state, len(history), [f"applied {action}, which was not offered"]
         history.append(f"{seat}:{action}")
@@ -94,6 +94,8 @@ def play_hand(state, bot: RandomBot, checks: bool):
             state, _events = apply(state, seat, action)
         except EngineError as exc:
             return state, len(history), [f"offered {action} was refused: {exc}"]
+        except Exception as exc:  # a crash is a finding too: report it with the moves
+            return state, len(history), [f"{' '.join(history)}: crashed with {exc!r}"]
         if checks:
             problems = [f"after {' '.join(history[-6:])}: {p}" for p in check_all(state)]
     return state, len(history), problems
