@@ -6,13 +6,29 @@ JSON-able dicts, tiles in notation. A viewer sees their own concealed tiles (the
 one apart), only the COUNT of the opponent's, the opponent's concealed kongs without
 their tiles, wall COUNTS (never the order), and the seed and salt only once the hand has
 ended -- when both hands are revealed too.
+
+The view (tiles in notation)::
+
+    {"ruleset": "classic", "viewer": 0 | 1 | None, "phase": "turn|claim|rob|haidi|ended",
+     "turn": seat | None, "dealer": seat, "moves": n, "commitment": hex,
+     "session": {"hand_number", "dealer", "streak", "base", "round_wind": "1z",
+                 "match_over", "scores": [a, b]},
+     "wall": {"live": n, "reserve": n}, "indicator": "3m" | None, "wild": "3m" | None,
+     "seats": [{"seat", "concealed": "123m.." | None, "drawn": "5m" | None, "has_drawn",
+                "concealed_count", "melds": ["pon 777z", "ankan" (hidden)], "flowers": "12f",
+                "river": "19m5z", "ting": None | "ready" | "tian_ting", "guo": n}, x2],
+     "last_discard": {"seat", "tile"} | None, "rob_tile": "5m" | None,
+     "haidi": {"seat", "shown"}, "legal_actions": ["discard 5m", ...], "auto_play": bool,
+     # once ended only:
+     "outcome": {"kind", "winner", "loser", "escaper", "robbed_kong", "win", "hand"},
+     "seed": hex, "salt": hex}
 """
 
 from __future__ import annotations
 
 from functools import lru_cache
 
-from .game import legal_actions
+from .game import is_forced, legal_actions
 from .melds import Meld
 from .session import base_points, match_over
 from .state import CLAIM, ENDED, GameState
@@ -39,6 +55,9 @@ def view(state: GameState, viewer: int | None) -> dict:
         "rob_tile": _tile(state.rob_tile),
         "haidi": {"seat": state.haidi_seat, "shown": format_tiles(state.haidi_shown)},
         "legal_actions": [] if viewer is None else [str(a) for a in legal_actions(state, viewer)],
+        # a ready hand with nothing to decide: the server plays it after the short delay
+        "auto_play": viewer is not None and is_forced(state, viewer),
+        "moves": state.moves,
     }
     if ended:
         out["outcome"] = _outcome(state)
