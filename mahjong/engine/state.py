@@ -174,8 +174,20 @@ def ruleset_to_dict(rs: Ruleset) -> dict:
     return {"slug": rs.slug, "overrides": overrides}
 
 
+_derived: dict[str, Ruleset] = {}
+
+
 def ruleset_from_dict(data: dict) -> Ruleset:
-    return get_ruleset(data["slug"], data.get("overrides") or None)
+    """Equal overrides give the same Ruleset object, so a table's states read back from
+    JSON share one ruleset (and the hand-analysis cache keyed by it)."""
+    overrides = data.get("overrides") or None
+    if overrides is None:
+        return get_ruleset(data["slug"])
+    key = json.dumps([data["slug"], overrides], sort_keys=True)
+    ruleset = _derived.get(key)
+    if ruleset is None:
+        ruleset = _derived[key] = get_ruleset(data["slug"], overrides)
+    return ruleset
 
 
 def context_to_dict(ctx: WinContext) -> dict:
