@@ -6,7 +6,7 @@ from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
 from mahjong.engine.errors import InvalidRuleset
-from mahjong.engine.rulesets import RULESETS
+from mahjong.engine.rulesets import RULESETS, get_ruleset
 
 from .models import Leaderboard, Match, PrivateRoom, QueueTicket, RoomTier, Ruleset, engine_choices
 
@@ -81,6 +81,12 @@ class RulesetForm(forms.ModelForm):
         model = Ruleset
         fields = "__all__"
         labels = {"overrides": _("other overrides (JSON)")}
+        help_texts = {
+            "overrides": _(
+                "Everything without a field above, as JSON: fan values and options, e.g. "
+                '{"fan_values": {"qing_yi_se": 6}}. Leave {} for none.'
+            )
+        }
         widgets = {
             "overrides": forms.Textarea(
                 attrs={"rows": 6, "cols": 80, "style": "font-family: monospace"}
@@ -122,8 +128,27 @@ class RulesetForm(forms.ModelForm):
             _put(merged, path, cleaned.get(name))
         if merged.get("timers") == {}:
             del merged["timers"]
+        try:
+            get_ruleset(cleaned.get("engine_slug"), merged or None)
+        except InvalidRuleset as exc:
+            # Put the engine's message next to the field it names, and keep the saved
+            # overrides on the instance so the model's own check does not repeat it.
+            self.add_error(
+                _field_named_in(str(exc)),
+                _("The engine refused these overrides: %(message)s") % {"message": exc},
+            )
+            cleaned.pop("overrides", None)
+            return cleaned
         cleaned["overrides"] = merged
         return cleaned
+
+
+def _field_named_in(message: str) -> str:
+    for name, (path, _label) in COMMON_OVERRIDES.items():
+        named = f"timer {path[1]} " if path[0] == "timers" else f"{path[0]} "
+        if message.startswith(named):
+            return name
+    return "overrides"
 
 
 def _engine_values(engine) -> dict:

@@ -44,9 +44,10 @@ def test_a_value_the_engine_refuses_shows_the_engines_message(staff, client):
     classic = Ruleset.objects.get(slug="classic")
     response = client.post(change_url(classic), ruleset_form(classic, cap="-3"))
     assert response.status_code == 200
-    assert form_errors(response, "overrides") == [
+    assert form_errors(response, "cap") == [
         "The engine refused these overrides: cap must be null or a whole number > 0, got -3"
     ]
+    assert "overrides" not in response.context["adminform"].form.errors
     page = response.content.decode()
     assert "<th>cap</th><td>13</td>" in page  # the saved rules, not the refused ones
     classic.refresh_from_db()
@@ -92,6 +93,15 @@ def test_clearing_a_field_returns_to_the_engine_value(staff, client):
     client.post(change_url(classic), ruleset_form(classic, decision_timer="20"))
     classic.refresh_from_db()
     assert classic.overrides == {"timers": {"decision": 20}}
+
+
+def test_a_timer_out_of_range_is_reported_at_the_timer(staff, client):
+    classic = Ruleset.objects.get(slug="classic")
+    response = client.post(change_url(classic), ruleset_form(classic, decision_timer="1"))
+    assert (
+        "timer decision must be a number from 3 to 300"
+        in form_errors(response, "decision_timer")[0]
+    )
 
 
 def test_an_unknown_override_names_what_is_allowed(staff, client):
