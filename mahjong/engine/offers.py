@@ -12,7 +12,7 @@ from . import analysis
 from .actions import Action
 from .state import CLAIM, HAIDI, ROB, TURN, GameState, SeatState
 from .tiles import WHITE, is_number
-from .wins import DISCARD, HAIDI as HAIDI_WIN, HEAVEN, ROB as ROB_WIN, SELF_DRAW, can_win
+from .wins import DISCARD, HEAVEN, ROB as ROB_WIN, SELF_DRAW, can_win
 
 HU, PASS, GUO = Action("hu"), Action("pass"), Action("guo")
 
