@@ -311,6 +311,7 @@ def test_haidi_phase_gives_the_only_ready_player_the_reserve_draws():
     state = near_the_end(state, 0)
     state, events = play(state, "0 discard 9m")
     assert (state.phase, state.haidi_seat, offered(state, 1)) == ("haidi", 1, ["hu", "pass"])
+    assert pending_seats(state) == (1,) and str(default_action(state, 1)) == "hu"
     assert [e["tile"] for e in events if e["type"] == "haidi_draw"] == ["9m", "8m"]
     assert format_tiles(state.haidi_shown) == "9m"
     won, _ = play(state, "1 hu")
