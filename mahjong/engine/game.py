@@ -16,7 +16,7 @@ is a value, so nothing changed. The pending decision is always ``state.turn``'s,
 from __future__ import annotations
 
 from . import flow
-from .actions import Action
+from .actions import Action, parse_action
 from .errors import IllegalAction
 from .offers import HU, legal_actions
 from .rulesets import Ruleset, get_ruleset
@@ -28,7 +28,8 @@ from .wall import commitment, deal, derive_salt, seed_bytes
 from .wins import DISCARD, HAIDI as HAIDI_WIN, HEAVEN, ROB as ROB_WIN, SELF_DRAW
 
 __all__ = ["new_hand", "legal_actions", "apply", "default_action", "pending_seats",
-           "is_forced", "escape", "next_hand", "opening_events", "GameState"]
+           "is_forced", "decision_seconds", "escape", "next_hand", "opening_events", "replay",
+           "GameState"]
 
 
 # ----- starting a hand --------------------------------------------------------------------
@@ -87,6 +88,16 @@ def is_forced(state: GameState, seat: int) -> bool:
     after the short locked delay instead of the decision timer (3.9.5)."""
     actions = legal_actions(state, seat)
     return state.seat(seat).locked and len(actions) == 1 and actions[0] != HU
+
+
+def decision_seconds(state: GameState, seat: int) -> float | None:
+    """How long the server waits for ``seat`` before playing ``default_action``: the
+    short locked delay for a ready hand with nothing to decide, else the decision timer
+    (RULES.md 3.9.5, 3.12.1); None when the seat has nothing to decide."""
+    if seat not in pending_seats(state):
+        return None
+    timers = state.ruleset.timers
+    return timers.locked_delay if is_forced(state, seat) else timers.decision
 
 
 def default_action(state: GameState, seat: int) -> Action | None:
@@ -206,6 +217,16 @@ _HANDLERS = {
     "guo": _on_decline, "chi": _on_claim, "pon": _on_claim, "kan": _on_claim,
     "ankan": _on_ankan, "addkan": _on_addkan,
 }
+
+
+def replay(state: GameState, moves) -> tuple[GameState, list[dict]]:
+    """Apply recorded moves -- ``(seat, action)`` pairs, the action as an Action or in
+    notation -- validating each as ``apply`` does: the event log's replays and audits."""
+    events: list[dict] = []
+    for seat, action in moves:
+        state, more = apply(state, seat, parse_action(action) if isinstance(action, str) else action)
+        events += more
+    return state, events
 
 
 # ----- leaving --------------------------------------------------------------------------

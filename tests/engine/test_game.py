@@ -465,3 +465,21 @@ def test_the_deal_events_show_each_hand_only_to_its_seat():
     assert deal["commitment"] == state.commitment and deal["dealer"] == 0
     assert event_for(mine, 0)["tiles"] == format_tiles(state.seat(0).concealed)
     assert "tiles" not in event_for(mine, 1) and event_for(theirs, None)["count"] == 13
+
+
+def test_the_decision_timer_is_short_only_for_a_ready_hand_with_nothing_to_decide():
+    from mahjong.engine.game import decision_seconds
+    state = scripted_hand("classic", dealer_hand=READY_DEALER, other_hand=QUIET, draws="7z9m")
+    assert decision_seconds(state, 0) == 15 and decision_seconds(state, 1) is None
+    state, _ = play(state, "0 ting 5m", "1 discard 7z")
+    assert decision_seconds(state, 0) == 1.0
+
+
+def test_a_recorded_hand_replays_from_its_moves():
+    from mahjong.engine.game import replay
+    start = scripted_hand("classic", dealer_hand=READY_DEALER, other_hand=QUIET, draws="7z5m")
+    played, events = play(start, "0 ting 5m", "1 discard 7z", "0 hu")
+    again, same_events = replay(start, [(0, "ting 5m"), (1, "discard 7z"), (0, parse_action("hu"))])
+    assert again == played and same_events == events
+    with pytest.raises(IllegalAction):
+        replay(start, [(1, "discard 7z")])
