@@ -53,6 +53,12 @@ def commitment(seed: bytes, salt: bytes) -> str:
     return hashlib.sha256(seed + salt).hexdigest()
 
 
+def matches_commitment(seed: bytes, salt: bytes, published: str) -> bool:
+    """The fairness check: do the revealed seed and salt hash to what was published?
+    (Rebuild the wall itself with ``build_wall(ruleset, seed)``.)"""
+    return hashlib.sha256(seed + salt).hexdigest() == published.lower()
+
+
 class ByteStream:
     """SHA-256(seed || label || counter) blocks, consumed as unbiased integers."""
 

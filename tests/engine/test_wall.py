@@ -116,3 +116,14 @@ def test_random_seats_come_from_the_seed():
     seats = {random_seat(n.to_bytes(2, "big"), b"dealer") for n in range(40)}
     assert seats == {0, 1}
     assert random_seat(SEED, b"dealer") == random_seat(SEED, b"dealer")
+
+
+def test_a_revealed_seed_is_checked_against_the_commitment_and_rebuilds_the_wall():
+    from mahjong.engine.game import escape, new_hand
+    from mahjong.engine.wall import matches_commitment
+    state = new_hand("classic", SEED, dealer=0)
+    ended, events = escape(state, 0)
+    seed, salt = bytes.fromhex(events[-1]["seed"]), bytes.fromhex(events[-1]["salt"])
+    assert matches_commitment(seed, salt, state.commitment)
+    assert not matches_commitment(seed[::-1], salt, state.commitment)
+    assert deal(RULESETS["classic"], seed, 0).live == state.live
