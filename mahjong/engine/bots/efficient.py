@@ -1,0 +1,190 @@
+"""The ``efficient`` bot: tile efficiency and nothing else.
+
+* always takes a win that is offered;
+* discards to the lowest shanten, ties broken by the number of tiles that would lower it
+  further, counting only copies it cannot see (its hand, both rivers, shown melds);
+* claims (chi, pon, kong) only when the claim lowers its shanten;
+* declares a concealed or added kong when it costs no shanten;
+* declares 报听 as soon as its discard leaves the hand ready.
+"""
+
+from __future__ import annotations
+
+from ..actions import Action
+from ..state import CLAIM, TURN
+from .seen import Seen, read_view
+from .shanten import seven_pairs_shanten, standard_shanten
+
+HU = Action("hu")
+_CLAIMS = ("kan", "pon", "chi")
+
+
+def shanten_of(counts, sets_needed: int, seven_pairs: bool) -> int:
+    s = standard_shanten(counts, sets_needed)
+    if seven_pairs and sets_needed == 4 and s > -1:
+        s = min(s, seven_pairs_shanten(counts))
+    return s
+
+
+class Analyst:
+    """Shanten and improving tiles of the hands one decision considers (3n+1 counts)."""
+
+    def __init__(self, seen: Seen):
+        self.seen = seen
+        self.seven_pairs = "seven_pairs" in seen.ruleset.forms
+        self.kinds = tuple(k for k in range(34) if seen.unseen[k] or k in seen.hand)
+        self._memo: dict = {}
+
+    def shanten(self, counts, sets_needed: int) -> int:
+        return shanten_of(counts, sets_needed, self.seven_pairs and sets_needed == 4)
+
+    def improving(self, counts, sets_needed: int, base: int | None = None) -> tuple[int, dict]:
+        """(unseen copies of the kinds that lower the shanten, {kind: copies})."""
+        if base is None:
+            base = self.shanten(counts, sets_needed)
+        unseen = self.seen.unseen
+        found = {}
+        for kind in self._candidates(counts):
+            if not unseen[kind] or counts[kind] >= 4:
+                continue
+            counts[kind] += 1
+            if self.shanten(counts, sets_needed) < base:
+                found[kind] = unseen[kind]
+            counts[kind] -= 1
+        return sum(found.values()), found
+
+    def _candidates(self, counts):
+        near = set()
+        for kind in range(34):
+            if counts[kind]:
+                if kind < 27:
+                    low = kind - kind % 9
+                    near.update(range(max(low, kind - 2), min(low + 8, kind + 2) + 1))
+                else:
+                    near.add(kind)
+        return sorted(near)
+
+    def discard_table(self, counts, sets_needed: int, kinds) -> dict[int, tuple[int, int, dict]]:
+        """For each kind that may be discarded: (shanten after, improving copies, waits)."""
+        out = {}
+        for kind in kinds:
+            counts[kind] -= 1
+            s = self.shanten(counts, sets_needed)
+            u, found = self.improving(counts, sets_needed, s)
+            out[kind] = (s, u, found)
+            counts[kind] += 1
+        return out
+
+
+def counts_of(tiles) -> list[int]:
+    counts = [0] * 34
+    for t in tiles:
+        counts[t] += 1
+    return counts
+
+
+def keep_value(counts, kind: int) -> int:
+    """How much a tile holds the hand together: neighbours and copies (tie-breaker)."""
+    value = 2 * (counts[kind] - 1)
+    if kind < 27:
+        low = kind - kind % 9
+        for other in range(max(low, kind - 2), min(low + 8, kind + 2) + 1):
+            if other != kind and counts[other]:
+                value += 2 if abs(other - kind) == 1 else 1
+        value += 1 if 0 < kind % 9 < 8 else 0
+    return value
+
+
+def discard_kinds(actions) -> list[int]:
+    return sorted({a.tile for a in actions if a.verb in ("discard", "ting")})
+
+
+class EfficientBot:
+    level = "efficient"
+
+    def __init__(self, seed=0, ruleset=None):
+        self.seed = seed
+        self.ruleset = ruleset
+
+    def choose(self, view: dict, actions: list[Action]) -> Action:
+        if len(actions) == 1:
+            return actions[0]
+        seen = read_view(view, self.ruleset)
+        return self.decide(seen, actions)
+
+    # ----- the decision -----------------------------------------------------------
+    def decide(self, seen: Seen, actions: list[Action]) -> Action:
+        if HU in actions:
+            return self.on_win(seen, actions)
+        if seen.phase == TURN:
+            return self.on_turn(seen, actions)
+        if seen.phase == CLAIM:
+            return self.on_claim(seen, actions)
+        return _decline(actions)
+
+    def on_win(self, seen: Seen, actions: list[Action]) -> Action:
+        return HU
+
+    def on_turn(self, seen: Seen, actions: list[Action]) -> Action:
+        analyst = Analyst(seen)
+        counts = counts_of(seen.hand)
+        kinds = discard_kinds(actions)
+        if not kinds:
+            return actions[0]
+        table = analyst.discard_table(counts, seen.sets_needed, kinds)
+        best = min(kinds, key=lambda k: (table[k][0], -table[k][1], keep_value(counts, k), k))
+        s_best = table[best][0]
+        for kong in (a for a in actions if a.verb in ("ankan", "addkan")):
+            if self._kong_shanten(analyst, seen, kong) <= s_best:
+                return kong
+        return _ready_or_discard(actions, best, s_best == 0 and table[best][1] > 0)
+
+    def _kong_shanten(self, analyst: Analyst, seen: Seen, kong: Action) -> int:
+        counts = counts_of(seen.hand)
+        if kong.verb == "ankan":
+            counts[kong.tile] -= 4
+            return analyst.shanten(counts, seen.sets_needed - 1)
+        counts[kong.tile] -= 1
+        return analyst.shanten(counts, seen.sets_needed)
+
+    def on_claim(self, seen: Seen, actions: list[Action]) -> Action:
+        analyst = Analyst(seen)
+        counts = counts_of(seen.hand)
+        now = analyst.shanten(counts, seen.sets_needed)
+        best, best_key = None, (now, 0)
+        for claim in (a for a in actions if a.verb in _CLAIMS):
+            key = claim_outcome(analyst, seen, counts, claim)
+            if key < best_key:
+                best, best_key = claim, key
+        return best if best is not None else _decline(actions)
+
+
+def claim_outcome(analyst: Analyst, seen: Seen, counts, claim: Action) -> tuple[int, int]:
+    """(shanten, -improving copies) of the hand after the claim and its best discard."""
+    after = list(counts)
+    if claim.verb == "kan":
+        after[claim.tile] -= 3
+        return analyst.shanten(after, seen.sets_needed - 1), 0
+    used = (claim.tile, claim.tile) if claim.verb == "pon" else claim.tiles[1:]
+    for t in used:
+        after[t] -= 1
+    kinds = [k for k in range(34) if after[k] and k != seen.wild]
+    if not kinds:
+        return 99, 0
+    table = analyst.discard_table(after, seen.sets_needed - 1, kinds)
+    return min((s, -u) for s, u, _ in table.values())
+
+
+def _ready_or_discard(actions, kind: int, ready: bool) -> Action:
+    ting = Action("ting", (kind,))
+    if ready and ting in actions:
+        return ting
+    discard = Action("discard", (kind,))
+    return discard if discard in actions else ting
+
+
+def _decline(actions) -> Action:
+    for a in actions:
+        if a.verb in ("pass", "guo"):
+            return a
+    return actions[-1]

@@ -1,0 +1,26 @@
+"""Weaker levels made from a stronger bot plus noise: with probability ``p`` a decision
+is a random one of the offered actions (a win is still always taken), otherwise the
+inner bot decides. The noise is drawn from the decision's own stream, so it is as
+deterministic as the rest."""
+
+from __future__ import annotations
+
+from ..actions import Action
+from .seen import decision_stream
+
+HU = Action("hu")
+
+
+class NoisyBot:
+    def __init__(self, inner, noise: float, level: str):
+        self.inner = inner
+        self.noise = noise
+        self.level = level
+
+    def choose(self, view: dict, actions: list[Action]) -> Action:
+        if len(actions) == 1 or HU in actions:
+            return self.inner.choose(view, actions)
+        stream = decision_stream(self.inner.seed, view, b"noise")
+        if stream.below(1000) < self.noise * 1000:
+            return actions[stream.below(len(actions))]
+        return self.inner.choose(view, actions)

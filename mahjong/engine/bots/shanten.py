@@ -1,0 +1,120 @@
+"""The bots' own hand arithmetic: shanten over tile counts, for any number of sets.
+
+The engine's hand analysis answers exact questions about whole hands (with dead waits,
+wilds and every special form); the bots ask thousands of approximate ones per decision,
+about whole hands and about parts of them ("how far is the 万 part from a flush?").
+So they use the classic block count: a hand needing ``k`` sets is
+``2k - 2·sets - partials - pair`` exchanges from ready, with ``sets + partials <= k``,
+solved per suit and cached by the suit's counts.
+
+Counts are lists of 34 ints indexed by tile kind (``tiles.py``); -1 is a complete hand,
+0 ready.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+NO_HAND = 99  # a target the tiles cannot reach (a chow meld in an all-pungs hand, ...)
+
+
+@lru_cache(maxsize=None)
+def _blocks(counts: tuple[int, ...], honors: bool) -> frozenset[tuple[int, int, int]]:
+    """Every (sets, partials, head) a suit's tiles can be read as (pareto front)."""
+    found: set[tuple[int, int, int]] = set()
+    _scan(list(counts), 0, 0, 0, 0, honors, found)
+    return frozenset(_pareto(found))
+
+
+def _scan(c: list[int], i: int, sets: int, partials: int, head: int, honors: bool,
+          found: set) -> None:
+    n = len(c)
+    while i < n and c[i] == 0:
+        i += 1
+    if i >= n:
+        found.add((sets, partials, head))
+        return
+    if c[i] >= 3:
+        c[i] -= 3
+        _scan(c, i, sets + 1, partials, head, honors, found)
+        c[i] += 3
+    if not honors and i + 2 < n and c[i + 1] and c[i + 2]:
+        c[i] -= 1; c[i + 1] -= 1; c[i + 2] -= 1
+        _scan(c, i, sets + 1, partials, head, honors, found)
+        c[i] += 1; c[i + 1] += 1; c[i + 2] += 1
+    if c[i] >= 2:
+        c[i] -= 2
+        if not head:
+            _scan(c, i, sets, partials, 1, honors, found)
+        _scan(c, i, sets, partials + 1, head, honors, found)
+        c[i] += 2
+    if not honors:
+        for gap in (1, 2):
+            if i + gap < n and c[i + gap]:
+                c[i] -= 1; c[i + gap] -= 1
+                _scan(c, i, sets, partials + 1, head, honors, found)
+                c[i] += 1; c[i + gap] += 1
+    c[i] -= 1  # the tile stays isolated
+    _scan(c, i, sets, partials, head, honors, found)
+    c[i] += 1
+
+
+def _pareto(options) -> list[tuple[int, int, int]]:
+    options = set(options)
+    return [o for o in options
+            if not any(p != o and p[0] >= o[0] and p[1] >= o[1] and p[2] >= o[2] for p in options)]
+
+
+_SUITS = ((0, 9, False), (9, 18, False), (18, 27, False), (27, 34, True))
+
+
+def standard_shanten(counts, sets_needed: int) -> int:
+    """Shanten of the standard form (``sets_needed`` sets + a pair) from these tiles."""
+    return _combine(tuple(_blocks(tuple(counts[low:high]), honors)
+                          for low, high, honors in _SUITS), sets_needed)
+
+
+@lru_cache(maxsize=200_000)
+def _combine(fronts, sets_needed: int) -> int:
+    front = [(0, 0, 0)]
+    for suit in fronts:
+        merged = set()
+        for s1, p1, h1 in front:
+            for s2, p2, h2 in suit:
+                if h1 and h2:
+                    continue
+                s = min(s1 + s2, sets_needed)
+                p = min(p1 + p2, sets_needed - s)
+                merged.add((s, p, h1 | h2))
+        front = _pareto(merged) if len(merged) > 1 else list(merged)
+    best = max(2 * s + p + h for s, p, h in front)
+    return 2 * sets_needed - best
+
+
+def seven_pairs_shanten(counts) -> int:
+    pairs = sum(1 for c in counts if c >= 2)
+    kinds = sum(1 for c in counts if c)
+    return 6 - pairs + max(0, 7 - kinds)
+
+
+def pungs_shanten(counts, sets_needed: int, unseen) -> int:
+    """Shanten of an all-pungs hand (碰碰和): the best ``sets_needed`` kinds as pungs and
+    one more as the pair, where enough copies remain unseen to complete them."""
+    costs = []
+    for kind, held in enumerate(counts):
+        reach = held + unseen[kind]
+        pung = 3 - min(held, 3) if reach >= 3 else None
+        pair = 2 - min(held, 2) if reach >= 2 else None
+        if pair is not None:
+            costs.append((pung if pung is not None else NO_HAND, pair))
+    if len(costs) < sets_needed + 1:
+        return NO_HAND
+    costs.sort()
+    chosen = costs[:sets_needed + 1]
+    total = sum(p for p, _ in chosen)
+    best = min(total - pung + pair for pung, pair in chosen)
+    # a kind outside the chosen ones may serve better as the pair
+    if len(costs) > sets_needed + 1:
+        pung_total = sum(p for p, _ in costs[:sets_needed])
+        best = min(best, pung_total + min(pair for _, pair in costs[sets_needed:]))
+    return best - 1 if best < NO_HAND else NO_HAND

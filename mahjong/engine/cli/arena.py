@@ -1,0 +1,177 @@
+"""``python -m mahjong.engine arena --rules SLUG --a LEVEL --b LEVEL --hands N --seed S``
+
+Duplicate matches between two bot levels: each of N walls is dealt twice, with the two
+bots in swapped seats (the dealer seat follows the wall), so both sides meet the same
+tiles and luck cancels. Every hand is a fresh hand (no session carries over). Points are
+the settlement's with 底分 1 (``settlement.settle``), net per seat.
+
+Prints per side: wins, win rate, deal-in rate (the discarder of a discard win) and mean
+points per hand with a 95% confidence interval over the N walls (a wall's two hands
+are one sample), then the share of decisive hands side A won, the points difference
+A - B, and decision time per side: the seat's view plus the bot's choice, median and
+p99 in milliseconds over decisions with more than one offered action.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import statistics
+import time
+from dataclasses import dataclass, field
+from typing import TextIO
+
+from ..bots import LEVEL_SLUGS, get_bot
+from ..fans import score_win
+from ..game import apply, legal_actions, new_hand
+from ..rulesets import SLUGS, get_ruleset
+from ..settlement import Table, settle
+from ..shapes import DISCARD_WIN, DRAW, SELF_DRAW
+from ..state import ENDED
+from ..views import view
+from ..wall import seed_bytes
+
+ARENA_RULES = tuple(s for s in SLUGS if s != "stage")  # stage is single-player
+MAX_ACTIONS_PER_HAND = 2000
+
+
+def add_arguments(parser) -> None:
+    parser.add_argument("--rules", required=True, choices=ARENA_RULES)
+    parser.add_argument("--a", required=True, choices=LEVEL_SLUGS, help="level of side A")
+    parser.add_argument("--b", required=True, choices=LEVEL_SLUGS, help="level of side B")
+    parser.add_argument("--hands", type=int, required=True,
+                        help="walls; each is played twice with the seats swapped")
+    parser.add_argument("--seed", required=True, help="hex, or any text/number")
+
+
+@dataclass
+class Side:
+    level: str
+    wins: int = 0
+    self_draws: int = 0
+    deal_ins: int = 0
+    points: list[float] = field(default_factory=list)   # per wall: both hands
+    times: list[float] = field(default_factory=list)    # seconds per decision
+
+
+def run(args, stdin: TextIO, stdout: TextIO) -> int:
+    if args.hands < 1:
+        stdout.write("--hands must be >= 1\n")
+        return 2
+    result = arena(args.rules, args.a, args.b, args.hands, seed_bytes(args.seed))
+    stdout.write(report(result, args))
+    return 0
+
+
+def wall_seed(table_seed: bytes, number: int) -> bytes:
+    return hashlib.sha256(table_seed + b"|wall|" + number.to_bytes(8, "big")).digest()
+
+
+def arena(slug: str, level_a: str, level_b: str, walls: int, table_seed: bytes) -> dict:
+    ruleset = get_ruleset(slug)
+    sides = (Side(level_a), Side(level_b))
+    bots = (get_bot(level_a, table_seed + b"|A", ruleset), get_bot(level_b, table_seed + b"|B", ruleset))
+    draws = 0
+    started = time.process_time()
+    for number in range(walls):
+        seed = wall_seed(table_seed, number)
+        wall_points = [0.0, 0.0]
+        for a_seat in (0, 1):
+            seat_side = (0, 1) if a_seat == 0 else (1, 0)   # seat -> side index
+            state = play(new_hand(ruleset, seed), [bots[seat_side[0]], bots[seat_side[1]]],
+                         [sides[seat_side[0]].times, sides[seat_side[1]].times])
+            outcome = state.outcome
+            if outcome is None or outcome.kind == DRAW:
+                draws += 1
+                continue
+            points = _net_points(ruleset, outcome)
+            for seat in (0, 1):
+                wall_points[seat_side[seat]] += points[seat]
+            if outcome.winner is not None:
+                winner = sides[seat_side[outcome.winner]]
+                winner.wins += 1
+                winner.self_draws += outcome.kind == SELF_DRAW
+                if outcome.kind == DISCARD_WIN:
+                    sides[seat_side[outcome.loser]].deal_ins += 1
+        for i in (0, 1):
+            sides[i].points.append(wall_points[i] / 2)
+    return {"slug": slug, "walls": walls, "hands": 2 * walls, "draws": draws, "sides": sides,
+            "cpu_seconds": time.process_time() - started}
+
+
+def play(state, bots, timers):
+    for _ in range(MAX_ACTIONS_PER_HAND):
+        if state.phase == ENDED:
+            return state
+        seat = state.turn
+        offered = legal_actions(state, seat)
+        if len(offered) == 1:
+            action = offered[0]   # forced: nothing to decide
+        else:
+            began = time.perf_counter()
+            action = bots[seat].choose(view(state, seat), offered)
+            timers[seat].append(time.perf_counter() - began)
+        state, _events = apply(state, seat, action)
+    raise RuntimeError(f"hand {state.seed.hex()} did not end after {MAX_ACTIONS_PER_HAND} actions")
+
+
+def _net_points(ruleset, outcome) -> tuple[int, int]:
+    score = score_win(ruleset, outcome.context) if outcome.context is not None else None
+    settlement = settle(ruleset, outcome, score, Table(base=1))
+    return settlement.delta(0), settlement.delta(1)
+
+
+# ----- the report --------------------------------------------------------------------
+def mean_ci(samples: list[float]) -> tuple[float, float, float]:
+    """Mean and its 95% normal confidence interval."""
+    n = len(samples)
+    mean = sum(samples) / n if n else 0.0
+    if n < 2:
+        return mean, mean, mean
+    half = 1.96 * statistics.stdev(samples) / math.sqrt(n)
+    return mean, mean - half, mean + half
+
+
+def proportion_ci(k: int, n: int) -> tuple[float, float, float]:
+    """Wilson 95% interval of a proportion."""
+    if n == 0:
+        return 0.0, 0.0, 0.0
+    z, p = 1.96, k / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return p, centre - half, centre + half
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def report(result: dict, args=None) -> str:
+    sides, hands = result["sides"], result["hands"]
+    lines = [f"arena {result['slug']}: A={sides[0].level} vs B={sides[1].level}, "
+             f"{result['walls']} walls x 2 seatings = {hands} hands"
+             + (f", seed {args.seed}" if args is not None else "")]
+    lines.append(f"{'side':<5}{'level':<11}{'wins':>6}{'win%':>8}{'deal-in%':>10}"
+                 f"{'points/hand':>13}  95% CI")
+    for name, side in zip("AB", sides):
+        mean, low, high = mean_ci(side.points)
+        lines.append(f"{name:<5}{side.level:<11}{side.wins:>6}{100 * side.wins / hands:>7.1f}%"
+                     f"{100 * side.deal_ins / hands:>9.1f}%{mean:>+13.3f}  [{low:+.3f}, {high:+.3f}]")
+    decisive = sides[0].wins + sides[1].wins
+    share, low, high = proportion_ci(sides[0].wins, decisive)
+    lines.append(f"draws: {result['draws']} ({100 * result['draws'] / hands:.1f}%); decisive hands "
+                 f"won by A: {100 * share:.1f}% [{100 * low:.1f}, {100 * high:.1f}] of {decisive}")
+    diff = [a - b for a, b in zip(sides[0].points, sides[1].points)]
+    mean, low, high = mean_ci(diff)
+    lines.append(f"A - B points per hand: {mean:+.3f}  95% CI [{low:+.3f}, {high:+.3f}]")
+    for name, side in zip("AB", sides):
+        ms = [t * 1000 for t in side.times]
+        lines.append(f"decision time {name} ({side.level}): median {percentile(ms, 0.5):.2f} ms, "
+                     f"p99 {percentile(ms, 0.99):.2f} ms, max {max(ms, default=0):.2f} ms "
+                     f"over {len(ms)} decisions")
+    lines.append(f"cpu: {result['cpu_seconds']:.1f} s, "
+                 f"{hands / result['cpu_seconds'] if result['cpu_seconds'] else 0:.1f} hands per CPU second")
+    return "\n".join(lines) + "\n"
