@@ -2,10 +2,12 @@
 PyPI ``mahjong`` package (the riichi library) is installed: it would shadow our own
 ``mahjong`` package anywhere else. Do not import anything from this repository here.
 
+    python shanten_riichi.py HANDS_JSON time|check
+
 Reads a JSON object of named hand lists (hands as lists of kinds 0-33) and prints one
-JSON object with, per list: the best time per hand of shanten + waits the way a user
+JSON object with, per list, either the time per hand of shanten + waits the way a user
 of this library gets them (``Shanten.calculate_shanten`` with regular, chiitoitsu and
-kokushi forms; when it is 0, the kinds that bring it to -1), each form's shanten and
+kokushi forms; when it is 0, the kinds that bring it to -1), or each form's shanten and
 the waits, for the agreement check.
 """
 
@@ -41,21 +43,15 @@ def shanten_and_waits(tiles):
     return waits(tiles) if calculate(tiles) == 0 else None
 
 
-def best_time(hands, repeat):
-    best = None
-    for _ in range(repeat):
-        start = time.perf_counter()
-        for tiles in hands:
-            shanten_and_waits(tiles)
-        elapsed = time.perf_counter() - start
-        best = elapsed if best is None else min(best, elapsed)
-    return best / len(hands) * 1e6
+def time_per_hand(hands):
+    start = time.perf_counter()
+    for tiles in hands:
+        shanten_and_waits(tiles)
+    return (time.perf_counter() - start) / len(hands) * 1e6
 
 
-def report(hands, repeat):
-    hands = [counts(h) for h in hands]
+def answers(hands):
     return {
-        "us_per_hand": best_time(hands, repeat),
         "standard": [calculate(t, False, False) for t in hands],
         "seven_pairs": [Shanten.calculate_shanten_for_chiitoitsu_hand(t) for t in hands],
         "thirteen_orphans": [Shanten.calculate_shanten_for_kokushi_hand(t) for t in hands],
@@ -63,12 +59,13 @@ def report(hands, repeat):
     }
 
 
-def main(path, repeat):
-    sets = json.load(open(path))
-    out = {name: report(hands, repeat) for name, hands in sets.items()}
+def main(path, what):
+    sets = {name: [counts(h) for h in hands] for name, hands in json.load(open(path)).items()}
+    measure = time_per_hand if what == "time" else answers
+    out = {name: measure(hands) for name, hands in sets.items()}
     out["version"] = version("mahjong")
     json.dump(out, sys.stdout)
 
 
 if __name__ == "__main__":
-    main(sys.argv[1], int(sys.argv[2]))
+    main(sys.argv[1], sys.argv[2])

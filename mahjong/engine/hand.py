@@ -16,6 +16,8 @@ waits are such dead ones is not ready and reports shanten 1. Hence, for a 3n+1 h
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import replace
+from functools import lru_cache
 
 from . import hand_forms as forms
 from . import hand_readings as readings
@@ -29,6 +31,7 @@ from .tiles import YAOJIU, format_tiles
 DEFAULT_FORMS = frozenset({STANDARD, SEVEN_PAIRS, THIRTEEN_ORPHANS})
 ALL_KINDS = tuple(range(34))
 _MELD_SHAPES = {"chi": CHOW, "pon": PUNG, "kan": KONG, "ankan": KONG}
+SINGLE_KIND_WAITS = ("edge", "closed", "pair")  # RULES.md 3.8.6: only with one winning kind
 
 
 def _rules(ruleset):
@@ -110,12 +113,25 @@ def waits(tiles, melds=(), ruleset=None, wild=None) -> list[int]:
 def _waits(tiles, melds, allowed, kinds, wild) -> list[int]:
     """Waits of a 3n+1 hand known to be one tile from complete."""
     held = _held(tiles, melds)
-    live = [k for k in _candidates(tiles, allowed, wild, kinds) if held[k] < 4]
-    if wild is None and allowed <= DEFAULT_FORMS:
-        return _basic_waits(tiles, bool(melds), live, allowed)
+    if wild is not None:
+        return _tried_waits(tiles, melds, allowed, kinds, wild, held)
+    found = set(_basic_waits(tiles, bool(melds), allowed & DEFAULT_FORMS, held))
+    # Other forms only where the hand is one tile from them.
+    v = view(tiles, melds)
+    for name in allowed - DEFAULT_FORMS:
+        if forms.DISTANCES[name](v) == 1:
+            found.update(_tried_waits(tiles, melds, {name}, kinds, None, held))
+    in_play = _kind_set(kinds)
+    return sorted(k for k in found if k in in_play)
+
+
+def _tried_waits(tiles, melds, allowed, kinds, wild, held) -> list[int]:
+    """Every live kind in play, added and checked."""
     hand = list(tiles)
     out = []
-    for kind in live:
+    for kind in kinds:
+        if held[kind] >= 4:
+            continue
         hand.append(kind)
         if forms.complete_in(view(hand, melds, wild), allowed):
             out.append(kind)
@@ -123,27 +139,47 @@ def _waits(tiles, melds, allowed, kinds, wild) -> list[int]:
     return out
 
 
-def _basic_waits(tiles, melded, kinds, allowed) -> list[int]:
-    """Waits in the default forms, no wilds: each kind added to its suit's key and
-    looked up; seven pairs and thirteen orphans read straight off the counts."""
-    keys, sizes = suit_tables.keys_of(tiles), suit_tables.sizes_of(tiles)
-    found = set()
-    if STANDARD in allowed:
-        for kind in kinds:
-            suit, weight = suit_tables.SUIT_OF[kind], suit_tables.WEIGHT[kind]
-            keys[suit] += weight
-            sizes[suit] += 1
-            if suit_tables.standard_complete(keys, sizes):
-                found.add(kind)
-            keys[suit] -= weight
-            sizes[suit] -= 1
+@lru_cache(maxsize=None)
+def _kind_set(kinds: tuple[int, ...]) -> frozenset[int]:
+    return frozenset(kinds)
+
+
+def _basic_waits(tiles, melded, allowed, held) -> list[int]:
+    """Live waits in the default forms, no wilds: each kind added to its suit's key
+    and looked up; seven pairs and thirteen orphans read straight off the counts."""
+    found = set(_standard_waits(tiles, held)) if STANDARD in allowed else set()
     if not melded and len(tiles) == 13:
         counts = Counter(tiles)
         if SEVEN_PAIRS in allowed:
             found.update(_seven_pairs_waits(counts))
         if THIRTEEN_ORPHANS in allowed:
             found.update(_thirteen_orphans_waits(counts))
-    return sorted(found.intersection(kinds))
+    return sorted(k for k in found if held[k] < 4)
+
+
+# A standard-form winning tile pairs with, or is within two of, a tile already held.
+_NEAR = tuple(
+    tuple(range(max(k - k % 9, k - 2), min(k - k % 9 + 8, k + 2) + 1)) if k < 27 else (k,)
+    for k in range(34))
+
+
+def _standard_waits(tiles, held):
+    """The winning tile changes one suit: the other three must already split into sets
+    and the pair between them, so each kind costs one lookup in its own suit."""
+    keys, sizes = suit_tables.keys_of(tiles), suit_tables.sizes_of(tiles)
+    state = [suit_tables.suit_complete(s, keys[s], sizes[s]) for s in range(4)]
+    broken = [s for s in range(4) if not state[s][0]]
+    if len(broken) > 1:
+        return
+    pairs_elsewhere = [sum(state[s][1] for s in range(4) if s != suit) for suit in range(4)]
+    for kind in set().union(*(_NEAR[k] for k in set(tiles))):
+        suit = suit_tables.SUIT_OF[kind]
+        if (broken and broken[0] != suit) or held[kind] >= 4:
+            continue
+        splits, pair = suit_tables.suit_complete(
+            suit, keys[suit] + suit_tables.WEIGHT[kind], sizes[suit] + 1)
+        if splits and pair + pairs_elsewhere[suit] == 1:
+            yield kind
 
 
 def _seven_pairs_waits(counts: Counter) -> list[int]:
@@ -158,22 +194,6 @@ def _thirteen_orphans_waits(counts: Counter) -> list[int]:
         return []
     missing = set(YAOJIU) - set(counts)
     return sorted(YAOJIU) if not missing else list(missing) if len(missing) == 1 else []
-
-
-def _candidates(tiles, allowed, wild, kinds):
-    """Kinds worth trying as waits. In the default forms a winning tile must pair with,
-    or be within two of, a tile already held (or be a terminal/honor for thirteen
-    orphans); wilds and the other special forms can take anything."""
-    if wild is not None or not allowed <= DEFAULT_FORMS:
-        return kinds
-    near = set(YAOJIU) if THIRTEEN_ORPHANS in allowed else set()
-    for kind in tiles:
-        if kind < 27:
-            low = kind - kind % 9
-            near.update(range(max(low, kind - 2), min(low + 8, kind + 2) + 1))
-        else:
-            near.add(kind)
-    return [kind for kind in kinds if kind in near]
 
 
 def is_ready(tiles, melds=(), ruleset=None, wild=None) -> bool:
@@ -216,11 +236,14 @@ def decompose(concealed, melds, win, ruleset, *, tsumo=True, wild=None) -> list[
     allowed, _ = _rules(ruleset)
     if len(hand) % 3 != 2 or not forms.complete_in(view(hand, melds, wild), allowed):
         return []
-    one_kind = len(waits(concealed, melds, ruleset, wild)) == 1
     meld_blocks = tuple(_meld_block(m, wild) for m in melds)
     out = []
     for form, reading in _readings(hand, melds, allowed, wild, tsumo):
-        out.extend(_placements(form, reading, meld_blocks, face(win, wild), tsumo, one_kind, wild))
+        out.extend(_placements(form, reading, meld_blocks, face(win, wild), tsumo, True, wild))
+    # Single-kind waits need the hand's wait list: find it only when one may count.
+    if any(d.wait in SINGLE_KIND_WAITS for d in out) and len(
+            waits(concealed, melds, ruleset, wild)) != 1:
+        out = [replace(d, wait="other") if d.wait in SINGLE_KIND_WAITS else d for d in out]
     return out
 
 

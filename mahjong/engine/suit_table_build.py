@@ -19,7 +19,7 @@ import zlib
 from array import array
 from pathlib import Path
 
-from .suit_tables import POW5, TABLE_PATH, WIDTH, closed, final_vector, step
+from .suit_tables import POW5, TABLE_PATH, closed, final_vector, step
 
 MAX_TILES = 14
 

@@ -123,16 +123,23 @@ def _make_stats(suit: int, counts: tuple[int, ...]) -> SuitStats:
 
 # ----- the win check --------------------------------------------------------------------
 
+def suit_complete(suit: int, key: int, size: int) -> tuple[bool, bool]:
+    """(splits into sets and at most one pair, has that pair): a suit of n tiles splits
+    when its vector covers all n with n // 3 sets (and a pair if n % 3 == 2)."""
+    extra = size % 3
+    if extra == 1:
+        return False, False
+    return _vectors[vector(suit, key)][2 * (size // 3) + extra // 2] == size, extra == 2
+
+
 def standard_complete(keys, sizes) -> bool:
-    """Do the suits split into sets and exactly one pair? A suit of n tiles does when
-    its vector covers all n with n // 3 sets (and a pair if n % 3 == 2)."""
+    """Do the suits split into sets and exactly one pair?"""
     pairs = 0
     for suit in range(4):
-        n = sizes[suit]
-        extra = n % 3
-        if extra == 1 or _vectors[vector(suit, keys[suit])][2 * (n // 3) + extra // 2] != n:
+        splits, pair = suit_complete(suit, keys[suit], sizes[suit])
+        if not splits:
             return False
-        pairs += extra // 2
+        pairs += pair
     return pairs == 1
 
 
