@@ -364,3 +364,20 @@ def test_the_csrf_token_in_body_hx_headers_authorizes_htmx_posts(alice):
     assert c.post(url, headers={"HX-Request": "true"}).status_code == 403
     response = c.post(url, headers={"HX-Request": "true", "X-CSRFToken": token})
     assert response.status_code == 200 and response["HX-Redirect"].startswith("/queue/")
+
+
+def test_error_pages_are_styled_and_translated(alice, bob, outsider, client_of, client):
+    missing = client.get("/rooms/NOSUCH/")
+    assert missing.status_code == 404 and "页面不存在" in missing.content.decode()
+    quick(client_of(alice))
+    quick(client_of(bob))
+    forbidden = client_of(outsider).get(Match.objects.get().get_absolute_url())
+    assert forbidden.status_code == 403
+    assert "这是其他玩家的对局。" in forbidden.content.decode()
+
+
+def test_the_server_error_page_renders_without_a_request():
+    from django.template.loader import render_to_string
+
+    html = render_to_string("500.html")
+    assert "出错了" in html and "/static/css/site.css" in html
