@@ -127,6 +127,22 @@ EXCLUSIONS = [
     ("123m456p789s234s5m 5m", "ping_hu", {"wu_zi"}),
     ("444555666m456p5s 5s", "quan_zhong", {"duan_yao", "wu_zi"}),
     ("123456789m123p5s 5s", "qing_long", {"lian_liu", "lao_shao_fu"}),
+    ("1122334455667m 7m tsumo", "lian_qi_dui", {"qi_dui", "qing_yi_se", "bu_qiu_ren",
+                                                 "men_qian_qing", "dan_diao_jiang", "wu_zi"}),
+    ("1112345678999m 5m tsumo", "jiu_lian_bao_deng", {"qing_yi_se", "bu_qiu_ren",
+                                                       "men_qian_qing", "wu_zi"}),
+    ("111222333444m5p 5p", "yi_se_si_jie_gao", {"yi_se_san_jie_gao", "yi_se_san_tong_shun",
+                                                 "peng_peng_hu"}),
+    ("111122223333m5p 5p", "yi_se_si_tong_shun", {"yi_se_san_tong_shun", "yi_ban_gao",
+                                                   "si_gui_yi", "yi_se_san_jie_gao"}),
+    ("19m19p19s1234567z 1m tsumo", "shi_san_yao", {"wu_men_qi", "bu_qiu_ren", "dan_diao_jiang",
+                                                    "men_qian_qing", "hun_yao_jiu"}),
+    ("123789m123789p5s 5s", "san_se_shuang_long_hui", {"xi_xiang_feng", "lao_shao_fu",
+                                                        "wu_zi", "ping_hu"}),
+    ("123m123p123s555z9m 9m", "san_se_san_tong_shun", {"xi_xiang_feng"}),
+    ("555666777z123m9p 9p", "da_san_yuan", {"jian_ke", "shuang_jian_ke"}),
+    ("123m5z 5z | ankan 1111p, ankan 2222s, chi 456m", "shuang_an_gang",
+     {"an_gang", "shuang_an_ke"}),
 ]
 
 

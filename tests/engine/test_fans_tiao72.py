@@ -127,3 +127,20 @@ def test_last_tile_self_draw_is_hai_di_lao_yue_without_zi_mo():
 def test_three_wind_pungs_absorb_their_terminal_pungs():
     keys = fan_keys("tiao72", s("111222333z123m5m 5m"))
     assert "san_feng_ke" in keys and "yao_jiu_ke" not in keys
+
+
+@pytest.mark.parametrize("hand,key,excluded", [
+    (s("1122334455667m 7m tsumo"), "lian_qi_dui", {"qi_dui", "qing_yi_se", "bu_qiu_ren",
+                                                    "dan_diao", "men_qian_qing"}),
+    (s("1112345678999m 5m"), "jiu_lian_bao_deng", {"qing_yi_se", "men_qian_qing"}),
+    (s("111122223333m5z 5z"), "yi_se_si_tong_shun", {"yi_se_san_tong_shun", "yi_ban_gao",
+                                                      "si_gui_yi", "yi_se_san_jie_gao"}),
+    (s("123m789m123m111z2z 2z"), "quan_dai_yao", {"duan_yao_jiu", "wu_zi"}),
+    ("111222333555z6z 6z", "zi_yi_se", {"peng_peng_hu", "quan_dai_yao", "yao_jiu_ke"}),
+    (s("111222333444z5m 5m"), "da_si_xi", {"san_feng_ke", "peng_peng_hu", "yao_jiu_ke"}),
+    (H1 + " ting=tian_ting", "tian_ting", {"li_zhi"}),
+    (H1 + " tsumo first_turn dealer", "tian_hu", {"zi_mo", "bu_qiu_ren"}),
+])
+def test_exclusions(hand, key, excluded):
+    keys = fan_keys("tiao72", hand)
+    assert key in keys and not excluded & set(keys)
