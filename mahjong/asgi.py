@@ -16,7 +16,9 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from django.conf import settings  # noqa: E402
 
-WEBSOCKET_ROUTES: list = []
+from mahjong.tables.routing import websocket_urlpatterns as table_routes  # noqa: E402
+
+WEBSOCKET_ROUTES: list = [*table_routes]
 
 http_app = django_asgi_app
 if settings.DEBUG:

@@ -9,6 +9,7 @@ message naming the variable, rather than starting half-configured.
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 from urllib.parse import parse_qsl, unquote, urlsplit
 
@@ -168,6 +169,7 @@ INSTALLED_APPS = [
     "template_partials",
     "accounts",
     "lobby",
+    "mahjong.tables",
 ]
 
 MIDDLEWARE = [
@@ -248,6 +250,8 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TIMEZONE = "UTC"
+# Live tables: a lost timer is resolved by this sweeper (workers also run it in a loop).
+CELERY_BEAT_SCHEDULE = {"tables-sweep": {"task": "mahjong.tables.tasks.sweep", "schedule": 5.0}}
 
 # ----- auth ------------------------------------------------------------------------------
 
@@ -300,6 +304,16 @@ X_FRAME_OPTIONS = "DENY"
 # A waiting quick-match player who has not polled for this long is not paired any more
 # (closed tab, lost connection); the waiting page polls every 2 s.
 MATCHMAKING_STALE_SECONDS = env_int("MATCHMAKING_STALE_SECONDS", 20, minimum=5)
+
+# Tests only: a fixed wall seed so browser tests are deterministic. Honoured only when
+# TESTING (pytest, or MAHJONG_TESTING=true with DEBUG on); refused outright with DEBUG off.
+TESTING = "pytest" in sys.modules or env_bool("MAHJONG_TESTING", False)
+MAHJONG_TEST_SEED = env_str("MAHJONG_TEST_SEED")
+if MAHJONG_TEST_SEED and (not DEBUG or not TESTING):
+    raise ImproperlyConfigured(
+        "MAHJONG_TEST_SEED fixes every wall: it is for tests only and needs DEBUG on and "
+        "MAHJONG_TESTING=true (or pytest)"
+    )
 
 LOGGING = {
     "version": 1,

@@ -10,5 +10,6 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/", include("accounts.urls")),
     path("i18n/", include("django.conf.urls.i18n")),  # set_language for the switcher
+    path("tables/", include("mahjong.tables.urls")),
     path("", include("lobby.urls")),
 ]

@@ -1,0 +1,473 @@
+"""The one write path for live tables (STYLE.md "one write path", ARCHITECTURE.md "How a
+move flows"). HTTP views, the WebSocket consumer and Celery tasks all come here.
+
+Every change: lock the hand row (select_for_update), check the version the caller saw,
+call the pure engine, save the new state with version + 1, append the events, schedule
+the next timer (on commit) and, after commit, tell the table's group "hand changed,
+version N" -- a hint, never state. Each connection then renders its own viewer's view.
+"""
+
+from __future__ import annotations
+
+import datetime
+import logging
+import random
+from dataclasses import dataclass
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.conf import settings
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from accounts import wallet
+from accounts.models import User
+from mahjong.engine import game as engine
+from mahjong.engine.actions import Action, parse_action
+from mahjong.engine.errors import EngineError
+from mahjong.engine.fans import score_win
+from mahjong.engine.settlement import HOUSE, Table as MoneyFacts, settle
+from mahjong.engine.session import match_over
+from mahjong.engine.state import GameState
+from mahjong.engine.tiles import format_tiles
+from mahjong.engine.wall import new_seed
+
+from .models import Event, Hand, Seat, Table
+
+log = logging.getLogger(__name__)
+
+SWEEP_GRACE = datetime.timedelta(seconds=3)  # a lost timer delays a turn by this, not more
+
+
+class TableError(Exception):
+    """A request the table refuses; the message is shown to the player."""
+
+
+class StaleVersion(TableError):
+    pass
+
+
+class IllegalMove(TableError):
+    pass
+
+
+@dataclass(frozen=True)
+class Locked:
+    table: Table
+    hand: Hand
+    seats: list[Seat]
+    state: GameState
+
+
+# ----- reading ---------------------------------------------------------------------------
+
+
+def seat_of(table: Table, user) -> Seat | None:
+    if not getattr(user, "is_authenticated", False):
+        return None
+    return next((s for s in table.seats.all() if s.user_id == user.pk), None)
+
+
+def _lock(table_id: int) -> Locked:
+    """The table's current hand, locked for this transaction, with its seats."""
+    hand = (
+        Hand.objects.select_for_update()
+        .filter(table_id=table_id)
+        .order_by("-number")
+        .first()
+    )
+    if hand is None:
+        raise TableError(_("This table has no hand yet."))
+    table = Table.objects.get(pk=table_id)
+    seats = list(Seat.objects.filter(table_id=table_id).select_related("user").order_by("index"))
+    return Locked(table, hand, seats, hand.game())
+
+
+# ----- opening a table and its hands -----------------------------------------------------
+
+
+def _seed_for(table: Table, number: int):
+    """A fresh CSPRNG seed; a fixed one only under tests (settings refuse it otherwise)."""
+    fixed = getattr(settings, "MAHJONG_TEST_SEED", "")
+    if fixed and getattr(settings, "TESTING", False):
+        return f"{fixed}-{number}"
+    return new_seed()
+
+
+def open_table(ruleset, users, *, bot_level: str = "", tier=None, match=None,
+               base_points: int | None = None, beans_per_point: int = 0) -> Table:
+    """A table for ``users`` (seat 0, seat 1) and its first hand. A bot sits in seat 1
+    when ``bot_level`` is given."""
+    engine_rs = ruleset.engine()
+    with transaction.atomic():
+        table = Table.objects.create(
+            ruleset=ruleset, tier=tier, match=match,
+            base_points=base_points or engine_rs.base_points, beans_per_point=beans_per_point,
+        )
+        for index, user in enumerate(users):
+            Seat.objects.create(table=table, index=index, user=user,
+                                bot_level=bot_level if index == 1 else "")
+        _start_hand(table, None)
+    return table
+
+
+def _start_hand(table: Table, previous: Hand | None) -> Hand:
+    number = 1 if previous is None else previous.number + 1
+    seed = _seed_for(table, number)
+    if previous is None:
+        state = engine.new_hand(table.ruleset.engine(), seed)
+    else:
+        old = previous.game()
+        scores = tuple(old.session.scores)
+        deltas = (previous.result or {}).get("deltas") or [0, 0]
+        scores = (scores[0] + deltas[0], scores[1] + deltas[1])
+        state = engine.next_hand(old, None, seed, scores=scores)
+    hand = Hand.objects.create(table=table, number=number, state=state.to_dict(), version=1,
+                               commitment=state.commitment)
+    _append(hand, engine.opening_events(state), seq=0)
+    Seat.objects.filter(table=table).update(ready_next=False)
+    seats = list(table.seats.select_related("user").order_by("index"))
+    _schedule(hand, state, seats)
+    hand.save(update_fields=["deadline"])
+    _notify_on_commit(table, hand.version)
+    return hand
+
+
+def _append(hand: Hand, events: list[dict], seq: int) -> None:
+    Event.objects.bulk_create(
+        Event(hand=hand, seq=seq + i, version=hand.version, kind=e.get("type", "?"), data=e)
+        for i, e in enumerate(events)
+    )
+
+
+# ----- the move --------------------------------------------------------------------------
+
+
+def act(table: Table, user, text, version) -> Hand:
+    """A player's decision, as text ("discard 5m"), made from the view at ``version``."""
+    seat = seat_of(table, user)
+    if seat is None:
+        raise TableError(_("You are not seated at this table."))
+    try:
+        action = parse_action(text)
+        version = int(version)
+    except (EngineError, TypeError, ValueError) as exc:
+        raise IllegalMove(_("Not an action: %(why)s") % {"why": exc}) from None
+    with transaction.atomic():
+        locked = _lock(table.pk)
+        if locked.hand.version != version:
+            raise StaleVersion(_("The table moved on; here is the current view."))
+        _apply(locked, seat.index, action, by="player")
+    return locked.hand
+
+
+def _apply(locked: Locked, seat: int, action: Action, *, by: str) -> GameState:
+    """Apply under the lock: engine, save with version + 1, events, seat flags, timers."""
+    hand, state = locked.hand, locked.state
+    try:
+        new, events = engine.apply(state, seat, action)
+    except EngineError as exc:
+        raise IllegalMove(str(exc)) from None
+    _save(locked, new, events, actor=seat, action=str(action), by=by)
+    row = locked.seats[seat]
+    if by == "player" and row.timeouts:
+        Seat.objects.filter(pk=row.pk).update(timeouts=0)
+    elif by == "timeout":
+        row.timeouts += 1
+        row.auto_play = row.auto_play or row.timeouts >= 2
+        Seat.objects.filter(pk=row.pk).update(timeouts=row.timeouts, auto_play=row.auto_play)
+    return new
+
+
+def _save(locked: Locked, new: GameState, events: list[dict], *, actor, action, by) -> None:
+    hand = locked.hand
+    seq = hand.events.count()
+    hand.version += 1
+    hand.state = new.to_dict()
+    record = {"type": "action", "seat": actor, "action": action, "by": by}
+    _append(hand, [record, *events], seq)
+    if new.ended:
+        hand.seed = new.seed.hex()
+        hand.ended_at = timezone.now()
+        hand.result = _finish(locked, new)
+    _schedule(hand, new, locked.seats)
+    hand.save()
+    _notify_on_commit(locked.table, hand.version)
+
+
+def _schedule(hand: Hand, state: GameState, seats: list[Seat]) -> None:
+    """The pending decision's deadline, and its timer task (hand, version) on commit."""
+    if state.ended:
+        hand.deadline = None
+        return
+    turn = state.turn
+    seat = seats[turn]
+    timers = state.ruleset.timers
+    if seat.is_bot:
+        low, high = getattr(settings, "TABLES_BOT_DELAY", (0.6 * timers.bot_delay,
+                                                             1.4 * timers.bot_delay))
+        delay = random.uniform(low, high)
+    elif engine.is_forced(state, turn) or seat.auto_play:
+        delay = timers.locked_delay
+    else:
+        delay = timers.decision
+    hand.deadline = timezone.now() + datetime.timedelta(seconds=delay)
+    _enqueue_on_commit("advance", hand.pk, hand.version, countdown=delay)
+
+
+def _enqueue_on_commit(name: str, *args, countdown: float) -> None:
+    from . import tasks
+
+    task = getattr(tasks, name)
+    if task.app.conf.task_always_eager:
+        return  # no worker: an eager "timer" would fire at once (tests drive timers by hand)
+    transaction.on_commit(lambda: task.apply_async(args, countdown=countdown))
+
+
+def _notify_on_commit(table: Table, version: int) -> None:
+    group = table.group
+
+    def send():
+        layer = get_channel_layer()
+        if layer is not None:
+            async_to_sync(layer.group_send)(group, {"type": "hand.changed", "version": version})
+
+    transaction.on_commit(send)
+
+
+# ----- the server's own moves: timers, bots, sweeper, escape -----------------------------
+
+
+def advance(hand_id: int, version: int) -> bool:
+    """The timer of (hand, version): a bot seat moves, a player's timeout takes the
+    engine's default action. Does nothing if the hand has moved on (late or duplicate)."""
+    from .bots import choose
+
+    with transaction.atomic():
+        hand = Hand.objects.filter(pk=hand_id).only("table_id").first()
+        if hand is None:
+            return False
+        locked = _lock(hand.table_id)
+        if locked.hand.pk != hand_id or locked.hand.version != version or locked.state.ended:
+            return False
+        if locked.table.status != Table.Status.PLAYING:
+            return False
+        state, turn = locked.state, locked.state.turn
+        seat = locked.seats[turn]
+        if seat.is_bot:
+            action = choose(seat.bot_level, f"{locked.hand.pk}:{version}", state, turn)
+            by = "bot"
+        else:
+            action = engine.default_action(state, turn)
+            forced = engine.is_forced(state, turn) or seat.auto_play
+            by = "auto" if forced else "timeout"
+        if action is None:
+            return False
+        _apply(locked, turn, action, by=by)
+    return True
+
+
+def sweep(now: datetime.datetime | None = None) -> int:
+    """Resolve every decision whose deadline passed a few seconds ago (a lost timer), and
+    every player disconnected for longer than the escape limit. Returns moves made."""
+    now = now or timezone.now()
+    moved = 0
+    overdue = Hand.objects.filter(
+        deadline__lt=now - SWEEP_GRACE, ended_at__isnull=True,
+        table__status=Table.Status.PLAYING,
+    ).values_list("pk", "version")
+    for hand_id, version in overdue:
+        moved += advance(hand_id, version)
+    gone = Seat.objects.filter(
+        disconnected_at__isnull=False, connections__lte=0, table__status=Table.Status.PLAYING
+    ).values_list("pk", flat=True)
+    for seat_id in gone:
+        moved += check_escape(seat_id, now=now)
+    return moved
+
+
+def check_escape(seat_id: int, now: datetime.datetime | None = None) -> bool:
+    """RULES.md 3.13: disconnected for more than the escape limit during a hand."""
+    now = now or timezone.now()
+    seat = Seat.objects.filter(pk=seat_id).first()
+    if seat is None:
+        return False
+    with transaction.atomic():
+        locked = _lock(seat.table_id)
+        seat = Seat.objects.get(pk=seat_id)
+        if locked.state.ended or seat.connections > 0 or seat.disconnected_at is None:
+            return False
+        limit = datetime.timedelta(seconds=locked.state.ruleset.timers.escape)
+        if now - seat.disconnected_at <= limit:
+            return False
+        _escape(locked, seat.index, by="disconnect")
+    return True
+
+
+def _escape(locked: Locked, seat: int, *, by: str) -> None:
+    new, events = engine.escape(locked.state, seat)
+    _save(locked, new, events, actor=seat, action="escape", by=by)
+
+
+def leave(table: Table, user) -> str:
+    """Leave the table: during a hand that is an escape (3.13.2); the table closes."""
+    seat = seat_of(table, user)
+    if seat is None:
+        raise TableError(_("You are not seated at this table."))
+    with transaction.atomic():
+        locked = _lock(table.pk)
+        escaped = not locked.state.ended
+        if escaped:
+            _escape(locked, seat.index, by="leave")
+        _close(locked.table, _("%(name)s left the table.") % {"name": user.display_name})
+    return "escaped" if escaped else "left"
+
+
+def _close(table: Table, note: str) -> None:
+    Table.objects.filter(pk=table.pk).update(status=Table.Status.FINISHED, note=note)
+    table.status, table.note = Table.Status.FINISHED, note
+    Hand.objects.filter(table=table).update(deadline=None)
+    _notify_on_commit(table, -1)
+
+
+def back(table: Table, user) -> None:
+    """"I'm back": the player takes over from auto-play (托管)."""
+    seat = seat_of(table, user)
+    if seat is None:
+        raise TableError(_("You are not seated at this table."))
+    with transaction.atomic():
+        locked = _lock(table.pk)
+        Seat.objects.filter(pk=seat.pk).update(auto_play=False, timeouts=0)
+        locked.seats[seat.index].auto_play = False
+        if not locked.state.ended:
+            _schedule(locked.hand, locked.state, locked.seats)  # a full timer again
+            locked.hand.save(update_fields=["deadline"])
+        _notify_on_commit(locked.table, locked.hand.version)
+
+
+def connected(seat: Seat) -> None:
+    Seat.objects.filter(pk=seat.pk).update(connections=F("connections") + 1, disconnected_at=None)
+
+
+def disconnected(seat: Seat) -> None:
+    with transaction.atomic():
+        Seat.objects.filter(pk=seat.pk).update(connections=F("connections") - 1)
+        row = Seat.objects.select_related("table__ruleset").get(pk=seat.pk)
+        if row.connections <= 0 and row.table.status == Table.Status.PLAYING:
+            Seat.objects.filter(pk=seat.pk).update(connections=0, disconnected_at=timezone.now())
+            limit = row.table.ruleset.engine().timers.escape
+            _enqueue_on_commit("escape_check", seat.pk, countdown=limit + 1)
+
+
+# ----- the end of a hand: fans, settlement, the next hand --------------------------------
+
+
+def _finish(locked: Locked, state: GameState) -> dict:
+    """What the end-of-hand panel shows, and the beans moved through the wallet ledger in
+    this same transaction (idempotent per hand by the ledger's key)."""
+    table, outcome, rs = locked.table, state.outcome, state.ruleset
+    score = score_win(rs, outcome.context) if outcome.context is not None else None
+    if score is not None and not score.is_win:
+        score = None
+    facts = dict(base=table.base_points, dealer=state.dealer, dealer_streak=state.session.streak)
+    try:
+        points = settle(rs, outcome, score, MoneyFacts(**facts))
+    except EngineError as exc:  # e.g. stage has no escape settlement
+        log.warning("hand %s: nothing to settle (%s)", locked.hand.pk, exc)
+        points = None
+    result = {
+        "kind": outcome.kind, "winner": outcome.winner, "loser": outcome.loser,
+        "escaper": outcome.escaper,
+        "fans": [{"key": f.key, "zh": f.zh, "en": f.en, "fan": f.fan, "count": f.count,
+                  "points": f.points} for f in (score.fans if score else ())],
+        "total": score.total if score else 0,
+        "decomposition": _decomposition(score),
+        "points": points.points if points else 0,
+        "deltas": [points.delta(0), points.delta(1)] if points else [0, 0],
+        "beans": None, "rake": 0,
+    }
+    if table.beans_per_point and points is not None:
+        result.update(_pay(locked, state, score, facts))
+    _record_stats(locked, outcome)
+    return result
+
+
+def _decomposition(score) -> str:
+    if score is None or score.decomposition is None:
+        return ""
+    return " ".join(format_tiles(block.tiles) for block in score.decomposition.blocks)
+
+
+def _pay(locked: Locked, state: GameState, score, facts: dict) -> dict:
+    users = [s.user for s in locked.seats]
+    balances = list(
+        User.objects.filter(pk__in=[u.pk for u in users]).values_list("pk", "beans")
+    )
+    by_pk = dict(balances)
+    beans = [by_pk[u.pk] for u in users]
+    money = settle(state.ruleset, state.outcome, score,
+                   MoneyFacts(per_point=locked.table.beans_per_point, balances=beans,
+                              bring_ins=beans, **facts))
+    legs: dict[int, list] = {}
+    for t in money.transfers:
+        for who, sign in ((t.payer, -1), (t.payee, 1)):
+            account = wallet.house() if who == HOUSE else users[who]
+            legs.setdefault(account.pk, [account, 0])[1] += sign * t.amount
+    postings = [(acc, amount) for acc, amount in legs.values() if amount]
+    if postings:
+        ref = locked.table.match.public_id if locked.table.match_id else locked.table.public_id
+        wallet.post(postings, reason=wallet.Reason.SETTLEMENT,
+                    key=f"hand:{locked.table.public_id}:{locked.hand.number}", ref=ref)
+    return {"beans": [money.delta(0), money.delta(1)], "rake": money.rake}
+
+
+def _record_stats(locked: Locked, outcome) -> None:
+    humans = [s.user_id for s in locked.seats if not s.is_bot]
+    User.objects.filter(pk__in=humans).update(games_played=F("games_played") + 1)
+    if outcome.winner is not None and not locked.seats[outcome.winner].is_bot:
+        User.objects.filter(pk=locked.seats[outcome.winner].user_id).update(
+            games_won=F("games_won") + 1)
+
+
+def ready_next(table: Table, user) -> Hand | None:
+    """The player wants the next hand; it starts when every human seat does. Entry limits
+    apply first: a player who cannot cover the room's minimum is told and the table closes."""
+    seat = seat_of(table, user)
+    if seat is None:
+        raise TableError(_("You are not seated at this table."))
+    with transaction.atomic():
+        locked = _lock(table.pk)
+        if locked.table.status != Table.Status.PLAYING:
+            raise TableError(locked.table.note or _("This table is closed."))
+        if not locked.state.ended:
+            raise TableError(_("The hand is still being played."))
+        Seat.objects.filter(pk=seat.pk).update(ready_next=True)
+        waiting = Seat.objects.filter(table=table, ready_next=False, bot_level="").exists()
+        if waiting:
+            _notify_on_commit(locked.table, locked.hand.version)
+            return None
+        refusal = _entry_refusal(locked)
+        if refusal:
+            _close(locked.table, refusal)
+            return None
+        if match_over(locked.state.ruleset, locked.state.session):
+            _close(locked.table, _("The match is over."))
+            return None
+        return _start_hand(locked.table, locked.hand)
+
+
+def _entry_refusal(locked: Locked) -> str | None:
+    tier = locked.table.tier
+    if tier is None:
+        return None
+    for seat in locked.seats:
+        if seat.is_bot:
+            continue
+        beans = User.objects.values_list("beans", flat=True).get(pk=seat.user_id)
+        if beans < tier.entry_min:
+            return _("%(name)s has %(beans)s beans, below the %(min)s this room needs.") % {
+                "name": seat.user.display_name, "beans": f"{beans:,}",
+                "min": f"{tier.entry_min:,}"}
+    return None

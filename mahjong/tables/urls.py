@@ -1,0 +1,16 @@
+from django.urls import path
+
+from . import views
+
+app_name = "tables"
+
+urlpatterns = [
+    path("play-bot/", views.play_bot, name="play_bot"),
+    path("match/<str:public_id>/", views.for_match, name="for_match"),
+    path("<str:public_id>/", views.table, name="table"),
+    path("<str:public_id>/fragments/", views.fragments, name="fragments"),
+    path("<str:public_id>/act/", views.act, name="act"),
+    path("<str:public_id>/next/", views.next_hand, name="next"),
+    path("<str:public_id>/back/", views.back, name="back"),
+    path("<str:public_id>/leave/", views.leave, name="leave"),
+]

@@ -1,0 +1,136 @@
+"""The table page and its HTMX endpoints. Every view starts with ``_table_for`` (the
+table and the caller's seat, or a refusal); changes go through ``services``."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.db import IntegrityError, transaction
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+from django_htmx.http import HttpResponseClientRedirect
+
+from accounts.models import User
+from lobby.models import Match, Ruleset
+from . import presenters, services
+from .bots import levels
+from .models import Seat, Table
+
+BOT_RULESET = "classic"
+
+
+def _table_for(request, public_id) -> tuple[Table, Seat]:
+    table = get_object_or_404(Table.objects.select_related("ruleset", "tier"), public_id=public_id)
+    seat = services.seat_of(table, request.user)
+    if seat is None:
+        raise PermissionDenied(_("This table is for other players."))
+    return table, seat
+
+
+def _fragments(table, seat, notice="") -> HttpResponse:
+    return HttpResponse(presenters.fragments(table, seat.index, notice=notice))
+
+
+@login_required
+@require_GET
+def table(request, public_id):
+    table, seat = _table_for(request, public_id)
+    return render(request, "tables/table.html", presenters.context_for(table, seat.index))
+
+
+@login_required
+@require_GET
+def fragments(request, public_id):
+    table, seat = _table_for(request, public_id)
+    return _fragments(table, seat)
+
+
+@login_required
+@require_POST
+def act(request, public_id):
+    table, seat = _table_for(request, public_id)
+    notice = ""
+    try:
+        services.act(table, request.user, request.POST.get("action", ""),
+                     request.POST.get("version", ""))
+    except services.TableError as exc:
+        notice = str(exc)
+    if not request.htmx:
+        if notice:
+            messages.error(request, notice)
+        return redirect(table.get_absolute_url())
+    return _fragments(table, seat, notice)
+
+
+@login_required
+@require_POST
+def next_hand(request, public_id):
+    table, seat = _table_for(request, public_id)
+    notice = ""
+    try:
+        services.ready_next(table, request.user)
+    except services.TableError as exc:
+        notice = str(exc)
+    table.refresh_from_db()
+    return _fragments(table, seat, notice)
+
+
+@login_required
+@require_POST
+def back(request, public_id):
+    table, seat = _table_for(request, public_id)
+    services.back(table, request.user)
+    return _fragments(table, seat)
+
+
+@login_required
+@require_POST
+def leave(request, public_id):
+    table, _seat = _table_for(request, public_id)
+    if services.leave(table, request.user) == "escaped":
+        messages.warning(request, _("You left during a hand: that counts as an escape."))
+    url = "/"
+    return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
+
+
+@login_required
+@require_POST
+def play_bot(request):
+    """Play vs a bot: a level from the engine's list, the classic rules, no stakes."""
+    slugs = [slug for slug, _name in levels()]
+    level = request.POST.get("level") or slugs[0]
+    if level not in slugs:
+        messages.error(request, _("Unknown bot level."))
+        return redirect("lobby:home")
+    ruleset = get_object_or_404(Ruleset, slug=request.POST.get("ruleset") or BOT_RULESET)
+    bot = User.objects.filter(kind=User.Kind.BOT).order_by("pk").first()
+    if bot is None:
+        messages.error(request, _("No bot is available right now."))
+        return redirect("lobby:home")
+    table = services.open_table(ruleset, [request.user, bot], bot_level=level)
+    return redirect(table.get_absolute_url())
+
+
+@login_required
+@require_GET
+def for_match(request, public_id):
+    """The table of a match (quick match or private room), opened by whoever comes first."""
+    match = get_object_or_404(Match, public_id=public_id)
+    if match.seat_of(request.user) is None:
+        raise PermissionDenied(_("This match is between other players."))
+    table = Table.objects.filter(match=match).first()
+    if table is None:
+        try:
+            with transaction.atomic():
+                Match.objects.select_for_update().get(pk=match.pk)
+                table = Table.objects.filter(match=match).first() or services.open_table(
+                    match.ruleset, [match.player_one, match.player_two], tier=match.tier,
+                    match=match, base_points=match.base_points,
+                    beans_per_point=match.beans_per_point)
+                Match.objects.filter(pk=match.pk).update(state=Match.State.PLAYING)
+        except IntegrityError:
+            table = Table.objects.get(match=match)
+    return redirect(table.get_absolute_url())

@@ -1,0 +1,204 @@
+"""tables.services, the one write path: versions, legality, timeouts, auto-play, escape,
+the sweeper, settlement to the wallet ledger and the next hand."""
+
+import datetime
+
+import pytest
+from django.utils import timezone
+
+from accounts.models import LedgerEntry
+from mahjong.engine.game import default_action, legal_actions
+from mahjong.tables import services
+from mahjong.tables.models import Event, Hand, Seat, Table
+from tests.web.tables_support import bot_table, duel, no_eager_timers  # noqa: F401
+
+pytestmark = pytest.mark.django_db
+
+
+def current(table):
+    return Hand.objects.filter(table=table).order_by("-number").first()
+
+
+def play_out(table):
+    """Let every pending decision time out until the hand ends (as the timers would)."""
+    for _ in range(500):
+        hand = current(table)
+        if hand.game().ended:
+            return hand
+        assert services.advance(hand.pk, hand.version)
+    raise AssertionError("the hand did not end")
+
+
+def test_opening_a_table_deals_the_first_hand_and_logs_the_deal(duel):
+    hand = current(duel)
+    assert hand.number == 1 and hand.version == 1
+    assert hand.commitment == hand.game().commitment and hand.seed == ""
+    assert [e.kind for e in hand.events.order_by("seq")][:3] == ["deal", "hand", "hand"]
+    assert hand.deadline is not None
+
+
+def test_a_legal_discard_saves_the_next_version_and_appends_events(duel, alice, bob):
+    hand = current(duel)
+    state = hand.game()
+    mover = [alice, bob][state.turn]
+    action = str(default_action(state, state.turn))
+    services.act(duel, mover, action, hand.version)
+    hand.refresh_from_db()
+    assert hand.version == 2
+    record = Event.objects.filter(hand=hand, kind="action").get()
+    assert record.data == {"type": "action", "seat": state.turn, "action": action, "by": "player"}
+
+
+def test_it_refuses_a_discard_out_of_turn(duel, alice, bob):
+    hand = current(duel)
+    state = hand.game()
+    waiting = [alice, bob][1 - state.turn]
+    tile = legal_actions(state, state.turn)[-1]
+    with pytest.raises(services.IllegalMove, match="not your turn"):
+        services.act(duel, waiting, str(tile), hand.version)
+    hand.refresh_from_db()
+    assert hand.version == 1
+
+
+def test_it_refuses_a_stale_version_and_garbage(duel, alice, bob):
+    hand = current(duel)
+    mover = [alice, bob][hand.game().turn]
+    with pytest.raises(services.StaleVersion):
+        services.act(duel, mover, "pass", hand.version + 5)
+    with pytest.raises(services.IllegalMove):
+        services.act(duel, mover, "discard 99x", hand.version)
+    with pytest.raises(services.TableError):
+        services.act(duel, mover, "pass", "not-a-number")
+    hand.refresh_from_db()
+    assert hand.version == 1
+
+
+def test_an_outsider_cannot_act(duel, outsider):
+    with pytest.raises(services.TableError, match="not seated"):
+        services.act(duel, outsider, "pass", 1)
+
+
+def test_a_timer_for_an_old_version_does_nothing(duel):
+    hand = current(duel)
+    assert services.advance(hand.pk, hand.version)
+    assert not services.advance(hand.pk, hand.version)  # duplicate / late delivery
+    hand.refresh_from_db()
+    assert hand.version == 2
+
+
+def test_two_timeouts_in_a_row_put_the_seat_on_auto_play_and_im_back_ends_it(duel, alice, bob):
+    seen = {0: 0, 1: 0}
+    while max(seen.values()) < 2:
+        hand = current(duel)
+        seen[hand.game().turn] += 1
+        services.advance(hand.pk, hand.version)
+    seat = Seat.objects.get(table=duel, index=max(seen, key=seen.get))
+    assert seat.auto_play and seat.timeouts >= 2
+    services.back(duel, seat.user)
+    seat.refresh_from_db()
+    assert not seat.auto_play and seat.timeouts == 0
+
+
+def test_a_whole_hand_ends_with_the_seed_revealed_and_a_result(duel):
+    hand = play_out(duel)
+    assert hand.seed == hand.game().seed.hex() and hand.ended_at and hand.deadline is None
+    assert hand.result["kind"] in {"self_draw", "discard_win", "draw"}
+    assert Event.objects.filter(hand=hand, kind="end").exists()
+
+
+def test_leaving_during_a_hand_is_an_escape_paid_through_the_ledger(duel, alice, bob):
+    assert services.leave(duel, alice) == "escaped"
+    hand = current(duel)
+    duel.refresh_from_db()
+    assert hand.result["kind"] == "escape" and hand.result["escaper"] == 0
+    assert duel.status == Table.Status.FINISHED
+    penalty = 13 * duel.base_points * duel.beans_per_point  # classic: 13 points (RULES 4)
+    alice.refresh_from_db(), bob.refresh_from_db()
+    assert (alice.beans, bob.beans) == (20_000 - penalty, 20_000 + penalty)
+    rows = LedgerEntry.objects.filter(idempotency_key=f"hand:{duel.public_id}:1")
+    assert sorted(r.amount for r in rows) == [-penalty, penalty]
+    assert hand.result["beans"] == [-penalty, penalty]
+
+
+def test_settlement_is_written_once_per_hand(duel, alice):
+    services.leave(duel, alice)
+    hand = current(duel)
+    locked = services.Locked(duel, hand, list(duel.seats.select_related("user")), hand.game())
+    services._pay(locked, hand.game(), None, dict(base=1, dealer=0, dealer_streak=0))
+    assert LedgerEntry.objects.filter(idempotency_key=f"hand:{duel.public_id}:1").count() == 2
+
+
+def test_a_win_moves_beans_as_the_result_says(settings, alice, bob):
+    from lobby.models import RoomTier
+
+    # A wall on which the timeout plays end in a self-drawn win (found with the engine).
+    settings.MAHJONG_TEST_SEED = "win254"
+    tier = RoomTier.objects.get(slug="novice")
+    table = services.open_table(tier.ruleset, [alice, bob], tier=tier,
+                                beans_per_point=tier.beans_per_point)
+    hand = play_out(table)
+    assert hand.result["kind"] == "self_draw"
+    rows = LedgerEntry.objects.filter(idempotency_key=f"hand:{table.public_id}:1")
+    winner = hand.result["winner"]
+    assert hand.result["fans"] and hand.result["points"] > 0
+    paid = {r.account_id: r.amount for r in rows}
+    assert paid[[alice, bob][winner].pk] == hand.result["beans"][winner] > 0
+    assert paid[[alice, bob][1 - winner].pk] == hand.result["beans"][1 - winner] < 0
+
+
+def test_a_disconnected_player_escapes_after_the_limit(duel, alice):
+    seat = Seat.objects.get(table=duel, index=0)
+    services.connected(seat)
+    services.disconnected(seat)
+    assert not services.check_escape(seat.pk)  # not yet
+    later = timezone.now() + datetime.timedelta(seconds=91)
+    assert services.check_escape(seat.pk, now=later)
+    assert current(duel).result["kind"] == "escape"
+
+
+def test_a_reconnect_within_the_limit_is_not_an_escape(duel):
+    seat = Seat.objects.get(table=duel, index=0)
+    services.connected(seat)
+    services.disconnected(seat)
+    services.connected(seat)
+    later = timezone.now() + datetime.timedelta(seconds=200)
+    assert not services.check_escape(seat.pk, now=later)
+
+
+def test_the_sweeper_resolves_an_overdue_decision(duel):
+    hand = current(duel)
+    assert services.sweep() == 0  # nothing overdue yet
+    Hand.objects.filter(pk=hand.pk).update(deadline=timezone.now() - datetime.timedelta(seconds=5))
+    assert services.sweep() == 1
+    hand.refresh_from_db()
+    assert hand.version == 2
+
+
+def test_the_next_hand_starts_when_both_are_ready(duel, alice, bob):
+    play_out(duel)
+    assert services.ready_next(duel, alice) is None
+    second = services.ready_next(duel, bob)
+    assert second.number == 2 and second.version == 1
+
+
+def test_a_player_below_the_room_minimum_is_returned_to_the_lobby(duel, alice, bob):
+    from accounts import wallet
+
+    play_out(duel)
+    alice.refresh_from_db()
+    wallet.adjust(alice, -(alice.beans - 10), note="test", actor=None, key="drain-alice")
+    services.ready_next(duel, alice)
+    assert services.ready_next(duel, bob) is None
+    duel.refresh_from_db()
+    assert duel.status == Table.Status.FINISHED and "Alice" in duel.note
+
+
+def test_a_bot_table_plays_the_bot_seat(bot_table):
+    for _ in range(500):
+        hand = current(bot_table)
+        if hand.game().ended:
+            break
+        services.advance(hand.pk, hand.version)
+    assert hand.game().ended
+    bys = set(Event.objects.filter(hand=hand, kind="action").values_list("data__by", flat=True))
+    assert "bot" in bys
