@@ -12,10 +12,11 @@ summed fan, the capped basic points for classic/stage, the multiplier for wenzho
 from __future__ import annotations
 
 import json
+from functools import lru_cache
 
 from ..errors import EngineError, InvalidAction
 from ..fans import score_win
-from ..melds import parse_melds
+from ..melds import parse_meld
 from ..rulesets import SLUGS, get_ruleset
 from ..shapes import WinContext
 from ..tiles import EAST, FLOWERS, parse_tile, parse_tiles
@@ -60,15 +61,35 @@ def context_from_request(request: dict) -> WinContext:
     return WinContext(
         # copies are checked once over hand, melds and win by the scorer (check_tiles)
         hand=tuple(parse_tiles(_text(request, "hand"), check_copies=False)),
-        melds=tuple(parse_melds(request.get("melds") or [])),
-        win=parse_tile(_text(request, "win")),
+        melds=_melds(request.get("melds") or []),
+        win=_tile(_text(request, "win")),
         seat_wind=_wind(request.get("seat", "E"), "seat"),
         round_wind=_wind(request.get("round", "E"), "round"),
         flowers=flowers, flower_count=flower_count,
         ting=_ting(request.get("ting", False)),
         passes=_count(request.get("passes", 0), "passes"),
-        wild=parse_tile(wild) if wild else None,
+        wild=_tile(wild) if wild else None,
         **{name: request.get(name, False) for name in FLAGS})
+
+
+# Winning tiles, winds and melds repeat from line to line: parse each spelling once.
+@lru_cache(maxsize=1024)
+def _tile(text: str) -> int:
+    return parse_tile(text)
+
+
+@lru_cache(maxsize=4096)
+def _meld(text: str):
+    return parse_meld(text)
+
+
+def _melds(value) -> tuple:
+    """Melds as a list of strings or one comma-separated string."""
+    parts = value.split(",") if isinstance(value, str) else value
+    if not isinstance(parts, (list, tuple)):
+        raise InvalidAction(f"melds must be a list like [\"pon 777z\"], got {value!r}")
+    return tuple(_meld(p.strip()) if isinstance(p, str) else parse_meld(p)
+                 for p in parts if not isinstance(p, str) or p.strip())
 
 
 def _text(request: dict, name: str) -> str:
@@ -82,8 +103,8 @@ def _wind(value, name: str) -> int:
     if value in WIND_LETTERS:
         return WIND_LETTERS[value]
     try:
-        kind = parse_tile(value)
-    except InvalidAction:
+        kind = _tile(value)
+    except (InvalidAction, TypeError):
         kind = None
     if kind is None or not EAST <= kind < EAST + 4:
         raise InvalidAction(f"{name} must be a wind: 1z-4z or E/S/W/N, got {value!r}")

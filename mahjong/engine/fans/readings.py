@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from collections import Counter
 
-from .. import hand
+from .. import hand, suit_tables
 from ..hand_forms import face
-from ..shapes import CHOW, PUNG, STANDARD, Decomposition, WinContext
+from ..shapes import CHOW, PUNG, SEVEN_PAIRS, STANDARD, Decomposition, WinContext
 from ..tiles import YAOJIU
 
 
@@ -42,19 +42,46 @@ def has_one_winning_kind(ruleset, ctx: WinContext, decomps) -> bool:
     if any(held[kind] < 4 for kind in _other_winning_kinds(ctx.win, decomps)):
         return False
     special = ctx.wild is not None or _special_shaped(ctx.hand)
-    # Away from the special shapes only sets + a pair or seven pairs can complete the
-    # hand: the win check over the default forms is much cheaper than over gb's all.
-    forms = ruleset if special else None
-    tiles = list(ctx.hand)
-    for kind in _candidates(ruleset, ctx, special):
-        if kind == ctx.win or held[kind] >= 4:
-            continue
-        tiles.append(kind)
-        completes = hand.is_win(tiles, ctx.melds, forms, ctx.wild)
-        tiles.pop()
-        if completes:
-            return False
-    return True
+    completes = _any_form(ruleset, ctx) if special else _sets_or_pairs(ruleset, ctx)
+    return not any(completes(kind) for kind in _candidates(ruleset, ctx, special)
+                   if kind != ctx.win and held[kind] < 4)
+
+
+def _any_form(ruleset, ctx: WinContext):
+    """Completion in any of the ruleset's forms (special shapes, wilds): the win check."""
+    def completes(kind: int) -> bool:
+        return hand.is_win([*ctx.hand, kind], ctx.melds, ruleset, ctx.wild)
+    return completes
+
+
+def _sets_or_pairs(ruleset, ctx: WinContext):
+    """Away from the special shapes only sets + a pair, or seven pairs, can complete
+    the hand. Adding a kind changes one suit, so with hand analysis's per-suit tables a
+    check is one lookup: that suit must split with the kind added, the others as they
+    are, with one pair in all."""
+    keys, sizes = suit_tables.keys_of(ctx.hand), suit_tables.sizes_of(ctx.hand)
+    suits = [suit_tables.suit_complete(s, keys[s], sizes[s]) for s in range(4)]
+    pairs_wait = _seven_pairs_wait(ruleset, ctx)
+
+    def completes(kind: int) -> bool:
+        if kind == pairs_wait:
+            return True
+        suit = suit_tables.SUIT_OF[kind]
+        splits, pair = suit_tables.suit_complete(suit, keys[suit] + suit_tables.WEIGHT[kind],
+                                                 sizes[suit] + 1)
+        others = [suits[s] for s in range(4) if s != suit]
+        return (splits and all(other_splits for other_splits, _ in others)
+                and pair + sum(other_pair for _, other_pair in others) == 1)
+    return completes
+
+
+def _seven_pairs_wait(ruleset, ctx: WinContext) -> int | None:
+    """The kind that makes 13 concealed tiles seven pairs (four alike are two), if any."""
+    if ctx.melds or SEVEN_PAIRS not in ruleset.forms:
+        return None
+    counts = Counter(ctx.hand)
+    odd = [kind for kind, n in counts.items() if n % 2]
+    return odd[0] if len(odd) == 1 and sum(n // 2 for n in counts.values()) == 6 else None
 
 
 def _other_winning_kinds(win: int, decomps):
