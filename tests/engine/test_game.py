@@ -483,3 +483,41 @@ def test_a_recorded_hand_replays_from_its_moves():
     assert again == played and same_events == events
     with pytest.raises(IllegalAction):
         replay(start, [(1, "discard 7z")])
+
+
+# ----- the win's situation, as scoring reads it ---------------------------------------------
+
+WAITING_5M = "46m123m789m555z33z"  # the opponent waits on 5m
+PLAIN_DEALER = "11122m9m3444z6677z"  # discarding 4z gives the opponent nothing to claim
+
+
+def test_a_win_on_a_kong_replacement_is_marked_so():
+    state = scripted_hand("classic", dealer_hand="1111m234m567m11z22z", other_hand=QUIET, back="2z")
+    state, _ = play(state, "0 ankan 1111m", "0 hu")
+    ctx = state.outcome.context
+    assert ctx.kong_replacement and not ctx.flower_replacement and ctx.tsumo
+
+
+def test_a_win_on_a_flower_replacement_is_marked_so():
+    state = scripted_hand("classic", dealer_hand=PLAIN_DEALER, other_hand=WAITING_5M,
+                          draws="1f", back="5m")
+    state, _ = play(state, "0 discard 4z", "1 hu")
+    ctx = state.outcome.context
+    assert ctx.flower_replacement and not ctx.kong_replacement
+    assert format_tiles(ctx.flowers) == "1f" and ctx.first_turn
+
+
+def test_a_win_on_the_last_live_tile_is_marked_so():
+    state = scripted_hand("quesheng", dealer_hand=PLAIN_DEALER, other_hand=WAITING_5M, draws="5m")
+    state, _ = play(near_the_end(state, 1), "0 discard 4z", "1 hu")
+    assert state.outcome.context.last_tile and not state.live
+
+
+def test_winning_on_the_last_copy_of_a_kind_counts_the_visible_ones():
+    # The dealer throws three 5m (the opponent passes each); the fourth is self-drawn.
+    state = scripted_hand("classic", dealer_hand="555m111m22m3z444z6z7z", other_hand=WAITING_5M,
+                          draws="2z1z2z1z5m")
+    state, _ = play(state, "0 discard 5m", "1 pass", "1 discard 2z", "0 discard 5m", "1 pass",
+                    "1 discard 2z", "0 discard 5m", "1 pass", "1 hu")
+    ctx = state.outcome.context
+    assert ctx.last_of_kind and ctx.tsumo and not ctx.first_turn
