@@ -9,6 +9,7 @@ winning tile can sit in an edge, closed or pair position, so it is asked lazily 
 from __future__ import annotations
 
 from collections import Counter
+from itertools import permutations
 
 from .. import hand, suit_tables
 from ..hand_forms import face
@@ -121,6 +122,22 @@ def _candidates(ruleset, ctx: WinContext, special: bool) -> list[int]:
     return sorted((k for k in kinds if k in near), key=lambda k: abs(k - ctx.win))
 
 
+# The six knitted patterns: 147, 258 and 369 spread over the three suits.
+KNITTED = tuple(frozenset(suit * 9 + rank for suit, start in zip(range(3), starts)
+                          for rank in range(start, 9, 3))
+                for starts in permutations(range(3)))
+
+
 def _special_shaped(tiles) -> bool:
+    """Could one more tile complete a special form? 十三幺 needs twelve distinct
+    terminals and honors, 组合龙 eight of a knitted pattern, 全不靠 / 七星不靠 thirteen
+    singles whose numbers fit one pattern."""
     distinct = set(tiles)
-    return len(distinct) >= 10 or sum(1 for k in distinct if k in YAOJIU) >= 9
+    if sum(1 for k in distinct if k in YAOJIU) >= 12:
+        return True
+    numbers = {k for k in distinct if k < 27}
+    for pattern in KNITTED:
+        if len(numbers & pattern) >= 8 or (len(tiles) == 13 and len(distinct) == 13
+                                           and numbers <= pattern):
+            return True
+    return False
