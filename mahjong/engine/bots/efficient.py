@@ -151,10 +151,10 @@ class EfficientBot:
         analyst = Analyst(seen)
         counts = counts_of(seen.hand)
         now = analyst.shanten(counts, seen.sets_needed)
-        best, best_key = None, (now, 0)
+        best, best_key = None, None
         for claim in (a for a in actions if a.verb in _CLAIMS):
             key = claim_outcome(analyst, seen, counts, claim)
-            if key < best_key:
+            if key[0] < now and (best_key is None or key < best_key):
                 best, best_key = claim, key
         return best if best is not None else _decline(actions)
 

@@ -19,44 +19,40 @@ NO_HAND = 99  # a target the tiles cannot reach (a chow meld in an all-pungs han
 
 
 @lru_cache(maxsize=None)
-def _blocks(counts: tuple[int, ...], honors: bool) -> frozenset[tuple[int, int, int]]:
+def _blocks(counts: tuple[int, ...], honors: bool) -> tuple[tuple[int, int, int], ...]:
     """Every (sets, partials, head) a suit's tiles can be read as (pareto front)."""
-    found: set[tuple[int, int, int]] = set()
-    _scan(list(counts), 0, 0, 0, 0, honors, found)
-    return frozenset(_pareto(found))
-
-
-def _scan(c: list[int], i: int, sets: int, partials: int, head: int, honors: bool,
-          found: set) -> None:
-    n = len(c)
-    while i < n and c[i] == 0:
+    i = 0
+    while i < len(counts) and counts[i] == 0:
         i += 1
-    if i >= n:
-        found.add((sets, partials, head))
-        return
-    if c[i] >= 3:
-        c[i] -= 3
-        _scan(c, i, sets + 1, partials, head, honors, found)
-        c[i] += 3
-    if not honors and i + 2 < n and c[i + 1] and c[i + 2]:
-        c[i] -= 1; c[i + 1] -= 1; c[i + 2] -= 1
-        _scan(c, i, sets + 1, partials, head, honors, found)
-        c[i] += 1; c[i + 1] += 1; c[i + 2] += 1
-    if c[i] >= 2:
-        c[i] -= 2
-        if not head:
-            _scan(c, i, sets, partials, 1, honors, found)
-        _scan(c, i, sets, partials + 1, head, honors, found)
-        c[i] += 2
+    if i:
+        return _blocks(counts[i:], honors)
+    if not counts:
+        return ((0, 0, 0),)
+    found: set[tuple[int, int, int]] = set()
+    c = list(counts)
+
+    def take(removed, sets, partials, head):
+        rest = list(c)
+        for j in removed:
+            rest[j] -= 1
+        for s, p, h in _blocks(tuple(rest), honors):
+            if h + head <= 1:
+                found.add((s + sets, p + partials, h + head))
+
+    n = len(c)
+    if c[0] >= 3:
+        take((0, 0, 0), 1, 0, 0)
+    if not honors and n > 2 and c[1] and c[2]:
+        take((0, 1, 2), 1, 0, 0)
+    if c[0] >= 2:
+        take((0, 0), 0, 0, 1)
+        take((0, 0), 0, 1, 0)
     if not honors:
         for gap in (1, 2):
-            if i + gap < n and c[i + gap]:
-                c[i] -= 1; c[i + gap] -= 1
-                _scan(c, i, sets, partials + 1, head, honors, found)
-                c[i] += 1; c[i + gap] += 1
-    c[i] -= 1  # the tile stays isolated
-    _scan(c, i, sets, partials, head, honors, found)
-    c[i] += 1
+            if gap < n and c[gap]:
+                take((0, gap), 0, 1, 0)
+    take((0,), 0, 0, 0)   # the tile stays isolated
+    return tuple(_pareto(found))
 
 
 def _pareto(options) -> list[tuple[int, int, int]]:

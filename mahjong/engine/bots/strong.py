@@ -88,20 +88,23 @@ class _Holder(tuple):
 # ----- the odds -----------------------------------------------------------------------
 HAZARD = 0.12        # per turn: the opponent wins first (a rough pace of play)
 MID_STEP = 0.22      # per draw: a later step towards ready, whose tiles are not known yet
+DEAL_IN = 0.25       # chance a dangerous tile deals in to a ready hand, over the turns to come
 READY_WAITS = 6      # live copies a future ready hand will wait on, typically
 
 
-def chance_to_complete(shanten: int, improving: float, unseen_total: int, turns: int) -> float:
+def chance_to_complete(shanten: int, improving: float, unseen_total: int, turns: int,
+                       hazard: float = HAZARD) -> float:
     """P(the hand completes within ``turns`` of this player's turns, before the
     opponent wins). Step one finds one of the ``improving`` copies per draw; later steps
     a typical share; the ready hand wins on its draw or the opponent's discard."""
     if shanten < 0:
         return 1.0
-    return _chance(shanten, round(improving), max(1, unseen_total), max(0, min(turns, 40)))
+    return _chance(shanten, round(improving), max(1, unseen_total), max(0, min(turns, 40)),
+                   round(hazard, 2))
 
 
 @lru_cache(maxsize=65536)
-def _chance(shanten: int, improving: int, unseen_total: int, turns: int) -> float:
+def _chance(shanten: int, improving: int, unseen_total: int, turns: int, hazard: float) -> float:
     if improving <= 0 or turns <= 0:
         return 0.0
     first = min(0.6, improving / unseen_total)
@@ -124,7 +127,7 @@ def _chance(shanten: int, improving: int, unseen_total: int, turns: int) -> floa
             else:
                 won += mass * final
                 nxt[i] += mass * (1 - final)
-        probs = [m * (1 - HAZARD) for m in nxt]
+        probs = [m * (1 - hazard) for m in nxt]
     return won
 
 
@@ -137,6 +140,7 @@ class StrongBot(EfficientBot):
         self.analyst = Analyst(seen)
         self.unseen_total = max(1, sum(seen.unseen))
         self.threat = _threat(seen)
+        self.hazard = HAZARD + 0.15 * self.threat
         self.opp_value = self.payer.points(_TYPICAL_FAN.get(seen.ruleset.scoring, 8), False) * (
             1.5 if seen.opp_ting else 1.0)
 
@@ -168,7 +172,7 @@ class StrongBot(EfficientBot):
             if seen.ruleset.min_fan and total < seen.ruleset.min_fan:
                 total *= 0.3
             u = improving if target_shanten == shanten else MID_STEP * self.unseen_total
-            p = chance_to_complete(target_shanten, u, self.unseen_total, draws)
+            p = chance_to_complete(target_shanten, u, self.unseen_total, draws, self.hazard)
             value = p * 0.5 * (self.payer.points(total, True) + self.payer.points(total, False))
             best = max(best, value)
         return best
@@ -192,7 +196,7 @@ class StrongBot(EfficientBot):
             paid += unseen[kind] * value
         if not total_live:
             return 0.0
-        p = chance_to_complete(0, total_live, self.unseen_total, draws)
+        p = chance_to_complete(0, total_live, self.unseen_total, draws, self.hazard)
         return p * paid / total_live
 
     def _win_points(self, seen: Seen, hand, melds, win: int) -> float:
@@ -279,7 +283,7 @@ class StrongBot(EfficientBot):
     def _penalty(self, seen: Seen, kind: int) -> float:
         if not self.threat:
             return 0.0
-        return self.threat * 0.12 * self.danger(seen, kind) * self.opp_value
+        return self.threat * DEAL_IN * self.danger(seen, kind) * self.opp_value
 
     # ----- decisions ----------------------------------------------------------------
     def on_turn(self, seen: Seen, actions: list[Action]) -> Action:
@@ -399,8 +403,6 @@ class StrongBot(EfficientBot):
             if self.analyst.shanten(counts, sets_needed) < 0:
                 live_waits += seen.unseen[kind]
             counts[kind] -= 1
-        if seen.phase != TURN and seen.unseen[win]:
-            live_waits -= 1   # the discard we pass on is gone
         chances = 2 * max(0, seen.live // 2)
         if live_waits <= 0 or chances <= 0:
             return 0.0
