@@ -8,12 +8,12 @@ from mahjong.engine.game import legal_actions
 from mahjong.engine.views import view
 
 
-def levels() -> list[tuple[str, str]]:
-    """(slug, display name) of each selectable level, weakest first."""
+def levels() -> list[tuple[str, str, str]]:
+    """(slug, Chinese name, English name) of each selectable level, weakest first."""
     found = getattr(engine_bots, "LEVELS", None)
     if found:
-        return [(lv.slug, f"{lv.name_zh} / {lv.name_en}") for lv in found]
-    return [("random", "随机 / Random")]
+        return [(lv.slug, lv.name_zh, lv.name_en) for lv in found]
+    return [("random", "随机", "Random")]
 
 
 def choose(level: str, seed: str, state, seat: int):

@@ -100,7 +100,7 @@ def leave(request, public_id):
 @require_POST
 def play_bot(request):
     """Play vs a bot: a level from the engine's list, the classic rules, no stakes."""
-    slugs = [slug for slug, _name in levels()]
+    slugs = [slug for slug, *_names in levels()]
     level = request.POST.get("level") or slugs[0]
     if level not in slugs:
         messages.error(request, _("Unknown bot level."))

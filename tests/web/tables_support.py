@@ -10,7 +10,7 @@ import uuid
 
 import pytest
 from asgiref.sync import async_to_sync
-from django.db import connection
+from django.db import connections
 
 REDIS_URL = os.environ.get("REDIS_URL") or "redis://127.0.0.1:6379/0"
 RUN_ID = uuid.uuid4().hex[:8]  # other sessions may share this Redis: keep to our own names
@@ -59,12 +59,13 @@ def celery_worker(transactional_db, redis_layer):
     app.conf.update(broker_url=REDIS_URL, task_always_eager=False, task_default_queue=queue)
     # SQLite's in-memory test database lives in this thread's connection: lend it to the
     # worker thread, as Django's live server does. PostgreSQL uses real connections.
-    shared = connection if connection.vendor == "sqlite" else None
+    main = connections["default"]
+    shared = main if main.vendor == "sqlite" else None
+    if shared is not None:
+        shared.inc_thread_sharing()
 
     def lend(**kwargs):
         if shared is not None:
-            from django.db import connections
-
             connections["default"] = shared
 
     def give_back(**kwargs):
@@ -85,6 +86,8 @@ def celery_worker(transactional_db, redis_layer):
         task_postrun.disconnect(give_back)
         tasks.SWEEP_LOOP = True
         app.conf.update(saved)
+        if shared is not None:
+            shared.dec_thread_sharing()
 
 
 def wait_until(predicate, timeout=20.0, every=0.05):

@@ -1,0 +1,139 @@
+"""The table's WebSocket (Channels' WebsocketCommunicator through the real ASGI app: origin
+check, session auth, routing) on a real Redis channel layer, and a real Celery worker
+playing timers, auto-play and a bot to the end of a hand."""
+
+import json
+
+import pytest
+from channels.testing import WebsocketCommunicator
+from django.test import Client
+
+from accounts.models import User
+from lobby.models import Ruleset
+from mahjong.asgi import application
+from mahjong.engine.game import default_action
+from mahjong.tables import services
+from mahjong.tables.models import Event, Hand, Seat
+from tests.web.tables_support import (  # noqa: F401
+    celery_worker,
+    duel,
+    no_eager_timers,
+    redis_layer,
+    run,
+    wait_until,
+)
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def current(table):
+    return Hand.objects.filter(table=table).order_by("-number").first()
+
+
+def headers_for(user, origin="http://testserver"):
+    client = Client()
+    client.force_login(user)
+    cookie = f"sessionid={client.cookies['sessionid'].value}"
+    return [(b"origin", origin.encode()), (b"cookie", cookie.encode())]
+
+
+def communicator(table, user, **kw):
+    return WebsocketCommunicator(application, f"/ws/tables/{table.public_id}/",
+                                 headers=headers_for(user, **kw))
+
+
+def test_both_players_get_their_own_snapshot_then_a_push_after_a_move(redis_layer, duel,
+                                                                      alice, bob):
+    hand = current(duel)
+    state = hand.game()
+    mover_seat = state.turn
+    action = str(default_action(state, mover_seat))
+    a, b = communicator(duel, alice), communicator(duel, bob)
+
+    async def scenario():
+        assert (await a.connect())[0] and (await b.connect())[0]
+        snap_a, snap_b = await a.receive_from(5), await b.receive_from(5)
+        mover = a if mover_seat == 0 else b
+        await mover.send_to(json.dumps({"action": action, "version": 1}))
+        push_a, push_b = await a.receive_from(5), await b.receive_from(5)
+        await a.disconnect()
+        await b.disconnect()
+        return snap_a, snap_b, push_a, push_b
+
+    snap_a, snap_b, push_a, push_b = run(scenario)
+    assert 'id="mj-hand"' in snap_a and 'hx-swap-oob="true"' in snap_a
+    assert 'data-version="1"' in snap_a and 'data-version="2"' in push_a
+    assert 'data-version="2"' in push_b
+    assert current(duel).version == 2
+    # each sees their own tiles: the two snapshots show different hands
+    assert snap_a.count("data-tile=") == len(state.seat(0).hand)
+    assert snap_b.count("data-tile=") == len(state.seat(1).hand)
+    seat = Seat.objects.get(table=duel, index=0)
+    assert seat.connections == 0 and seat.disconnected_at is not None
+
+
+@pytest.mark.parametrize("message", ["not json", json.dumps(["discard 1m"]),
+                                     json.dumps({"act": "pass"}), "x" * 5000,
+                                     json.dumps({"action": "launch missiles", "version": 1}),
+                                     json.dumps({"action": "pass", "version": 0})])
+def test_malformed_oversized_or_unknown_messages_get_an_error_and_change_nothing(
+    redis_layer, duel, alice, bob, message
+):
+    hand = current(duel)
+    mover = [alice, bob][hand.game().turn]
+    ws = communicator(duel, mover)
+
+    async def scenario():
+        await ws.connect()
+        await ws.receive_from(5)
+        await ws.send_to(message)
+        reply = await ws.receive_from(5)
+        await ws.disconnect()
+        return reply
+
+    reply = run(scenario)
+    assert 'id="mj-notice"' in reply and "flash error" in reply
+    assert current(duel).version == 1
+    assert not Event.objects.filter(hand=hand, kind="action").exists()
+
+
+def test_an_outsider_or_a_foreign_origin_cannot_connect(redis_layer, duel, outsider, alice):
+    async def connects(ws):
+        ok, _code = await ws.connect()
+        await ws.disconnect()
+        return ok
+
+    assert not run(connects, communicator(duel, outsider))
+    assert not run(connects, communicator(duel, alice, origin="https://evil.example"))
+
+
+@pytest.fixture
+def fast_rules(builtin):
+    return Ruleset.objects.create(
+        slug="classic-fast", engine_slug="classic", name="快速",
+        overrides={"timers": {"decision": 3, "locked_delay": 0.1}},
+    )
+
+
+def test_a_real_worker_plays_timeouts_auto_play_and_the_bot_to_the_end(
+    celery_worker, fast_rules, alice
+):
+    bot = User.objects.filter(kind=User.Kind.BOT).order_by("pk").first()
+    table = services.open_table(fast_rules, [alice, bot], bot_level="random")
+    ws = communicator(table, alice)
+
+    async def watch():
+        await ws.connect()
+        pushes = [await ws.receive_from(5)]
+        while "data-outcome=" not in pushes[-1]:
+            pushes.append(await ws.receive_from(20))
+        await ws.disconnect()
+        return pushes
+
+    pushes = run(watch)
+    hand = wait_until(lambda: (h := current(table)).ended_at and h)
+    bys = list(Event.objects.filter(hand=hand, kind="action").values_list("data__by", flat=True))
+    assert "bot" in bys and bys.count("timeout") >= 1
+    if bys.count("timeout") + bys.count("auto") > 2:
+        assert Seat.objects.get(table=table, index=0).auto_play
+    assert len(pushes) > 3 and 'data-outcome="' in pushes[-1]

@@ -1,0 +1,98 @@
+"""The table page and its HTMX endpoints, through the test client."""
+
+import re
+
+import pytest
+
+from mahjong.tables.models import Hand, Table
+from tests.web.tables_support import bot_table, duel, no_eager_timers  # noqa: F401
+
+pytestmark = pytest.mark.django_db
+
+
+def current(table):
+    return Hand.objects.filter(table=table).order_by("-number").first()
+
+
+def test_the_page_shows_my_hand_and_only_the_count_of_the_opponents(client_of, duel, alice):
+    page = client_of(alice).get(duel.get_absolute_url())
+    assert page.status_code == 200
+    html = page.content.decode()
+    state = current(duel).game()
+    mine = state.seat(0).hand
+    assert len(re.findall(r'data-tile="', html)) == len(mine)
+    assert f'data-count="{len(state.seat(1).hand)}"' in html
+    assert 'ws-connect="/ws/tables/' in html
+    if state.turn == 0:
+        assert 'data-action="discard ' in html
+
+
+def test_an_outsider_is_refused(client_of, duel, outsider):
+    assert client_of(outsider).get(duel.get_absolute_url()).status_code == 403
+
+
+def test_a_click_answers_with_fresh_fragments_out_of_band(client_of, duel, alice, bob, htmx):
+    hand = current(duel)
+    state = hand.game()
+    mover = [alice, bob][state.turn]
+    html = client_of(mover).get(duel.get_absolute_url()).content.decode()
+    action = re.search(r'data-action="(discard [^"]+)"', html).group(1)
+    reply = client_of(mover).post(f"{duel.get_absolute_url()}act/",
+                                  {"action": action, "version": hand.version}, headers=htmx())
+    body = reply.content.decode()
+    assert 'id="mj-hand"' in body and 'hx-swap-oob="true"' in body
+    assert current(duel).version == 2
+
+
+def test_a_click_from_a_stale_view_is_refused_with_a_notice_and_a_fresh_view(
+    client_of, duel, alice, bob, htmx
+):
+    hand = current(duel)
+    mover = [alice, bob][hand.game().turn]
+    reply = client_of(mover).post(f"{duel.get_absolute_url()}act/",
+                                  {"action": "pass", "version": hand.version - 1 or 99},
+                                  headers=htmx())
+    body = reply.content.decode()
+    assert "moved on" in body and 'data-version="1"' in body
+    assert current(duel).version == 1
+
+
+def test_play_vs_bot_opens_a_table_with_a_bot(client_of, alice):
+    reply = client_of(alice).post("/tables/play-bot/", {"level": "random"})
+    table = Table.objects.get()
+    assert reply.status_code == 302 and reply["Location"] == table.get_absolute_url()
+    assert [s.is_bot for s in table.seats.all()] == [False, True]
+
+
+def test_a_match_opens_one_table_for_both_players(client_of, alice, bob):
+    from lobby.models import Match, RoomTier
+
+    tier = RoomTier.objects.get(slug="novice")
+    match = Match.objects.create(kind=Match.Kind.QUICK, tier=tier, ruleset=tier.ruleset,
+                                 beans_per_point=tier.beans_per_point, player_one=alice,
+                                 player_two=bob)
+    a = client_of(alice).get(f"/tables/match/{match.public_id}/")
+    b = client_of(bob).get(f"/tables/match/{match.public_id}/")
+    table = Table.objects.get()
+    assert a["Location"] == b["Location"] == table.get_absolute_url()
+    assert table.beans_per_point == tier.beans_per_point
+    match.refresh_from_db()
+    assert match.state == Match.State.PLAYING
+
+
+def test_the_end_of_hand_panel_lists_fans_and_offers_the_next_hand(settings, client_of, alice,
+                                                                    bob):
+    from lobby.models import RoomTier
+    from mahjong.tables import services
+
+    settings.MAHJONG_TEST_SEED = "win254"  # timeouts end this wall in a self-drawn win
+    tier = RoomTier.objects.get(slug="novice")
+    table = services.open_table(tier.ruleset, [alice, bob], tier=tier, beans_per_point=50)
+    while not (hand := current(table)).game().ended:
+        services.advance(hand.pk, hand.version)
+    html = client_of(alice).get(table.get_absolute_url()).content.decode()
+    assert 'data-outcome="self_draw"' in html
+    for fan in hand.result["fans"]:
+        assert f'data-fan="{fan["key"]}"' in html
+    assert 'data-testid="next-hand"' in html
+    assert hand.seed in html
