@@ -44,7 +44,8 @@ class Settlement:
 @dataclass(frozen=True)
 class Table:
     """Per-hand money facts the engine does not keep: the room's 底分 (default: the
-    ruleset's ``base_points``), currency per point, balances (seat 0, seat 1), quesheng
+    ruleset's ``base_points``; wenzhou: the hand's base level B, default from the
+    dealer's streak), currency per point, balances (seat 0, seat 1), quesheng
     bring-ins, the wenzhou dealer's winning streak (progressive base), and the stage
     player's seat, stake and dealer streak."""
 
@@ -96,7 +97,7 @@ def _quesheng(ruleset, outcome, score, table) -> Settlement:
 
 def _wenzhou(ruleset, outcome, score, table) -> Settlement:
     """B × M, B the dealer's progressive base (9.5), M the capped multiplier."""
-    points = wenzhou_base(ruleset, table.dealer_streak) * score.total
+    points = _wenzhou_b(ruleset, table) * score.total
     return _pay(outcome.loser, outcome.winner, points, table)
 
 
@@ -136,6 +137,12 @@ def wenzhou_base(ruleset, dealer_streak: int) -> int:
     return levels[min(dealer_streak, len(levels) - 1)]
 
 
+def _wenzhou_b(ruleset, table: Table) -> int:
+    """The hand's B: the level the caller passes as ``base``, or the one the dealer's
+    winning streak has reached."""
+    return table.base if table.base is not None else wenzhou_base(ruleset, table.dealer_streak)
+
+
 def _pay(loser: int, winner: int, points: int, table: Table) -> Settlement:
     amount = _within_balance(loser, points * table.per_point, table)
     return Settlement(points, (Transfer(loser, winner, amount),) if amount else ())
@@ -173,7 +180,7 @@ def _escape(ruleset, outcome: Outcome, table: Table) -> Settlement:
     if ruleset.scoring == "wenzhou":
         dealer = escaper == table.dealer
         factor = ruleset.options.get("dealer_escape_penalty", 16) if dealer else ruleset.escape_penalty
-        return _pay(escaper, other, wenzhou_base(ruleset, table.dealer_streak) * factor, table)
+        return _pay(escaper, other, _wenzhou_b(ruleset, table) * factor, table)
     points = ruleset.escape_penalty * _base(ruleset, table)
     if ruleset.scoring == "quesheng":
         return _capped_with_rake(ruleset, escaper, other, points, table)

@@ -74,6 +74,12 @@ def test_wenzhou_pays_base_times_multiplier():
     assert result.points == 30 * 8
 
 
+def test_wenzhou_takes_a_given_base_level():
+    result = settle(RULESETS["wenzhou"], ON_DISCARD, won(2, multiplier=2, soft=True),
+                    Table(base=40, per_point=3))
+    assert result.points == 80 and result.delta(0) == 240
+
+
 @pytest.mark.parametrize("escaper,dealer,points", [(1, 1, 20 * 16), (1, 0, 20 * 8)])
 def test_wenzhou_escape_costs_sixteen_or_eight_bases(escaper, dealer, points):
     outcome = Outcome(ESCAPE, escaper=escaper)
