@@ -116,11 +116,12 @@ def _waits(tiles, melds, allowed, kinds, wild) -> list[int]:
     if wild is not None:
         return _tried_waits(tiles, melds, allowed, kinds, wild, held)
     found = set(_basic_waits(tiles, bool(melds), allowed & DEFAULT_FORMS, held))
-    # Other forms only where the hand is one tile from them.
-    v = view(tiles, melds)
-    for name in allowed - DEFAULT_FORMS:
-        if forms.DISTANCES[name](v) == 1:
-            found.update(_tried_waits(tiles, melds, {name}, kinds, None, held))
+    extra = allowed - DEFAULT_FORMS
+    if extra:  # tried only where the hand is one tile from them
+        v = view(tiles, melds)
+        for name in extra:
+            if forms.DISTANCES[name](v) == 1:
+                found.update(_tried_waits(tiles, melds, {name}, kinds, None, held))
     in_play = _kind_set(kinds)
     return sorted(k for k in found if k in in_play)
 

@@ -63,7 +63,7 @@ def _stats(keys):
 
 
 def _fourteen(v: View) -> bool:
-    """Seven pairs and the orphan/knitted forms: 14 concealed tiles, no melds."""
+    """Seven pairs and the orphan/knitted forms: 13 or 14 concealed tiles, no melds."""
     return not v.melded and v.size in (13, 14)
 
 
