@@ -18,7 +18,7 @@ The view (tiles in notation)::
                 "concealed_count", "melds": ["pon 777z", "ankan" (hidden)], "flowers": "12f",
                 "river": "19m5z", "ting": None | "ready" | "tian_ting", "guo": n}, x2],
      "last_discard": {"seat", "tile"} | None, "rob_tile": "5m" | None,
-     "haidi": {"seat", "shown"}, "legal_actions": ["discard 5m", ...], "auto_play": bool,
+     "haidi": {"seat", "shown", "drawn"}, "legal_actions": ["discard 5m", ...], "auto_play": bool,
      # once ended only:
      "outcome": {"kind", "winner", "loser", "escaper", "robbed_kong", "win", "hand"},
      "seed": hex, "salt": hex}
@@ -31,7 +31,7 @@ from functools import lru_cache
 from .game import is_forced, legal_actions
 from .melds import Meld
 from .session import base_points, match_over
-from .state import CLAIM, ENDED, GameState
+from .state import CLAIM, ENDED, HAIDI, GameState
 from .tiles import format_tile, format_tiles as _format_tiles
 
 HIDDEN_KONG = "ankan"  # an opponent's concealed kong: its tiles are not shown
@@ -53,7 +53,7 @@ def view(state: GameState, viewer: int | None) -> dict:
         "seats": [_seat(state, s, viewer) for s in (0, 1)],
         "last_discard": _last_discard(state),
         "rob_tile": _tile(state.rob_tile),
-        "haidi": {"seat": state.haidi_seat, "shown": format_tiles(state.haidi_shown)},
+        "haidi": _haidi(state),
         "legal_actions": [] if viewer is None else [str(a) for a in legal_actions(state, viewer)],
         # a ready hand with nothing to decide: the server plays it after the short delay
         "auto_play": viewer is not None and is_forced(state, viewer),
@@ -120,6 +120,13 @@ def _meld(meld: Meld, revealed: bool) -> str:
     if meld.type == "ankan" and not revealed:
         return HIDDEN_KONG
     return str(meld)
+
+
+def _haidi(state: GameState) -> dict:
+    """海底捞月 draws are shown face up (RULES.md 3.11.5), the one being decided too."""
+    offered = state.seat(state.haidi_seat).drawn if state.phase == HAIDI else None
+    return {"seat": state.haidi_seat, "shown": format_tiles(state.haidi_shown),
+            "drawn": _tile(offered)}
 
 
 def _last_discard(state: GameState) -> dict | None:

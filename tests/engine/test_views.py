@@ -128,3 +128,12 @@ def test_a_viewer_cannot_tell_hidden_tiles_apart(slug, seed, steps):
         other = _hide_differently(state, 1)
         if other is not None:
             assert view(other, viewer) == view(state, viewer)
+
+
+def test_the_haidi_tile_being_decided_is_public():
+    state = scripted_hand("classic", dealer_hand="11122m59m4445566z", other_hand="67m123m111z222z33z",
+                          reserve="9m8m3z")
+    state = state.evolve(live=(), unused=state.live)
+    state, _ = apply(state, 0, parse_action("discard 9m"))
+    assert view(state, 0)["haidi"] == {"seat": 1, "shown": "9m", "drawn": "8m"}
+    assert view(state, 0)["seats"][1]["concealed"] is None
