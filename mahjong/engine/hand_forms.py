@@ -8,6 +8,7 @@ means the form cannot apply to this hand at all (melds, or the wrong number of t
 
 from __future__ import annotations
 
+from collections import Counter
 from itertools import permutations
 from typing import NamedTuple
 
@@ -47,11 +48,15 @@ def face(kind: int, wild: int | None) -> int:
     return wild if kind == WHITE else kind
 
 
+_FACES = tuple(tuple(face(kind, wild) for kind in range(34)) for wild in range(34))
+
+
 def view(tiles, melds, wild=None) -> View:
     if wild is None:
         faces = tuple(tiles)
     else:
-        faces = tuple(f for f in (face(t, wild) for t in tiles) if f >= 0)
+        faces_of = _FACES[wild]
+        faces = tuple(f for f in map(faces_of.__getitem__, tiles) if f >= 0)
     jokers = len(tiles) - len(faces)
     return View(faces, jokers, wild, len(tiles), (len(tiles) - 1) // 3, bool(melds),
                 suit_tables.keys_of(faces), suit_tables.sizes_of(faces))
@@ -115,15 +120,18 @@ def zu_he_long(v: View) -> int | None:
     sets = v.sets - 3
     if sets < 0 or v.jokers:
         return None
-    best = None
-    for knitted in KNITTED:
+    held = set(v.faces)
+    best = 99
+    # The straight's missing tiles bound the distance from below: try the closest first.
+    for missing, knitted in sorted((len(k - held), sorted(k)) for k in KNITTED):
+        if missing >= best:
+            break
         rest = list(v.faces)
         for kind in knitted:
-            if kind in rest:
+            if kind in held:
                 rest.remove(kind)
-        missing = 9 - (len(v.faces) - len(rest))
         distance = missing + suit_tables.standard_distance(suit_tables.keys_of(rest), sets)
-        best = distance if best is None else min(best, distance)
+        best = min(best, distance)
     return best
 
 
@@ -137,15 +145,15 @@ def ying_ba_dui(v: View) -> int | None:
     """Seven pairs + one triplet in 17 concealed tiles; wilds only at their own face."""
     if v.melded or v.size not in (16, 17):
         return None
-    counts = [0] * 34
-    for kind in v.faces:
-        counts[kind] += 1
+    held = Counter(v.faces)
     if v.wild is not None:
-        counts[v.wild] += v.jokers
+        held[v.wild] += v.jokers
+    counts = held.values()
     pairs = sum(c // 2 for c in counts)
     odd = sum(c % 2 for c in counts)
-    # The triplet's kind leaves the pairs; any kind will do, held or not.
-    best = max(min(c, 3) + _pairs_cover(pairs - c // 2, odd - c % 2, 7) for c in counts)
+    # The triplet's kind leaves the pairs; any kind will do, held (c copies) or not.
+    best = max(min(c, 3) + _pairs_cover(pairs - c // 2, odd - c % 2, 7)
+               for c in set(counts) | {0})
     return 17 - best
 
 

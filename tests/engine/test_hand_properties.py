@@ -227,3 +227,20 @@ def test_each_gb_form_agrees_with_pymahjonggb(data):
     view = hand_forms.view(tiles, ())
     for ours, theirs in GB_FORMS:
         assert hand_forms.DISTANCES[ours](view) - 1 == getattr(mahjong_gb, theirs)(names)[0], ours
+
+
+# ----- special forms: waits found by the shortcuts == every kind tried ---------------
+
+@pytest.mark.parametrize("slug", ["gb", "stage"])
+@given(data=st.data())
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
+def test_special_form_waits_are_every_kind_that_wins(slug, data):
+    ruleset = RULESETS[slug]
+    strategy = st.one_of(knitted_leaning(13), hands(4),
+                         st.lists(st.sampled_from([19, 20, 21, 23, 25, 32]), min_size=13,
+                                  max_size=13))
+    tiles = data.draw(strategy.filter(lambda t: max(Counter(t).values()) <= 4))
+    expected = [k for k in ruleset.kinds
+                if not dead(tiles, k) and is_win(add(tiles, k), (), ruleset)]
+    assert waits(tiles, (), ruleset) == expected
+    assert (shanten(tiles, (), ruleset) == 0) == bool(expected)
