@@ -2,18 +2,22 @@
 predicate (so predicates stay one-liners and nothing is recomputed per fan).
 
 ``features`` is the set of coarse facts that fans declare as needs (``predicates.needs``):
-the reading's shape ("standard" or the form name, "chow", "pung", "kong", "pair",
-"honor"/"no_honor", "one_suit", "hog", and the set-combination fans it holds) and the
-win's situation (``Situation.features``).
+the reading's shape ("standard" or the form name, "knitted", "chow", "pung", "kong",
+"pair", "concealed_pungs" (two or more), "honor"/"no_honor", the rank span of an
+honorless hand ("upper", "middle", "lower", "simple"), "one_suit"/"two_suits", "hog",
+and the set-combination fans it holds) and the win's situation
+(``Situation.features``).
 A fan whose needs are not all present is not evaluated at all."""
 
 from __future__ import annotations
 
-from ..shapes import CHOW, KONG, PAIR, PUNG, STANDARD, ZU_HE_LONG, Decomposition, WinContext
+from ..shapes import (CHOW, KONG, PAIR, PUNG, QUAN_BU_KAO, STANDARD, ZU_HE_LONG, Decomposition,
+                      WinContext)
 from .combos import set_combination_fans
 from .predicates import wait_fan
 
 SET_SHAPES = (CHOW, PUNG, KONG)
+KNITTED_FORMS = (ZU_HE_LONG, QUAN_BU_KAO)
 
 
 class Facts:
@@ -49,6 +53,8 @@ class Facts:
 
     def _shape_features(self) -> frozenset[str]:
         out = {self.form, "honor" if self.has_honors else "no_honor"}
+        if not self.has_honors:
+            out.update(_rank_span(self.kinds))
         if self.standard:
             out.add("standard")
         if self.chows:
@@ -61,6 +67,12 @@ class Facts:
             out.add("pair")
         if len(self.suits) == 1:
             out.add("one_suit")
+        elif len(self.suits) == 2:
+            out.add("two_suits")
+        if self.form in KNITTED_FORMS:
+            out.add("knitted")
+        if self.concealed_pungs >= 2:
+            out.add("concealed_pungs")
         if 4 in self.counts:
             out.add("hog")
         if self.standard and (self.chows or self.pungs):
@@ -93,6 +105,16 @@ class Facts:
         if self._wait_fan is False:
             self._wait_fan = wait_fan(self)
         return self._wait_fan
+
+
+def _rank_span(kinds) -> list[str]:
+    """Where the number tiles of an honorless hand lie: "upper" (6-9), "middle" (4-6),
+    "lower" (1-4), "simple" (2-8)."""
+    ranks = [k % 9 + 1 for k in kinds]
+    low, high = min(ranks), max(ranks)
+    spans = [("upper", low >= 6), ("middle", low >= 4 and high <= 6), ("lower", high <= 4),
+             ("simple", low >= 2 and high <= 8)]
+    return [name for name, inside in spans if inside]
 
 
 def _all_counts(decomp: Decomposition) -> list[int]:

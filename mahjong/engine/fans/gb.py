@@ -9,11 +9,13 @@ from .table import Fan, FanTable
 _yao_jiu_ke = p.yao_jiu_pungs(lambda f: (f.ctx.round_wind, f.ctx.seat_wind))
 
 
+@p.needs("kong")
 def _ming_an_gang(f) -> bool:
     """Option ``ming_an_gang``: one melded + one concealed kong; off, they score 明杠 + 暗杠."""
     return f.options.get("ming_an_gang", True) and f.melded_kongs == 1 and f.concealed_kongs == 1
 
 
+@p.needs("chow", "pair")
 def _ping_hu(f) -> int:
     """Four chows and a number pair; in 组合龙 + chow + pair the knitted nine read as
     three chows (as the competition calculators count it)."""
@@ -140,7 +142,7 @@ FANS = (
     Fan("lao_shao_fu", "老少副", "Two terminal chows", 1, p.combo("lao_shao_fu")),
     Fan("yao_jiu_ke", "幺九刻", "Pung of terminals or honors", 1, _yao_jiu_ke),
     Fan("ming_gang", "明杠", "Melded kong", 1, p.kongs(melded=1)),
-    Fan("que_yi_men", "缺一门", "One voided suit", 1, p.voided_suits(1)),
+    Fan("que_yi_men", "缺一门", "One voided suit", 1, p.one_voided_suit),
     Fan("wu_zi", "无字", "No honors", 1, p.no_honors),
     Fan("bian_zhang", "边张", "Edge wait", 1, p.wait_is("bian_zhang")),
     Fan("kan_zhang", "坎张", "Closed wait", 1, p.wait_is("kan_zhang")),

@@ -55,7 +55,7 @@ def terminals_and_honors(f) -> bool:  # 混幺九 / 混老头: both present (3.1
     return f.kinds <= YAOJIU_KINDS and bool(f.suits) and f.has_honors
 
 
-@needs("no_honor")
+@needs("no_honor", "simple")
 def all_simples(f) -> bool:         # 断幺 / 断幺九
     return not f.kinds & YAOJIU_KINDS
 
@@ -73,8 +73,9 @@ def reversible(f) -> bool:
     return f.kinds <= REVERSIBLE_KINDS
 
 
-def voided_suits(n: int):
-    return lambda f: 3 - len(f.suits) == n
+@needs("two_suits")
+def one_voided_suit(f) -> bool:     # 缺一门
+    return len(f.suits) == 2
 
 
 @needs("honor")
@@ -85,7 +86,9 @@ def all_types(f) -> bool:           # 五门齐
 
 def ranks(low: int, high: int, standard_only: bool = False):
     """Only number tiles, all ranked low..high (全大, 大于五, …)."""
-    @needs("no_honor", *(("standard",) if standard_only else ()))
+    span = "upper" if low >= 6 else "lower" if high <= 4 else "middle"
+
+    @needs("no_honor", span, *(("standard",) if standard_only else ()))
     def within(f) -> bool:
         return ((f.standard or not standard_only) and not f.has_honors
                 and all(low <= r <= high for r in f.ranks))
@@ -188,7 +191,8 @@ def kongs(melded: int | None = None, concealed: int | None = None):
 
 
 def concealed_pungs(n: int):
-    @needs("pung")
+    """暗刻 fans from two up (三暗刻, 双暗刻, 四暗刻)."""
+    @needs("pung", "concealed_pungs")
     def count(f) -> bool:
         return f.concealed_pungs == n
     return count
@@ -232,6 +236,7 @@ def thirteen_orphans(f) -> bool:
     return f.form == THIRTEEN_ORPHANS
 
 
+@needs("knitted")
 def knitted_straight(f) -> bool:    # 组合龙: its form, or all nine knitted tiles in 全不靠
     if f.form == ZU_HE_LONG:
         return True

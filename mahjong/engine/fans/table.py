@@ -7,6 +7,9 @@ from dataclasses import dataclass
 from typing import Callable, Mapping
 
 
+MEMO_LIMIT = 50_000  # distinct feature sets remembered per table
+
+
 @dataclass(frozen=True, slots=True)
 class Fan:
     """One scoring pattern.
@@ -54,7 +57,11 @@ class FanTable:
         share few distinct feature sets)."""
         found = self._candidates.get(features)
         if found is None:
-            found = tuple(f for f in self.fans if f.needs <= features)
+            if len(self._candidates) >= MEMO_LIMIT:  # a long-lived server stays bounded
+                self._candidates.clear()
+            # The fallback is the pipeline's to add, never a condition to evaluate.
+            found = tuple(f for f in self.fans
+                          if f.needs <= features and f.key != self.fallback)
             self._candidates[features] = found
         return found
 
