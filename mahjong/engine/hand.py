@@ -10,7 +10,18 @@ Shanten is the number of tiles still to exchange before the hand is ready: -1 co
 0 ready. A ready hand has at least one *live* wait: a kind the hand (concealed tiles and
 melds) already holds four of can never arrive (RULES.md 3.15.1), so a hand whose only
 waits are such dead ones is not ready and reports shanten 1. Hence, for a 3n+1 hand,
-``shanten == 0`` exactly when ``waits`` is non-empty.
+``shanten == 0`` exactly when ``waits`` is non-empty; for a 3n+2 hand, exactly when
+``ready_discards`` is. Above 0 shanten is the distance of ``hand_forms`` minus one,
+which counts the 4-copies limit on the concealed tiles only (a kind also melded may,
+rarely, make the true figure one higher).
+
+Decompositions: ``wait`` names the wait the winning tile filled in that reading, as
+scoring needs it (RULES.md 3.8.6): "edge", "closed" and "pair" only when the hand could
+be completed by exactly one live kind, otherwise "other"; "two_sided" and "pung" as the
+shape says; "other" in every special form. 三财神 is a reading only on a self-draw
+(``tsumo``); ``is_win`` counts it whenever the three wilds are held, the caller knowing
+whose turn it is. With a ruleset, ``is_win`` also wants the ruleset's full hand (melds
+counted as 3).
 """
 
 from __future__ import annotations
