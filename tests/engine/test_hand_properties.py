@@ -244,3 +244,29 @@ def test_special_form_waits_are_every_kind_that_wins(slug, data):
                 if not dead(tiles, k) and is_win(add(tiles, k), (), ruleset)]
     assert waits(tiles, (), ruleset) == expected
     assert (shanten(tiles, (), ruleset) == 0) == bool(expected)
+
+
+# ----- melds -----------------------------------------------------------------------------
+
+@st.composite
+def melded(draw):
+    """3 concealed sets + a pair with one tile out, and one declared meld."""
+    from mahjong.engine.melds import Meld
+
+    group = draw(st.sampled_from(SETS))
+    kind = "chi" if group[0] != group[1] else draw(st.sampled_from(["pon", "kan", "ankan"]))
+    meld = Meld(kind, tuple(group) + ((group[0],) if kind in ("kan", "ankan") else ()))
+    tiles = draw(hands(3))
+    return tiles, (meld,)
+
+
+@given(melded())
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
+def test_waits_with_a_meld_count_its_tiles_as_held(case):
+    tiles, melds = case
+    held = Counter(tiles) + Counter(melds[0].tiles)
+    if max(held.values()) > 4:
+        return
+    expected = [k for k in KINDS if held[k] < 4 and ref_is_win(add(tiles, k))]
+    assert waits(tiles, melds) == expected
+    assert (shanten(tiles, melds) == 0) == bool(expected)
