@@ -49,9 +49,7 @@ def score_decompositions(ruleset, ctx: WinContext, decomps: Sequence[Decompositi
                          one_winning_kind: Callable[[], bool] = lambda: False) -> ScoreResult:
     """Score given readings (``score_win`` without hand analysis; tests use it)."""
     table = table_for(ruleset)
-
-    def values(key: str) -> int:
-        return ruleset.fan_values.get(key, table.by_key[key].value)
+    values = table.value_of(ruleset.fan_values)
     reading = best_reading(table, ctx, decomps, one_winning_kind, values, ruleset.options,
                            ruleset.cap)
     if reading is None:

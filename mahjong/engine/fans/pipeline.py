@@ -134,10 +134,10 @@ def _preference(reading: Reading, values, cap) -> tuple:
 def best_reading(table: FanTable, ctx: WinContext, decomps: Sequence[Decomposition],
                  one_winning_kind: Callable[[], bool], values, options, cap) -> Reading | None:
     situation = Situation(ctx, one_winning_kind)
-    ordered = sorted(decomps, key=_division_order)
+    ordered = sorted(decomps, key=_division_order) if len(decomps) > 1 else decomps
     readings = [count_fans(table, Facts(d, ctx, situation, options)) for d in ordered]
-    if not readings:
-        return None
+    if len(readings) < 2:
+        return readings[0] if readings else None
     return max(readings, key=lambda r: _preference(r, values, cap))
 
 

@@ -50,6 +50,7 @@ class FanTable:
 
     def __post_init__(self):
         object.__setattr__(self, "by_key", {f.key: f for f in self.fans})
+        object.__setattr__(self, "values", {f.key: f.value for f in self.fans})
         object.__setattr__(self, "_candidates", {})
 
     def candidates(self, features: frozenset) -> tuple[Fan, ...]:
@@ -68,6 +69,7 @@ class FanTable:
     def keys(self) -> set[str]:
         return set(self.by_key)
 
-    def value(self, key: str, overrides: Mapping[str, int]) -> int:
-        return overrides.get(key, self.by_key[key].value)
+    def value_of(self, overrides: Mapping[str, int]):
+        """key -> fan value, with an operator's overrides (Ruleset.fan_values) applied."""
+        return {**self.values, **overrides}.__getitem__ if overrides else self.values.__getitem__
 
