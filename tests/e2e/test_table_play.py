@@ -1,0 +1,163 @@
+"""Whole hands in a real browser: two players through quick match, a player against a
+bot, an idle player the server plays for, and a reload in the middle of a hand."""
+
+from __future__ import annotations
+
+import re
+import time
+
+import pytest
+from playwright.sync_api import Error as PlaywrightError
+
+from tests.e2e.conftest import shot
+
+pytestmark = pytest.mark.e2e
+
+TURN_OR_END = ("!!document.querySelector('#mj-clock[data-turn=me]')"
+               " || !!document.querySelector('[data-outcome]')")
+
+
+def version(page) -> int:
+    return int(page.get_attribute("#mj-status", "data-version"))
+
+
+def ended(page) -> bool:
+    return page.query_selector("[data-outcome]") is not None
+
+
+def choose(page) -> str | None:
+    """What a simple player clicks: a win, else let a claim go, else discard the drawn
+    tile, else the rightmost tile that can be discarded. None when nothing is offered."""
+    for selector in ('#mj-prompt [data-action="hu"]', '#mj-prompt [data-action="pass"]',
+                     '#mj-prompt [data-action="guo"]', "#mj-hand button[data-drawn]"):
+        if page.query_selector(selector):
+            return selector
+    if page.query_selector("#mj-hand button[data-action^='discard ']"):
+        return "#mj-hand button[data-action^='discard '] >> nth=-1"
+    return None
+
+
+def take_turn(page) -> bool:
+    """Click once if it is this page's decision and wait for the view to move on. A push
+    may replace the buttons under the cursor: then nothing happened and the caller retries."""
+    if ended(page) or not page.query_selector("#mj-clock[data-turn=me]"):
+        return False
+    selector = choose(page)
+    if selector is None:
+        return False  # a ready hand: the server plays it
+    before = version(page)
+    try:
+        page.click(selector, timeout=2_000)
+        page.wait_for_function(
+            f"Number(document.querySelector('#mj-status').dataset.version) > {before}",
+            timeout=5_000)
+    except PlaywrightError:
+        return False
+    return True
+
+
+def wait_for_change(page, timeout=20_000):
+    page.wait_for_function(
+        f"Number(document.querySelector('#mj-status').dataset.version) > {version(page)}"
+        " || !!document.querySelector('[data-outcome]')", timeout=timeout)
+
+
+def play_to_end(*pages, limit: float = 180.0):
+    deadline = time.monotonic() + limit
+    while not all(ended(p) for p in pages):
+        assert time.monotonic() < deadline, "the hand did not end in time"
+        acted = [take_turn(p) for p in pages]
+        if not any(acted):
+            try:
+                wait_for_change(pages[0], timeout=2_000)
+            except PlaywrightError:
+                pass  # someone else's turn may be waiting on a click: loop again
+
+
+def sit_vs_bot(page, site):
+    page.select_option("[data-testid=bot-level]", "random")
+    page.click("[data-testid=play-bot]")
+    page.wait_for_url(re.compile(r"/tables/\w+/$"))
+    page.wait_for_selector("#mj-hand [data-tile]")
+    # the WebSocket is up once the first snapshot has been swapped in
+    page.wait_for_function("!!document.querySelector('.mj-table[hx-ext]')")
+
+
+def test_two_players_quick_match_and_play_a_hand_to_its_settlement(player, site):
+    a, b = player("ann"), player("ben")
+    a.click("#tier-novice button")
+    a.wait_for_url(re.compile(r"/queue/\w+/$"))
+    b.click("#tier-novice button")
+    b.wait_for_url(re.compile(r"/matches/\w+/$"))
+    a.wait_for_url(b.url)
+    for page in (a, b):
+        page.click("[data-testid=sit-down]")
+    a.wait_for_url(re.compile(r"/tables/\w+/$"))
+    b.wait_for_url(a.url)
+    shot(a, "duel-start-ann")
+    # each sees 13 or 14 own tiles and only a count of the other's
+    for page in (a, b):
+        assert len(page.query_selector_all("#mj-hand [data-tile]")) in (13, 14)
+        assert page.query_selector("#mj-opponent [data-tile]") is None
+    play_to_end(a, b)
+    shot(a, "duel-end-ann")
+    shot(b, "duel-end-ben")
+    outcome = a.get_attribute("[data-outcome]", "data-outcome")
+    assert outcome == b.get_attribute("[data-outcome]", "data-outcome") == "self_draw"
+    # both hands revealed, every fan listed, the settlement in beans
+    assert a.query_selector("#mj-opponent [data-count]") is None
+    fans_a = [f.get_attribute("data-fan") for f in a.query_selector_all("[data-fan]")]
+    assert fans_a and fans_a == [f.get_attribute("data-fan") for f in b.query_selector_all(
+        "[data-fan]")]
+    delta_a = int(a.get_attribute("[data-beans]", "data-beans"))
+    delta_b = int(b.get_attribute("[data-beans]", "data-beans"))
+    assert delta_a == -delta_b != 0  # novice room: no rake
+    assert a.query_selector("[data-testid=next-hand]") and b.query_selector(
+        "[data-testid=next-hand]")
+    # the top bar's bean count follows on the next page load
+    a.reload()
+    assert f"{20_000 + delta_a:,}" in a.inner_text(".topbar")
+
+
+def test_a_player_plays_a_bot_to_the_end_and_starts_the_next_hand(player, site):
+    page = player("vic")
+    sit_vs_bot(page, site)
+    shot(page, "bot-start")
+    play_to_end(page)
+    shot(page, "bot-end")
+    assert page.get_attribute("[data-outcome]", "data-outcome") in {
+        "self_draw", "discard_win", "draw"}
+    page.click("[data-testid=next-hand]")
+    page.wait_for_function("!document.querySelector('[data-outcome]')")
+    assert "2" in page.inner_text("#mj-status span:first-child")
+
+
+def test_an_idle_player_is_played_for_by_the_server(player, site):
+    page = player("ida")
+    sit_vs_bot(page, site)
+    # Wait (without clicking) until the server has discarded for us at least once.
+    page.wait_for_function(
+        "document.querySelectorAll('#mj-rivers .river.me .tile').length >= 1", timeout=30_000)
+    shot(page, "idle-played-for")
+    # two timeouts in a row: auto-play (托管) with an "I'm back" button
+    page.wait_for_selector("[data-testid=im-back]", timeout=30_000)
+    page.click("[data-testid=im-back]")
+    page.wait_for_selector("[data-testid=im-back]", state="detached")
+
+
+def test_a_reload_mid_hand_returns_the_full_view_and_play_goes_on(player, site):
+    page = player("rey")
+    sit_vs_bot(page, site)
+    for _ in range(3):
+        page.wait_for_function(TURN_OR_END)
+        take_turn(page)
+    tiles_before = len(page.query_selector_all("#mj-hand [data-tile]"))
+    river_before = page.inner_text("#mj-rivers")
+    page.reload()
+    page.wait_for_selector("#mj-hand [data-tile]")
+    assert len(page.query_selector_all("#mj-hand [data-tile]")) >= tiles_before - 1
+    assert page.inner_text("#mj-rivers").replace("\n", "")[:10] == river_before.replace(
+        "\n", "")[:10]
+    shot(page, "reload-mid-hand")
+    play_to_end(page)
+    assert ended(page)
