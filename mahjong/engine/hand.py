@@ -67,7 +67,7 @@ def _distance(v: View, allowed) -> int:
 def _distance_of(tiles, melds, allowed, wild) -> int:
     if wild is None and allowed <= DEFAULT_FORMS:
         keys = suit_tables.keys_of(tiles)
-        return forms.basic_distance(keys, bool(melds), len(tiles), allowed)
+        return forms.basic_distance(keys, melds, len(tiles), allowed)
     return _distance(view(tiles, melds, wild), allowed)
 
 

@@ -37,6 +37,7 @@ class View(NamedTuple):
     melded: bool
     keys: list[int]          # suit_tables keys of ``faces`` (m, p, s, honors)
     sizes: list[int]         # tiles of ``faces`` per suit
+    caps: tuple | None       # copies melds leave of each kind (suit_tables.meld_caps)
 
 
 def face(kind: int, wild: int | None) -> int:
@@ -59,7 +60,13 @@ def view(tiles, melds, wild=None) -> View:
         faces = tuple(f for f in map(faces_of.__getitem__, tiles) if f >= 0)
     jokers = len(tiles) - len(faces)
     return View(faces, jokers, wild, len(tiles), (len(tiles) - 1) // 3, bool(melds),
-                suit_tables.keys_of(faces), suit_tables.sizes_of(faces))
+                suit_tables.keys_of(faces), suit_tables.sizes_of(faces), caps(melds, wild))
+
+
+def caps(melds, wild=None):
+    """How many copies of each kind the melds leave (None when they hold none)."""
+    faces = _FACES[wild] if wild is not None else range(34)
+    return suit_tables.meld_caps([faces[t] for m in melds for t in m.tiles if faces[t] >= 0])
 
 
 def _stats(keys):
@@ -73,7 +80,7 @@ def _fourteen(v: View) -> bool:
 
 
 def standard(v: View) -> int:
-    return suit_tables.standard_distance(v.keys, v.sets) - v.jokers
+    return suit_tables.standard_distance(v.keys, v.sets, v.caps) - v.jokers
 
 
 def seven_pairs(v: View) -> int | None:
@@ -130,7 +137,8 @@ def zu_he_long(v: View) -> int | None:
         for kind in knitted:
             if kind in held:
                 rest.remove(kind)
-        distance = missing + suit_tables.standard_distance(suit_tables.keys_of(rest), sets)
+        rest_keys = suit_tables.keys_of(rest)
+        distance = missing + suit_tables.standard_distance(rest_keys, sets, v.caps)
         best = min(best, distance)
     return best
 
@@ -178,11 +186,13 @@ def complete_in(v: View, allowed) -> bool:
     return False
 
 
-def basic_distance(keys, melded: bool, size: int, allowed) -> int:
+def basic_distance(keys, melds, size: int, allowed) -> int:
     """The smallest distance in the default forms, no wilds, straight from suit keys:
     the hot path of shanten."""
-    best = suit_tables.standard_distance(keys, (size - 1) // 3) if STANDARD in allowed else 99
-    if melded or size < 13 or best == 0:
+    best = 99
+    if STANDARD in allowed:
+        best = suit_tables.standard_distance(keys, (size - 1) // 3, caps(melds) if melds else None)
+    if melds or size < 13 or best == 0:
         return best
     m, p, s, z = _stats(keys)
     if SEVEN_PAIRS in allowed:

@@ -50,6 +50,7 @@ _convolutions: dict[tuple[int, int], int] = {}
 _stats: tuple[dict[int, SuitStats], ...] = ({}, {}, {}, {})
 _suit_vectors: tuple[dict[int, int], ...] = ({}, {}, {}, {})
 _cluster_vectors: dict[tuple[int, ...], int] = {}
+_capped_vectors: dict[tuple, int] = {}
 # Programme states after a prefix of a suit's counts (see _number_vector).
 _prefix_states: dict[tuple[int, ...], dict] = {(): {(0, 0, 0, 0): 0}}
 
@@ -228,7 +229,9 @@ def final_vector(states: dict) -> list[int]:
     return vector
 
 
-def step(states: dict, held: int, most_chows: int) -> dict:
+def step(states: dict, held: int, most_chows: int, cap: int = 4) -> dict:
+    """The programme's move over one kind: ``cap`` copies of it may be asked for (fewer
+    than 4 when melds hold some)."""
     nxt: dict[tuple[int, int, int, int], int] = {}
     pungs = (0, 1) if held else (0,)
     for (older, newer, sets, pair), covered in states.items():
@@ -239,7 +242,7 @@ def step(states: dict, held: int, most_chows: int) -> dict:
                 for new_pair in pairs:
                     asked = carried + chows + 3 * pung + 2 * new_pair
                     total = sets + chows + pung
-                    if asked > 4 or total > MAX_SETS:
+                    if asked > cap or total > MAX_SETS:
                         continue
                     state = (newer, chows, total, pair + new_pair)
                     value = covered + (held if held < asked else asked)
@@ -248,15 +251,31 @@ def step(states: dict, held: int, most_chows: int) -> dict:
     return nxt
 
 
-def _honor_vector(counts: tuple[int, ...]) -> list[int]:
+def _honor_vector(counts: tuple[int, ...], caps=(4,) * 7) -> list[int]:
     vector = [0] * WIDTH
-    for held in counts:
+    for held, cap in zip(counts, caps):
         if held:
             single = [0] * WIDTH
-            single[2] = min(held, 3)  # a pung
-            single[1] = min(held, 2)  # the pair
+            single[2] = min(held, 3) if cap >= 3 else 0  # a pung
+            single[1] = min(held, 2) if cap >= 2 else 0  # the pair
             vector = list(_vectors[_convolve(_intern(closed(vector)), _intern(closed(single)))])
     return vector
+
+
+def capped_vector(suit: int, key: int, caps: tuple[int, ...]) -> int:
+    """The vector when melds hold some copies: kind i may appear ``caps[i]`` times."""
+    found = _capped_vectors.get((suit, key, caps))
+    if found is None:
+        counts = decode(key, len(caps))
+        if suit == 3:
+            made = _honor_vector(counts, caps)
+        else:
+            states = {(0, 0, 0, 0): 0}
+            for i, held in enumerate(counts):
+                states = step(states, held, max(counts[i:i + 3]) if i <= 6 else 0, caps[i])
+            made = final_vector(states)
+        found = _capped_vectors[(suit, key, caps)] = _intern(closed(made))
+    return found
 
 
 def convolve(a: int, b: int) -> int:
@@ -278,8 +297,11 @@ def _convolve(a: int, b: int) -> int:
     return _intern(tuple(out))
 
 
-def standard_distance(keys, sets: int) -> int:
-    """Tiles to add so the suits' tiles hold ``sets`` sets and a pair."""
+def standard_distance(keys, sets: int, caps=None) -> int:
+    """Tiles to add so the suits' tiles hold ``sets`` sets and a pair. ``caps``: per
+    suit, None or how many copies of each kind melds leave (see ``meld_caps``)."""
+    if caps is not None:
+        return _capped_distance(keys, sets, caps)
     table, honors = _table, _suit_vectors[3]
     a = table[keys[0]] or vector(0, keys[0])
     b = table[keys[1]] or vector(1, keys[1])
@@ -289,3 +311,20 @@ def standard_distance(keys, sets: int) -> int:
     d = honors.get(keys[3]) or vector(3, keys[3])
     total = _convolutions.get((abc, d)) or convolve(abc, d)
     return 3 * sets + 2 - _vectors[total][2 * sets + 1]
+
+
+def _capped_distance(keys, sets: int, caps) -> int:
+    ids = [vector(suit, key) if cap is None else capped_vector(suit, key, cap)
+           for suit, (key, cap) in enumerate(zip(keys, caps))]
+    total = convolve(convolve(convolve(ids[0], ids[1]), ids[2]), ids[3])
+    return 3 * sets + 2 - _vectors[total][2 * sets + 1]
+
+
+def meld_caps(kinds) -> tuple | None:
+    """Per suit, None or the copies of each kind left by melds holding ``kinds``."""
+    if not kinds:
+        return None
+    caps = [[4] * 9, [4] * 9, [4] * 9, [4] * 7]
+    for kind in kinds:
+        caps[SUIT_OF[kind]][kind % 9] -= 1
+    return tuple(tuple(c) if min(c) < 4 else None for c in caps)

@@ -83,20 +83,22 @@ def ref_is_win(tiles):
     return seven or orphans
 
 
-def ref_shanten_by_distance(tiles):
-    """min over complete hands H (kinds <= 4 times) of |H - tiles|, minus one; only
-    for small hands (one or two sets)."""
+def ref_shanten_by_distance(tiles, melded=()):
+    """min over complete hands H (kinds <= 4 times, counting ``melded`` tiles too) of
+    |H - tiles|, minus one; only for small hands (one or two sets)."""
     sets = (len(tiles) - 1) // 3
     held = Counter(tiles)
+    outside = Counter(melded)
     # Groups sharing no kind with the hand all cost their full size: one of each will do.
     touching = [g for g in SETS if held.keys() & set(g)]
-    spare = next(g for g in SETS if not held.keys() & set(g) and g[0] == g[1])
+    spare = next(g for g in SETS if not (held + outside).keys() & set(g) and g[0] == g[1])
     best = 99
     for groups in combinations_with_replacement(touching + [spare] * sets, sets):
         base = Counter(k for g in groups for k in g)
-        for pair in list(held) + [next(k for k in KINDS if k not in held and k != spare[0])]:
+        for pair in list(held) + [next(k for k in KINDS if k not in held + outside
+                                       and k != spare[0])]:
             target = base + Counter({pair: 2})
-            if max(target.values()) > 4:
+            if max((target + outside).values()) > 4:
                 continue
             best = min(best, sum((target - held).values()))
     return best - 1
@@ -249,14 +251,16 @@ def test_special_form_waits_are_every_kind_that_wins(slug, data):
 # ----- melds -----------------------------------------------------------------------------
 
 @st.composite
-def melded(draw):
-    """3 concealed sets + a pair with one tile out, and one declared meld."""
+def melded(draw, sets=3):
+    """``sets`` concealed sets + a pair with one tile out, and one declared meld; the
+    meld often shares kinds with the hand."""
     from mahjong.engine.melds import Meld
 
-    group = draw(st.sampled_from(SETS))
+    tiles = draw(hands(sets))
+    near = [g for g in SETS if set(g) & set(tiles)]
+    group = draw(st.sampled_from(near) | st.sampled_from(SETS))
     kind = "chi" if group[0] != group[1] else draw(st.sampled_from(["pon", "kan", "ankan"]))
     meld = Meld(kind, tuple(group) + ((group[0],) if kind in ("kan", "ankan") else ()))
-    tiles = draw(hands(3))
     return tiles, (meld,)
 
 
@@ -270,3 +274,17 @@ def test_waits_with_a_meld_count_its_tiles_as_held(case):
     expected = [k for k in KINDS if held[k] < 4 and ref_is_win(add(tiles, k))]
     assert waits(tiles, melds) == expected
     assert (shanten(tiles, melds) == 0) == bool(expected)
+
+
+@pytest.mark.parametrize("sets", [1, 2])
+@given(data=st.data())
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
+def test_shanten_beside_a_meld_agrees_with_brute_force(sets, data):
+    tiles, melds = data.draw(melded(sets))
+    meld_tiles = melds[0].tiles
+    if max((Counter(tiles) + Counter(meld_tiles)).values()) > 4:
+        return
+    expected = ref_shanten_by_distance(tiles, meld_tiles)
+    if expected == 0 and not waits(tiles, melds):
+        expected = 1
+    assert shanten(tiles, melds) == expected
