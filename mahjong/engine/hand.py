@@ -11,9 +11,10 @@ Shanten is the number of tiles still to exchange before the hand is ready: -1 co
 melds) already holds four of can never arrive (RULES.md 3.15.1), so a hand whose only
 waits are such dead ones is not ready and reports shanten 1. Hence, for a 3n+1 hand,
 ``shanten == 0`` exactly when ``waits`` is non-empty; for a 3n+2 hand, exactly when
-``ready_discards`` is. Above 0 shanten is the distance of ``hand_forms`` minus one,
-which counts the 4-copies limit on the concealed tiles only (a kind also melded may,
-rarely, make the true figure one higher).
+``ready_discards`` is. Above 0 shanten is the distance of ``hand_forms`` minus one:
+the fewest tiles to add for a complete hand, never more than 4 copies of a kind
+counting the melds' (the draw-one-discard-one count; checked by brute force in the
+tests).
 
 Decompositions: ``wait`` names the wait the winning tile filled in that reading, as
 scoring needs it (RULES.md 3.8.6): "edge", "closed" and "pair" only when the hand could
