@@ -91,9 +91,9 @@ def context_for(table: Table, seat: int, hand: Hand | None = None, notice: str =
     }
 
 
-def fragments(table: Table, seat: int, notice: str = "") -> str:
+def fragments(table: Table, seat: int, notice: str = "", hand: Hand | None = None) -> str:
     """Every partial of the viewer's table as out-of-band swaps (one message)."""
-    ctx = context_for(table, seat, notice=notice) | {"oob": True}
+    ctx = context_for(table, seat, hand, notice=notice) | {"oob": True}
     return "".join(render_to_string(f"tables/table.html#{name}", ctx) for name in PARTIALS)
 
 
