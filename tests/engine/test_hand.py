@@ -72,7 +72,7 @@ def test_waits_by_example(tiles, expected):
 
 @pytest.mark.parametrize("tiles,meld_text,expected", [
     ("1111m234p567s999p", "", ""),       # 1m is held four times: its waits are dead
-    ("1111m234p567s99p5z", "", ""),
+    ("4444m", "", ""),                   # single or shanpon wait: only 4m, dead
     ("1234m", "pon 111m, pon 222p, pon 333s", "4m"),  # 1m would be a fifth copy
     ("4m", "pon 444m, pon 222p, pon 333s, chi 123s", ""),
     ("1112m", "kan 2222p, pon 333s, chi 123s", "23m"),
