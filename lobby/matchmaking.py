@@ -48,12 +48,14 @@ def join(user, tier: RoomTier) -> QueueTicket:
                 current.state = QueueTicket.State.CANCELLED
                 current.save(update_fields=["state"])
             ticket = QueueTicket.objects.create(player=user, tier=tier, ruleset_id=tier.ruleset_id)
-            # After commit, so the worker never looks for a ticket that is not there yet.
-            transaction.on_commit(
-                lambda: tasks.expire_ticket_if_stale.apply_async(
-                    (ticket.pk,), countdown=tasks.check_interval()
+            if not settings.CELERY_TASK_ALWAYS_EAGER:
+                # After commit, so the worker never looks for a ticket not there yet. Eager
+                # mode (no Redis) would run the check at once, before the player is stale.
+                transaction.on_commit(
+                    lambda: tasks.expire_ticket_if_stale.apply_async(
+                        (ticket.pk,), countdown=tasks.check_interval()
+                    )
                 )
-            )
     try_pair(ticket)
     ticket.refresh_from_db()
     return ticket

@@ -123,6 +123,31 @@ def test_make_run_serves_the_lobby_and_admin_and_stops_on_ctrl_c(tmp_path):
         socket_path = re.search(r"embedded Redis on unix://(\S+)", text).group(1)
         assert Path(socket_path).exists()
 
+        # A countdown task crosses the embedded broker and runs on the worker.
+        subprocess.run(
+            [
+                str(copy / ".venv/bin/python"),
+                "manage.py",
+                "shell",
+                "-c",
+                "from lobby.tasks import expire_ticket_if_stale as t; "
+                "t.apply_async((0,), countdown=1)",
+            ],
+            cwd=copy,
+            env={**env, "REDIS_URL": f"unix://{socket_path}"},
+            check=True,
+            capture_output=True,
+            timeout=60,
+        )
+        wait_until(
+            lambda: re.search(
+                r"Task lobby\.tasks\.expire_ticket_if_stale\[.*\] succeeded", log.read_text()
+            ),
+            30,
+            proc,
+            log,
+        )
+
         os.killpg(proc.pid, signal.SIGINT)  # what Ctrl-C in the terminal does
         proc.wait(timeout=40)
         text = log.read_text()

@@ -381,3 +381,26 @@ def test_the_server_error_page_renders_without_a_request():
 
     html = render_to_string("500.html")
     assert "出错了" in html and "/static/css/site.css" in html
+
+
+def test_joining_schedules_the_stale_check_after_commit_when_a_worker_exists(
+    alice, settings, django_capture_on_commit_callbacks, monkeypatch
+):
+    from lobby import matchmaking, tasks
+
+    sent = []
+    monkeypatch.setattr(
+        tasks.expire_ticket_if_stale,
+        "apply_async",
+        lambda args, countdown: sent.append((args, countdown)),
+    )
+    novice = RoomTier.objects.get(slug="novice")
+    settings.CELERY_TASK_ALWAYS_EAGER = False
+    with django_capture_on_commit_callbacks(execute=True):
+        ticket = matchmaking.join(alice, novice)
+    assert sent == [((ticket.pk,), 3 * settings.MATCHMAKING_STALE_SECONDS)]
+    settings.CELERY_TASK_ALWAYS_EAGER = True
+    matchmaking.cancel(ticket)
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        matchmaking.join(alice, novice)
+    assert callbacks == [] and len(sent) == 1

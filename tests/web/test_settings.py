@@ -114,3 +114,13 @@ def test_check_deploy_is_clean_with_production_values():
     )
     assert result.returncode == 0, result.stdout + result.stderr
     assert "no issues" in result.stdout
+
+
+def test_tasks_are_sent_through_the_configured_celery_app(settings):
+    """Not Celery's default app, whose broker is amqp://localhost."""
+    from lobby.tasks import expire_ticket_if_stale
+
+    app = expire_ticket_if_stale.app
+    assert app.main == "mahjong"
+    assert app.conf.broker_url == settings.CELERY_BROKER_URL
+    assert app.conf.task_always_eager == settings.CELERY_TASK_ALWAYS_EAGER
