@@ -70,13 +70,30 @@ def test_every_thinking_level_takes_a_self_drawn_win(level):
     assert decide(level, state, 0) == "hu"
 
 
-@pytest.mark.parametrize("level", THINKING)
-def test_a_discard_win_is_taken(level):
-    state = scripted_hand("classic", dealer_hand="99m1113334455z6z7z", other_hand="123456789m6677z",
+def _discard_win(slug):
+    state = scripted_hand(slug, dealer_hand="99m1113334455z6z7z", other_hand="123456789m6677z",
                           dealer=0)
     state, _ = apply(state, 0, parse_action("discard 6z"))
     assert state.turn == 1 and Action("hu") in legal_actions(state, 1)
-    assert decide(level, state, 1) == "hu"
+    return state
+
+
+@pytest.mark.parametrize("level, slug", [("efficient", "classic"), ("efficient", "quesheng"),
+                                         ("strong", "quesheng"), ("strong", "gb")])
+def test_a_discard_win_is_taken(level, slug):
+    assert decide(level, _discard_win(slug), 1) == "hu"
+
+
+def test_strong_weighs_a_cheap_discard_win_against_a_self_draw_paying_three_times():
+    # classic pays a self-draw x3: early, with 6z and 7z live, waiting is worth more;
+    # with two tiles left in the wall the discard win is taken
+    state = _discard_win("classic")
+    offered = legal_actions(state, 1)
+    early = get_bot("strong", 1).choose(view(state, 1), offered)
+    late_view = view(state, 1)
+    late_view["wall"]["live"] = 2
+    late = get_bot("strong", 1).choose(late_view, offered)
+    assert (str(early), str(late)) == ("pass", "hu")
 
 
 @pytest.mark.parametrize("level", THINKING)

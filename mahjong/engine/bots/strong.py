@@ -86,8 +86,11 @@ class _Holder(tuple):
 
 
 # ----- the odds -----------------------------------------------------------------------
+FOLD_FROM = 2        # shanten from which a hand defends against a ready opponent
+SLACK = 1            # against a ready opponent: discards one step slower are weighed too
 HAZARD = 0.12        # per turn: the opponent wins first (a rough pace of play)
 MID_STEP = 0.22      # per draw: a later step towards ready, whose tiles are not known yet
+OPPONENT_PACE = 0.06  # per turn: an opponent not known to be ready wins
 DEAL_IN = 0.25       # chance a dangerous tile deals in to a ready hand, over the turns to come
 READY_WAITS = 6      # live copies a future ready hand will wait on, typically
 
@@ -296,7 +299,8 @@ class StrongBot(EfficientBot):
             return actions[0]
         table = self.analyst.discard_table(counts, seen.sets_needed, kinds)
         s_min = min(s for s, _, _ in table.values())
-        slack = 1 if self.threat >= 0.5 and s_min >= 1 else 0
+        folding = self.threat >= 0.5 and s_min >= FOLD_FROM
+        slack = SLACK if folding else 0
         scored = {}
         for kind in kinds:
             s, u, _ = table[kind]
@@ -305,13 +309,24 @@ class StrongBot(EfficientBot):
             counts[kind] -= 1
             value = self.hand_value(seen, counts, seen.melds, u, s)
             counts[kind] += 1
-            scored[kind] = value - self._penalty(seen, kind)
+            scored[kind] = value - (self._penalty(seen, kind) if self.threat >= 0.5 else 0.0)
         best = max(scored, key=lambda k: (scored[k], -table[k][0], table[k][1], -keep_value(counts, k), -k))
         for kong in (a for a in actions if a.verb in ("ankan", "addkan")):
             if self._kong_shanten(self.analyst, seen, kong) <= table[best][0] and \
                     self._kong_value(seen, kong) >= scored[best]:
                 return kong
-        return _ready_or_discard(actions, best, table[best][0] == 0 and table[best][1] > 0)
+        ready = table[best][0] == 0 and table[best][1] > 0
+        return _ready_or_discard(actions, best, ready and self._declaring_pays(seen))
+
+    def _declaring_pays(self, seen: Seen) -> bool:
+        """报听 locks the hand (no more choice of discards, so no defence): declare only
+        where it pays a fan (classic: only a concealed hand) or opens 过胡."""
+        rs, pay = seen.ruleset, self.payer
+        if rs.guo_hu:
+            return True
+        if seen.concealed_hand:
+            return pay.fan("men_qing_bao_ting", "bao_ting", "tian_ting") > 0
+        return pay.fan("bao_ting") > 0
 
     def _kong_value(self, seen: Seen, kong: Action) -> float:
         counts = counts_of(seen.hand)
@@ -325,18 +340,21 @@ class StrongBot(EfficientBot):
         return self.hand_value(seen, counts, melds) * 1.1
 
     def on_claim(self, seen: Seen, actions: list[Action]) -> Action:
-        """Claim when it is faster and keeps most of the hand's value, or when it adds
-        value (a dragon pung, a flush's missing set)."""
+        """Claim when it is faster (as ``efficient``: speed wins two-player races), and
+        also when a claim that is not faster clearly adds value (a dragon pung)."""
         counts = counts_of(seen.hand)
         now_shanten = self.analyst.shanten(counts, seen.sets_needed)
-        now = self.hand_value(seen, counts, seen.melds)
-        best, best_value = None, 0.0
+        best, best_key = None, None
+        now = None
         for claim in (a for a in actions if a.verb in ("kan", "pon", "chi")):
-            faster = claim_outcome(self.analyst, seen, counts, claim)[0] < now_shanten
-            value = self._claim_value(seen, counts, claim)
-            if (faster and value >= 0.6 * now) or value > 1.3 * now:
-                if value > best_value:
-                    best, best_value = claim, value
+            key = claim_outcome(self.analyst, seen, counts, claim)
+            if key[0] >= now_shanten:
+                if now is None:
+                    now = self.hand_value(seen, counts, seen.melds)
+                if not self._claim_value(seen, counts, claim) > 1.3 * now + 0.1:
+                    continue
+            if best_key is None or key < best_key:
+                best, best_key = claim, key
         return best if best is not None else _decline(actions)
 
     def _claim_value(self, seen: Seen, counts, claim: Action) -> float:
@@ -364,6 +382,9 @@ class StrongBot(EfficientBot):
         return best
 
     def on_win(self, seen: Seen, actions: list[Action]) -> Action:
+        """Take the win unless waiting is worth more: a 过胡 doubles the next win
+        (quesheng); passing a discard win can pay when a self-draw pays more (classic's
+        x3). Waiting is valued turn by turn against the opponent's pace."""
         decline = next((a for a in actions if a.verb in ("guo", "pass")), None)
         if decline is None:
             return HU
@@ -375,9 +396,11 @@ class StrongBot(EfficientBot):
                             seen.round_wind, seen.flowers, ting, seen.guo, seen.wild)
         if now <= 0:
             return HU
-        if decline.verb == "guo":
-            return decline if self._guo_value(seen, hand, win, now) > now else HU
-        return HU
+        doubling = decline.verb == "guo"
+        if not doubling and (tsumo or seen.ruleset.self_draw_multiplier <= seen.ruleset.discard_multiplier):
+            return HU   # passing can only lose: the next win pays the same or less
+        later = self._waiting_value(seen, hand, ting, doubling)
+        return decline if later > now else HU
 
     def _win_parts(self, seen: Seen):
         if seen.phase == TURN and seen.drawn is not None:
@@ -390,27 +413,44 @@ class StrongBot(EfficientBot):
             return seen.hand, seen.claim_tile, False
         return None, None, None
 
-    def _guo_value(self, seen: Seen, hand, win: int, now: float) -> float:
-        """过胡 (quesheng 6.2): the next win pays double. Worth it while another win is
-        likely to come before the opponent's and before the wall ends."""
+    def _waiting_value(self, seen: Seen, hand, ting, doubling: bool) -> float:
+        """Expected points of declining now and winning later with the same ready hand:
+        each round, my draw may complete it, then the opponent may win (paying them),
+        then their discard may complete it."""
         counts = counts_of(hand)
         sets_needed = seen.sets_needed
-        live_waits = 0
+        waits = []
         for kind in range(34):
             if not seen.unseen[kind] or counts[kind] >= 4:
                 continue
             counts[kind] += 1
             if self.analyst.shanten(counts, sets_needed) < 0:
-                live_waits += seen.unseen[kind]
+                waits.append(kind)
             counts[kind] -= 1
-        chances = 2 * max(0, seen.live // 2)
-        if live_waits <= 0 or chances <= 0:
+        live = sum(seen.unseen[k] for k in waits)
+        rounds = seen.live // 2
+        if not live or rounds <= 0:
             return 0.0
-        p = min(0.9, live_waits / self.unseen_total)
-        q = _opponent_pace(seen, self.unseen_total)
-        either = 1 - (1 - p - q) ** chances if p + q < 1 else 1.0
-        mine, theirs = either * p / (p + q), either * q / (p + q)
-        return mine * 2 * now - theirs * self.opp_value
+        guo = seen.guo + (1 if doubling else 0)
+        rs = seen.ruleset
+        by_tsumo = sum(seen.unseen[k] * _score_points(rs, hand, seen.melds, k, True, seen.dealer,
+                                                      seen.round_wind, seen.flowers, ting, guo, seen.wild)
+                       for k in waits) / live
+        by_ron = sum(seen.unseen[k] * _score_points(rs, hand, seen.melds, k, False, seen.dealer,
+                                                    seen.round_wind, seen.flowers, ting, guo, seen.wild)
+                     for k in waits) / live
+        p = min(0.9, live / self.unseen_total)
+        p_ron = p if seen.opp_ting else 0.6 * p   # an unlocked opponent keeps useful tiles
+        h = _opponent_turn_win(seen, self.unseen_total)
+        alive, value = 1.0, 0.0
+        for _ in range(rounds):
+            value += alive * p * by_tsumo
+            alive *= 1 - p
+            value -= alive * h * self.opp_value
+            alive *= 1 - h
+            value += alive * p_ron * by_ron
+            alive *= 1 - p_ron
+        return value
 
 
 def _fits(kind: int, suit: int, name: str) -> bool:
@@ -427,11 +467,11 @@ def _threat(seen: Seen) -> float:
     return min(0.8, 0.15 * exposed + late)
 
 
-def _opponent_pace(seen: Seen, unseen_total: int) -> float:
-    """Chance per look that the opponent completes their hand (a rough reading)."""
+def _opponent_turn_win(seen: Seen, unseen_total: int) -> float:
+    """Chance the opponent wins on a turn of theirs (a rough reading of their pace)."""
     if seen.opp_ting:
-        return min(0.5, 5 / unseen_total)
-    return min(0.3, (1 + len(seen.opp_melds)) / (2 * unseen_total))
+        return min(0.6, 1 - (1 - 6 / unseen_total) ** 2)
+    return OPPONENT_PACE + 0.02 * len(seen.opp_melds)
 
 
 @lru_cache(maxsize=100_000)
