@@ -32,7 +32,7 @@ from dataclasses import replace
 from functools import lru_cache
 
 from . import hand_forms as forms
-from . import hand_readings as readings
+from . import hand_readings
 from . import suit_tables
 from .errors import InvalidAction
 from .hand_forms import View, face, view
@@ -178,21 +178,32 @@ _NEAR = tuple(
 
 def _standard_waits(tiles, held):
     """The winning tile changes one suit: the other three must already split into sets
-    and the pair between them, so each kind costs one lookup in its own suit."""
+    and the pair between them, so each kind costs one lookup in its own suit. Only a
+    suit whose size is 1 or 2 more than a multiple of 3 can take it."""
     keys, sizes = suit_tables.keys_of(tiles), suit_tables.sizes_of(tiles)
     state = [suit_tables.suit_complete(s, keys[s], sizes[s]) for s in range(4)]
     broken = [s for s in range(4) if not state[s][0]]
     if len(broken) > 1:
         return
-    pairs_elsewhere = [sum(state[s][1] for s in range(4) if s != suit) for suit in range(4)]
-    for kind in set().union(*(_NEAR[k] for k in set(tiles))):
-        suit = suit_tables.SUIT_OF[kind]
-        if (broken and broken[0] != suit) or held[kind] >= 4:
-            continue
-        splits, pair = suit_tables.suit_complete(
-            suit, keys[suit] + suit_tables.WEIGHT[kind], sizes[suit] + 1)
-        if splits and pair + pairs_elsewhere[suit] == 1:
-            yield kind
+    if broken:
+        open_suits = broken
+    else:  # every suit splits: a suit holding its pair may turn it into a set
+        open_suits = [s for s in range(4) if state[s][1]]
+    pairs = state[0][1] + state[1][1] + state[2][1] + state[3][1]
+    suit_of = suit_tables.SUIT_OF
+    for suit in open_suits:
+        elsewhere = pairs - state[suit][1]
+        near = set()
+        for k in tiles:
+            if suit_of[k] == suit:
+                near.update(_NEAR[k])
+        for kind in sorted(near):
+            if held[kind] >= 4:
+                continue
+            splits, pair = suit_tables.suit_complete(
+                suit, keys[suit] + suit_tables.WEIGHT[kind], sizes[suit] + 1)
+            if splits and pair + elsewhere == 1:
+                yield kind
 
 
 def _seven_pairs_waits(counts: Counter) -> list[int]:
@@ -207,6 +218,89 @@ def _thirteen_orphans_waits(counts: Counter) -> list[int]:
         return []
     missing = set(YAOJIU) - set(counts)
     return sorted(YAOJIU) if not missing else list(missing) if len(missing) == 1 else []
+
+
+def has_one_winning_kind(concealed, melds, win, ruleset, wild=None, readings=None) -> bool:
+    """Is ``win`` the only live kind that completes the 3n+1 hand ``concealed`` (+
+    ``melds``), which ``win`` completes (RULES.md 3.8.6)? ``len(waits(...)) == 1``
+    without the full wait list: any other completing kind settles it. ``readings``
+    (the hand's ``readings``, if at hand) show most such kinds for free: the other side
+    of a two-sided chow, the other pair of a double-pair wait. Dead kinds (four held)
+    never count (3.15.1)."""
+    held = [0] * 34
+    for kind in concealed:
+        held[kind] += 1
+    for meld in melds:
+        for kind in meld.tiles:
+            held[kind] += 1
+    if readings and any(held[kind] < 4 for kind in _visible_winning_kinds(win, readings)):
+        return False
+    allowed, kinds = _rules(ruleset)
+    if wild is not None or _special_shaped(concealed, melds, allowed):
+        hand = list(concealed)
+        for kind in kinds:
+            if kind != win and held[kind] < 4:
+                hand.append(kind)
+                won = forms.complete_in(view(hand, melds, wild), allowed)
+                hand.pop()
+                if won:
+                    return False
+        return True
+    in_play = _kind_set(kinds)
+    if STANDARD in allowed and any(k != win and k in in_play
+                                   for k in _standard_waits(concealed, held)):
+        return False
+    if SEVEN_PAIRS in allowed and not melds and len(concealed) == 13:
+        return all(k == win or held[k] >= 4 or k not in in_play
+                   for k in _seven_pairs_waits(Counter(concealed)))
+    return True
+
+
+def _visible_winning_kinds(win: int, readings):
+    """Kinds that visibly complete the same hand: a chow won at one end is also won at
+    the other end, a pung won from a pair is also won on the other pair."""
+    for d in readings:
+        if d.win_block is None or d.form != STANDARD:
+            continue
+        block = d.blocks[d.win_block]
+        if block.meld is not None or block.wilds:
+            continue
+        if block.shape == CHOW:
+            low = block.tiles[0]
+            if win == low and low % 9 <= 5:
+                yield low + 3
+            elif win == low + 2 and low % 9 >= 1:
+                yield low - 1
+        elif block.shape == PUNG and d.pair is not None:
+            yield d.pair.tiles[0]
+
+
+# Forms a one-tile-more check cannot read from the suit tables.
+_SHAPE_FORMS = frozenset(forms.DISTANCES) - {STANDARD, SEVEN_PAIRS}
+
+
+def _special_shaped(concealed, melds, allowed) -> bool:
+    """Could one more tile complete a form other than sets + a pair or seven pairs?
+    十三幺 needs twelve distinct terminals and honors, 组合龙 eight of a knitted pattern,
+    全不靠 / 七星不靠 thirteen singles whose numbers fit one pattern, 硬八对 and the loose
+    绿一色 their own tile counts."""
+    if not allowed & _SHAPE_FORMS:
+        return False
+    distinct = set(concealed)
+    if THIRTEEN_ORPHANS in allowed and not melds and len(distinct & _YAOJIU_SET) >= 12:
+        return True
+    if allowed & _KNITTED_FORMS:
+        numbers = {k for k in distinct if k < 27}
+        for pattern in forms.KNITTED:
+            if len(numbers & pattern) >= 8 or (len(concealed) == 13 and len(distinct) == 13
+                                               and numbers <= pattern):
+                return True
+    return bool(allowed & _OTHER_SHAPE_FORMS) and not melds
+
+
+_YAOJIU_SET = frozenset(YAOJIU)
+_KNITTED_FORMS = frozenset({forms.QUAN_BU_KAO, forms.QI_XING_BU_KAO, forms.ZU_HE_LONG})
+_OTHER_SHAPE_FORMS = _SHAPE_FORMS - _KNITTED_FORMS - {THIRTEEN_ORPHANS}
 
 
 def is_ready(tiles, melds=(), ruleset=None, wild=None) -> bool:
@@ -244,35 +338,94 @@ def _held(tiles, melds) -> Counter:
 
 def decompose(concealed, melds, win, ruleset, *, tsumo=True, wild=None) -> list[Decomposition]:
     """Every reading of ``concealed`` + ``win`` (+ ``melds``) as a win, once per
-    distinct (reading, block holding the winning tile). Empty if it is no win."""
-    hand = list(concealed) + [win]
+    distinct (reading, block holding the winning tile). Empty if it is no win. The
+    "edge", "closed" and "pair" waits are checked against the one-winning-kind rule
+    (``readings`` leaves that to the caller)."""
+    out = readings(concealed, melds, win, ruleset, tsumo=tsumo, wild=wild)
+    # Single-kind waits need the hand's winning kinds: asked only when one may count.
+    if any(d.wait in SINGLE_KIND_WAITS for d in out) and not has_one_winning_kind(
+            concealed, melds, win, ruleset, wild, out):
+        out = [replace(d, wait="other") if d.wait in SINGLE_KIND_WAITS else d for d in out]
+    return out
+
+
+def readings(concealed, melds, win, ruleset, *, tsumo=True, wild=None) -> list[Decomposition]:
+    """``decompose`` without the one-winning-kind question (what scoring asks, lazily,
+    with ``has_one_winning_kind``): the same readings in the same order, but a winning
+    tile in an edge, closed or pair position is labelled "edge", "closed" or "pair"
+    whatever the hand's other winning kinds. Empty if it is no win."""
+    if len(concealed) % 3 != 1:
+        return []
     allowed, _ = _rules(ruleset)
-    if len(hand) % 3 != 2 or not forms.complete_in(view(hand, melds, wild), allowed):
+    if wild is None:
+        return _plain_readings(concealed, melds, win, allowed, tsumo)
+    hand = list(concealed) + [win]
+    if not forms.complete_in(view(hand, melds, wild), allowed):
         return []
     meld_blocks = tuple(_meld_block(m, wild) for m in melds)
     out = []
     for form, reading in _readings(hand, melds, allowed, wild, tsumo):
         out.extend(_placements(form, reading, meld_blocks, face(win, wild), tsumo, True, wild))
-    # Single-kind waits need the hand's wait list: find it only when one may count.
-    if any(d.wait in SINGLE_KIND_WAITS for d in out) and len(
-            waits(concealed, melds, ruleset, wild)) != 1:
-        out = [replace(d, wait="other") if d.wait in SINGLE_KIND_WAITS else d for d in out]
     return out
+
+
+def _plain_readings(concealed, melds, win, allowed, tsumo) -> list[Decomposition]:
+    """The readings of a hand without wilds: the standard form by a plain search over
+    the counts, the special forms only where their shape can apply."""
+    counts = [0] * 34
+    for kind in concealed:
+        counts[kind] += 1
+    counts[win] += 1
+    size = len(concealed) + 1
+    found = []
+    for form in sorted(allowed):
+        if form == STANDARD:
+            parts = hand_readings.plain_standard(counts, (size - 1) // 3)
+        elif form == forms.ZU_HE_LONG:
+            parts = hand_readings.zu_he_long(counts, (size - 1) // 3) if size >= 11 else ()
+        elif melds:
+            continue
+        else:  # each checks its own tile count
+            parts = _SPECIAL_READINGS[form](counts)
+        found.extend((form, reading) for reading in sorted(parts))
+    if not found:
+        return []
+    meld_blocks = tuple(_plain_meld_block(m) for m in melds)
+    out = []
+    for form, reading in found:
+        out.extend(_placements(form, reading, meld_blocks, win, tsumo, True, None))
+    return out
+
+
+_SPECIAL_READINGS = {
+    SEVEN_PAIRS: hand_readings.seven_pairs,
+    THIRTEEN_ORPHANS: hand_readings.thirteen_orphans,
+    forms.QUAN_BU_KAO: lambda counts: hand_readings.knitted_singles(counts, 0),
+    forms.QI_XING_BU_KAO: lambda counts: hand_readings.knitted_singles(counts, 7),
+    forms.LV_YI_SE_LOOSE: hand_readings.lv_yi_se_loose,
+    forms.YING_BA_DUI: hand_readings.ying_ba_dui,
+    SAN_CAI_SHEN: lambda counts: (),          # needs the wilds
+}
+
+
+@lru_cache(maxsize=1024)
+def _plain_meld_block(meld) -> Block:
+    return _meld_block(meld, None)
 
 
 def _readings(hand, melds, allowed, wild, tsumo):
     v = view(hand, melds, wild)
-    counts = readings.counts_of(v.faces)
+    counts = hand_readings.counts_of(v.faces)
     makers = {
-        STANDARD: lambda: readings.standard(counts, v.jokers, v.sets, wild),
-        SEVEN_PAIRS: lambda: readings.seven_pairs(counts) if not melds else set(),
-        THIRTEEN_ORPHANS: lambda: readings.thirteen_orphans(counts) if not melds else set(),
-        forms.QUAN_BU_KAO: lambda: readings.knitted_singles(counts, 0) if not melds else set(),
-        forms.QI_XING_BU_KAO: lambda: readings.knitted_singles(counts, 7) if not melds else set(),
-        forms.ZU_HE_LONG: lambda: readings.zu_he_long(counts, v.sets),
-        forms.LV_YI_SE_LOOSE: lambda: readings.lv_yi_se_loose(counts) if not melds else set(),
+        STANDARD: lambda: hand_readings.standard(counts, v.jokers, v.sets, wild),
+        SEVEN_PAIRS: lambda: hand_readings.seven_pairs(counts) if not melds else set(),
+        THIRTEEN_ORPHANS: lambda: hand_readings.thirteen_orphans(counts) if not melds else set(),
+        forms.QUAN_BU_KAO: lambda: hand_readings.knitted_singles(counts, 0) if not melds else set(),
+        forms.QI_XING_BU_KAO: lambda: hand_readings.knitted_singles(counts, 7) if not melds else set(),
+        forms.ZU_HE_LONG: lambda: hand_readings.zu_he_long(counts, v.sets),
+        forms.LV_YI_SE_LOOSE: lambda: hand_readings.lv_yi_se_loose(counts) if not melds else set(),
         forms.YING_BA_DUI: lambda: _ying_ba_dui(counts, v, melds),
-        SAN_CAI_SHEN: lambda: (readings.san_cai_shen(counts, v.jokers, wild)
+        SAN_CAI_SHEN: lambda: (hand_readings.san_cai_shen(counts, v.jokers, wild)
                                if tsumo and wild is not None else set()),
     }
     for form in sorted(allowed):
@@ -286,7 +439,7 @@ def _ying_ba_dui(counts, v: View, melds):
     own_face = list(counts)
     if v.wild is not None:
         own_face[v.wild] += v.jokers
-    return readings.ying_ba_dui(own_face)
+    return hand_readings.ying_ba_dui(own_face)
 
 
 def _meld_block(meld, wild) -> Block:

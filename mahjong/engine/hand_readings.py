@@ -30,6 +30,53 @@ def standard(counts: list[int], jokers: int, sets: int, wild: int | None) -> set
     return out
 
 
+def plain_standard(counts: list[int], sets: int) -> set[tuple]:
+    """``standard`` without wilds: a plain search over the counts (the hot path of
+    scoring). ``counts`` is restored before returning."""
+    out: set[tuple] = set()
+    _plain(counts, 0, sets, True, [], out)
+    return out
+
+
+def _plain(counts, kind, sets, pair, parts, out) -> None:
+    while kind < 34 and not counts[kind]:
+        kind += 1
+    if kind == 34:
+        if not sets and not pair:
+            out.add(tuple(sorted(parts)))
+        return
+    held = counts[kind]
+    if pair and held >= 2:
+        counts[kind] = held - 2
+        parts.append(PAIR_PARTS[kind])
+        _plain(counts, kind, sets, False, parts, out)
+        parts.pop()
+        counts[kind] = held
+    if not sets:
+        return
+    if held >= 3:
+        counts[kind] = held - 3
+        parts.append(PUNG_PARTS[kind])
+        _plain(counts, kind, sets - 1, pair, parts, out)
+        parts.pop()
+        counts[kind] = held
+    if kind < 27 and kind % 9 <= 6 and counts[kind + 1] and counts[kind + 2]:
+        counts[kind] -= 1
+        counts[kind + 1] -= 1
+        counts[kind + 2] -= 1
+        parts.append(CHOW_PARTS[kind])
+        _plain(counts, kind, sets - 1, pair, parts, out)
+        parts.pop()
+        counts[kind] += 1
+        counts[kind + 1] += 1
+        counts[kind + 2] += 1
+
+
+PAIR_PARTS = tuple((PAIR, (k, k), ()) for k in range(34))
+PUNG_PARTS = tuple((PUNG, (k, k, k), ()) for k in range(34))
+CHOW_PARTS = tuple((CHOW, (k, k + 1, k + 2), ()) for k in range(34))
+
+
 def _search(counts, jokers, sets, pair, start, parts, wild, out) -> None:
     kind = next((k for k in range(start, 34) if counts[k]), None)
     if kind is None:
@@ -128,7 +175,7 @@ def zu_he_long(counts: list[int], sets: int) -> set[tuple]:
         for k in knitted:
             rest[k] -= 1
         straight = (KNITTED_SHAPE, tuple(sorted(knitted)), ())
-        out.update(tuple(sorted((straight,) + r)) for r in standard(rest, 0, sets - 3, None))
+        out.update(tuple(sorted((straight,) + r)) for r in plain_standard(rest, sets - 3))
     return out
 
 

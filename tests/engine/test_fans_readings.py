@@ -1,13 +1,12 @@
-"""The scorer's shortcuts agree with hand analysis: its readings are hand.decompose's
-(without the wait labels, which the scorer decides itself), and its one-winning-kind
-test says what hand.waits says."""
+"""What the scorer asks of hand analysis agrees with the full answers: ``hand.readings``
+are ``hand.decompose``'s readings (without the single-kind wait labels, which the scorer
+decides itself), and ``hand.has_one_winning_kind`` says what ``hand.waits`` says."""
 
 import random
 
 import pytest
 
 from mahjong.engine import hand
-from mahjong.engine.fans.readings import has_one_winning_kind, readings_of
 from mahjong.engine.rulesets import RULESETS
 from test_gb_oracle_hands import random_deal
 
@@ -25,11 +24,39 @@ def shapes(decomps):
 def test_readings_are_hand_analysis_readings(ctx):
     gb = RULESETS["gb"]
     expected = hand.decompose(list(ctx.hand), list(ctx.melds), ctx.win, gb, tsumo=ctx.tsumo)
-    assert shapes(readings_of(gb, ctx)) == shapes(expected)
+    found = hand.readings(ctx.hand, ctx.melds, ctx.win, gb, tsumo=ctx.tsumo)
+    assert shapes(found) == shapes(expected)
 
 
 @pytest.mark.parametrize("ctx", deals(300, 4))
 def test_one_winning_kind_agrees_with_the_waits(ctx):
     gb = RULESETS["gb"]
     waits = hand.waits(list(ctx.hand), list(ctx.melds), gb)
-    assert has_one_winning_kind(gb, ctx, readings_of(gb, ctx)) == (len(waits) == 1)
+    found = hand.readings(ctx.hand, ctx.melds, ctx.win, gb, tsumo=ctx.tsumo)
+    assert hand.has_one_winning_kind(ctx.hand, ctx.melds, ctx.win, gb) == (len(waits) == 1)
+    assert hand.has_one_winning_kind(ctx.hand, ctx.melds, ctx.win, gb, readings=found) == (
+        len(waits) == 1)
+
+
+@pytest.mark.parametrize("ctx", deals(300, 5))
+def test_the_plain_search_finds_what_the_wild_search_finds(ctx):
+    from mahjong.engine import hand_readings
+
+    counts = [0] * 34
+    for kind in (*ctx.hand, ctx.win):
+        counts[kind] += 1
+    sets = len(ctx.hand) // 3
+    assert hand_readings.plain_standard(counts, sets) == hand_readings.standard(
+        counts, 0, sets, None)
+
+
+@pytest.mark.parametrize("slug", ["classic", "tiao72", "quesheng"])
+def test_one_winning_kind_agrees_with_the_waits_in_other_rulesets(slug):
+    ruleset = RULESETS[slug]
+    for ctx in deals(200, 6):
+        if not hand.readings(ctx.hand, ctx.melds, ctx.win, ruleset) or not set(
+                ctx.hand) <= set(ruleset.kinds):
+            continue
+        waits = hand.waits(list(ctx.hand), list(ctx.melds), ruleset)
+        assert hand.has_one_winning_kind(ctx.hand, ctx.melds, ctx.win, ruleset) == (
+            len(waits) == 1), ctx

@@ -11,12 +11,12 @@ from __future__ import annotations
 from collections import Counter
 from typing import Callable, Sequence
 
+from .. import hand
 from ..errors import InvalidAction
 from ..shapes import Decomposition, WinContext
 from ..tiles import format_tile, max_copies
 from . import classic, gb, quesheng, tiao72, wenzhou
 from .pipeline import NOT_A_WIN, FanScore, ScoreResult, best_reading, fan_scores
-from .readings import has_one_winning_kind, readings_of
 from .table import Fan, FanTable
 
 # stage scores with the classic table (RULES.md 5.1); its hand score is settlement's.
@@ -40,9 +40,12 @@ def known_fan_keys(ruleset) -> set[str]:
 def score_win(ruleset, ctx: WinContext) -> ScoreResult:
     """Score the win described by ``ctx`` under ``ruleset``."""
     check_tiles(ruleset, ctx)
-    decomps = readings_of(ruleset, ctx)
-    return score_decompositions(ruleset, ctx, decomps,
-                                lambda: has_one_winning_kind(ruleset, ctx, decomps))
+    # The readings without the wait list: whether the hand had one winning kind is asked
+    # only if an edge, closed or single wait could score.
+    decomps = hand.readings(ctx.hand, ctx.melds, ctx.win, ruleset, tsumo=ctx.tsumo,
+                            wild=ctx.wild)
+    return score_decompositions(ruleset, ctx, decomps, lambda: hand.has_one_winning_kind(
+        ctx.hand, ctx.melds, ctx.win, ruleset, ctx.wild, decomps))
 
 
 def score_decompositions(ruleset, ctx: WinContext, decomps: Sequence[Decomposition],
