@@ -51,6 +51,8 @@ def _relief_context(request):
 
 @require_GET
 def home(request):
+    if request.htmx and request.htmx.target == "tiers":  # the 5-second refresh of the rooms
+        return render(request, "lobby/home.html#tiers", _tiers_context(request))
     context = {**_tiers_context(request), **_relief_context(request), "join_form": JoinByCodeForm()}
     if request.user.is_authenticated:
         context["waiting_ticket"] = (
@@ -58,8 +60,6 @@ def home(request):
             .select_related("tier")
             .first()
         )
-    if request.htmx and request.htmx.target == "tiers":
-        return render(request, "lobby/home.html#tiers", context)
     return render(request, "lobby/home.html", context)
 
 

@@ -404,3 +404,10 @@ def test_joining_schedules_the_stale_check_after_commit_when_a_worker_exists(
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
         matchmaking.join(alice, novice)
     assert callbacks == [] and len(sent) == 1
+
+
+def test_the_rooms_refresh_is_cheap(alice, client_of, htmx, django_assert_max_num_queries):
+    c = client_of(alice)
+    with django_assert_max_num_queries(4):  # session, user, tiers, waiting counts
+        response = c.get("/", headers=htmx(target="tiers"))
+    assert response.status_code == 200
