@@ -7,77 +7,127 @@ the reading's shape ("standard" or the form name, "knitted", "chow", "pung", "ko
 honorless hand ("upper", "middle", "lower", "simple"), "one_suit"/"two_suits", "hog",
 and the set-combination fans it holds) and the win's situation
 (``Situation.features``).
-A fan whose needs are not all present is not evaluated at all."""
+A fan whose needs are not all present is not evaluated at all.
+
+Features are bits of one int (``bit``), so a reading's features cost a few ``|`` and the
+table's plan for them is one dict lookup; ``Facts.features`` names them for readers."""
 
 from __future__ import annotations
 
 from ..shapes import (CHOW, KONG, PAIR, PUNG, QUAN_BU_KAO, STANDARD, ZU_HE_LONG, Decomposition,
                       WinContext)
 from .combos import set_combination_fans
+from .features import bit, names
 from .predicates import wait_fan
 
 SET_SHAPES = (CHOW, PUNG, KONG)
 KNITTED_FORMS = (ZU_HE_LONG, QUAN_BU_KAO)
 
+HONOR, NO_HONOR = bit("honor"), bit("no_honor")
+STANDARD_BIT, CHOW_BIT, PUNG_BIT, KONG_BIT = bit("standard"), bit("chow"), bit("pung"), bit("kong")
+PAIR_BIT, ONE_SUIT, TWO_SUITS = bit("pair"), bit("one_suit"), bit("two_suits")
+KNITTED_BIT, CONCEALED_PUNGS, HOG = bit("knitted"), bit("concealed_pungs"), bit("hog")
+UPPER, MIDDLE, LOWER, SIMPLE = bit("upper"), bit("middle"), bit("lower"), bit("simple")
+FORM_BITS = {}  # form name -> bit, filled as forms are seen
+
 
 class Facts:
     """One decomposition in context."""
 
+    __slots__ = ("decomp", "ctx", "form", "standard", "situation", "options", "tsumo",
+                 "melded", "sets", "chows", "pungs", "kongs", "melded_kongs",
+                 "concealed_kongs", "concealed_pungs", "pair", "counts", "kinds", "suits",
+                 "has_honors", "_combos", "bits", "_wait_fan")
+
     def __init__(self, decomp: Decomposition, ctx: WinContext, situation, options=None):
         self.decomp = decomp
         self.ctx = ctx
-        self.form = decomp.form
-        self.standard = decomp.form == STANDARD
+        form = self.form = decomp.form
+        standard = self.standard = form == STANDARD
         self.situation = situation
         self.options = options or {}
         self.tsumo = ctx.tsumo
         self.melded = situation.melded
-        # Sets are the reading's blocks (melds included); kongs count as pungs.
-        self.sets = tuple(b for b in decomp.blocks if b.shape in SET_SHAPES)
-        self.chows = tuple(sorted(b.tiles[0] for b in self.sets if b.shape == CHOW))
-        self.pungs = tuple(sorted(b.tiles[0] for b in self.sets if b.shape != CHOW))
-        self.kongs = tuple(b for b in self.sets if b.shape == KONG)
-        self.melded_kongs = sum(1 for b in self.kongs if b.meld == "kan")
-        self.concealed_kongs = len(self.kongs) - self.melded_kongs
-        self.concealed_pungs = sum(1 for b in self.sets if b.shape != CHOW and b.concealed)
+        # One pass over the blocks. Sets are the reading's blocks (melds included);
+        # kongs count as pungs.
+        sets, chows, pungs, kongs, pairs = [], [], [], [], []
+        melded_kongs = concealed_pungs = 0
+        counts = [0] * 34
+        for block in decomp.blocks:
+            shape = block.shape
+            tiles = block.tiles
+            for kind in tiles:
+                counts[kind] += 1
+            if shape == CHOW:
+                sets.append(block)
+                chows.append(tiles[0])
+            elif shape == PUNG or shape == KONG:
+                sets.append(block)
+                pungs.append(tiles[0])
+                if block.concealed:
+                    concealed_pungs += 1
+                if shape == KONG:
+                    kongs.append(block)
+                    if block.meld == "kan":
+                        melded_kongs += 1
+            elif shape == PAIR:
+                pairs.append(tiles[0])
+        chows.sort()
+        pungs.sort()
+        self.sets = tuple(sets)
+        self.chows = tuple(chows)
+        self.pungs = tuple(pungs)
+        self.kongs = tuple(kongs)
+        self.melded_kongs = melded_kongs
+        self.concealed_kongs = len(kongs) - melded_kongs
+        self.concealed_pungs = concealed_pungs
         # The pair of a standard hand, or of 组合龙 + set + pair; seven pairs has no 将.
-        pairs = [b.tiles[0] for b in decomp.blocks if b.shape == PAIR]
-        self.pair = pairs[0] if decomp.form in (STANDARD, ZU_HE_LONG) and pairs else None
-        self.counts = _all_counts(decomp)
-        self.kinds = frozenset(k for k, n in enumerate(self.counts) if n)
-        self.suits = frozenset(k // 9 for k in self.kinds if k < 27)
-        self.has_honors = any(k >= 27 for k in self.kinds)
+        self.pair = pairs[0] if pairs and (standard or form == ZU_HE_LONG) else None
+        self.counts = counts
+        kinds = self.kinds = frozenset(k for k in range(34) if counts[k])
+        suits = self.suits = frozenset(k // 9 for k in kinds if k < 27)
+        has_honors = self.has_honors = any(counts[27:])
         self._combos = None
-        self.features = situation.features | self._shape_features()
         self._wait_fan = False
-
-    def _shape_features(self) -> frozenset[str]:
-        out = {self.form, "honor" if self.has_honors else "no_honor"}
-        if not self.has_honors:
-            out.update(_rank_span(self.kinds))
-        if self.standard:
-            out.add("standard")
-        if self.chows:
-            out.add("chow")
-        if self.pungs:
-            out.add("pung")
-        if self.kongs:
-            out.add("kong")
+        # Features as bits (see the module docstring).
+        form_bit = FORM_BITS.get(form) or FORM_BITS.setdefault(form, bit(form))
+        out = situation.bits | form_bit
+        if has_honors:
+            out |= HONOR
+        else:
+            out |= NO_HONOR | _rank_span(kinds)
+        if standard:
+            out |= STANDARD_BIT
+        if chows:
+            out |= CHOW_BIT
+        if pungs:
+            out |= PUNG_BIT
+        if kongs:
+            out |= KONG_BIT
         if self.pair is not None:
-            out.add("pair")
-        if len(self.suits) == 1:
-            out.add("one_suit")
-        elif len(self.suits) == 2:
-            out.add("two_suits")
-        if self.form in KNITTED_FORMS:
-            out.add("knitted")
-        if self.concealed_pungs >= 2:
-            out.add("concealed_pungs")
-        if 4 in self.counts:
-            out.add("hog")
-        if self.standard and (self.chows or self.pungs):
-            out.update(self.combos)
-        return frozenset(out)
+            out |= PAIR_BIT
+        if len(suits) == 1:
+            out |= ONE_SUIT
+        elif len(suits) == 2:
+            out |= TWO_SUITS
+        if form in KNITTED_FORMS:
+            out |= KNITTED_BIT
+        if concealed_pungs >= 2:
+            out |= CONCEALED_PUNGS
+        if 4 in counts:
+            out |= HOG
+        if standard and (chows or pungs):
+            for key in self.combos:
+                out |= bit(key)
+        self.bits = out
+
+    @property
+    def features(self) -> frozenset[str]:
+        """The reading's features by name (the pipeline reads ``bits``)."""
+        return names(self.bits)
+
+    def has(self, mask: int) -> bool:
+        return self.bits & mask == mask
 
     @property
     def ranks(self) -> frozenset[int]:
@@ -94,7 +144,7 @@ class Facts:
 
     @property
     def combos(self):
-        """Guobiao set-combination fans of this reading (8.4), as a Counter."""
+        """Guobiao set-combination fans of this reading (8.4), as a mapping."""
         if self._combos is None:
             self._combos = (set_combination_fans(self.chows, self.pungs, self.pair)
                             if self.standard else {})
@@ -107,20 +157,23 @@ class Facts:
         return self._wait_fan
 
 
-def _rank_span(kinds) -> list[str]:
+def _rank_span(kinds) -> int:
     """Where the number tiles of an honorless hand lie: "upper" (6-9), "middle" (4-6),
     "lower" (1-4), "simple" (2-8)."""
-    ranks = [k % 9 + 1 for k in kinds]
-    low, high = min(ranks), max(ranks)
-    spans = [("upper", low >= 6), ("middle", low >= 4 and high <= 6), ("lower", high <= 4),
-             ("simple", low >= 2 and high <= 8)]
-    return [name for name, inside in spans if inside]
-
-
-def _all_counts(decomp: Decomposition) -> list[int]:
-    """Copies of each kind in the whole hand, kongs as four (as the blocks play)."""
-    counts = [0] * 34
-    for block in decomp.blocks:
-        for kind in block.tiles:
-            counts[kind] += 1
-    return counts
+    low, high = 9, 0
+    for k in kinds:
+        rank = k % 9 + 1
+        if rank < low:
+            low = rank
+        if rank > high:
+            high = rank
+    out = 0
+    if low >= 6:
+        out |= UPPER
+    if low >= 4 and high <= 6:
+        out |= MIDDLE
+    if high <= 4:
+        out |= LOWER
+    if low >= 2 and high <= 8:
+        out |= SIMPLE
+    return out

@@ -10,7 +10,7 @@ from typing import Callable, Sequence
 from ..shapes import CHOW, KONG, PUNG, SEVEN_PAIRS, Decomposition, WinContext
 from .facts import Facts
 from .situation import Situation
-from .table import Fan, FanTable
+from .table import MEMO_LIMIT, Fan, FanTable
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,13 +71,28 @@ class Reading:
 
 
 def count_fans(table: FanTable, facts: Facts) -> Reading:
-    candidates = [(fan, int(fan.count(facts))) for fan in table.candidates(facts.features)]
-    candidates = [(fan, n) for fan, n in candidates if n]
-    yakuman = [(fan, n) for fan, n in candidates if fan.yakuman]
+    counted = []
+    yakuman = False
+    for fan in table.candidates(facts.bits):
+        how = fan.how
+        if how is None:
+            n = int(fan.count(facts))
+        elif how == "exact":   # its needs, already met, are the whole condition
+            n = 1
+        else:                  # a set combination, present as a feature
+            n = facts.combos[how]
+        if n:
+            counted.append((fan, n))
+            yakuman = yakuman or fan.yakuman
     if yakuman:  # yakuman never combine with other fans, flowers included (4.5)
-        return Reading(facts.decomp, tuple(yakuman), True)
-    return Reading(facts.decomp, _apply_exclusions(table, candidates), False,
-                   table.multiplicative)
+        return Reading(facts.decomp, tuple((fan, n) for fan, n in counted if fan.yakuman), True)
+    key = tuple(counted)
+    found = table._counted.get(key)
+    if found is None:
+        if len(table._counted) >= MEMO_LIMIT:
+            table._counted.clear()
+        found = table._counted[key] = _apply_exclusions(table, counted)
+    return Reading(facts.decomp, found, False, table.multiplicative)
 
 
 def _apply_exclusions(table: FanTable, candidates) -> tuple[tuple[Fan, int], ...]:

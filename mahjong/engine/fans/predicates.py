@@ -13,6 +13,7 @@ from __future__ import annotations
 from ..shapes import (CHOW, PAIR, QI_XING_BU_KAO, QUAN_BU_KAO, SEVEN_PAIRS, THIRTEEN_ORPHANS,
                       ZU_HE_LONG)
 from ..tiles import DRAGONS, GREEN, TERMINALS, WINDS, YAOJIU, is_dragon, is_terminal, is_wind
+from .features import bits
 
 GREEN_KINDS = frozenset({19, 20, 21, 23, 25, GREEN})       # 2s 3s 4s 6s 8s 6z
 REVERSIBLE_KINDS = frozenset({9, 10, 11, 12, 13, 16, 17,    # 1p-5p 8p 9p
@@ -284,9 +285,12 @@ def pung_of(kind_of):
 
 # ----- the situation of the win ----------------------------------------------------------
 def when(*features: str):
-    """Holds exactly when the hand has all ``features`` (自摸, 门前清, 海底, 抢杠, …)."""
-    wanted = frozenset(features)
-    return needs(*features)(lambda f: wanted <= f.features)
+    """Holds exactly when the hand has all ``features`` (自摸, 门前清, 海底, 抢杠, …): its
+    needs are the whole condition, so the pipeline counts it without a call."""
+    mask = bits(features)
+    condition = needs(*features)(lambda f: f.bits & mask == mask)
+    condition.exact = True
+    return condition
 
 
 def first_turn(dealer: bool, tsumo: bool):
@@ -338,4 +342,6 @@ def wait_is(key: str):
 def combo(key: str):
     """A Guobiao set-combination fan of the reading; the combinations found are features
     of the reading, so only those are evaluated."""
-    return needs(key)(lambda f: f.combos.get(key, 0))
+    condition = needs(key)(lambda f: f.combos.get(key, 0))
+    condition.combo = key  # the pipeline reads the count straight from the combinations
+    return condition

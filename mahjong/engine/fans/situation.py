@@ -12,39 +12,75 @@ from functools import cached_property
 from typing import Callable
 
 from ..shapes import WinContext
+from .features import bit, names
 
 
 class Situation:
     def __init__(self, ctx: WinContext, one_winning_kind: Callable[[], bool]):
         self.ctx = ctx
         self._one_winning_kind = one_winning_kind
-        held = ctx.hand.count(ctx.win)
-        melded_copies = sum(m.tiles.count(ctx.win) for m in ctx.melds)
-        self.robbing = ctx.robbing_kong and not ctx.tsumo and held == 0 and melded_copies == 0
+        win = ctx.win
+        held = ctx.hand.count(win)
+        melded_copies = 0
+        has_kong = False
+        melded = 0
+        for meld in ctx.melds:
+            melded_copies += meld.tiles.count(win)
+            kind = meld.type
+            if kind != "ankan":
+                melded += 1
+            if kind == "kan" or kind == "ankan":
+                has_kong = True
+        tsumo = ctx.tsumo
+        self.robbing = ctx.robbing_kong and not tsumo and held == 0 and melded_copies == 0
         self.last_of_kind = ((ctx.last_of_kind and held == 0) or melded_copies == 3) \
             and not self.robbing
-        has_kong = any(m.is_kong for m in ctx.melds)
-        self.kong_flower = ctx.tsumo and ctx.kong_replacement and has_kong
-        self.melded = sum(1 for m in ctx.melds if m.type != "ankan")
-        self.features = frozenset(self._features())
+        self.kong_flower = tsumo and ctx.kong_replacement and has_kong
+        self.melded = melded
+        # The situation's features fans may need (see facts.py), as bits.
+        out = (_TSUMO if tsumo else _DISCARD) | (_DEALER if ctx.dealer else _NON_DEALER)
+        out |= _CONCEALED if melded == 0 else _MELDED
+        if ctx.first_turn:
+            out |= _FIRST_TURN
+        if ctx.flowers or ctx.flower_count:
+            out |= _FLOWER
+        if ctx.last_tile:
+            out |= _LAST_TILE
+        if self.kong_flower:
+            out |= _KONG_FLOWER
+        if tsumo and ctx.kong_replacement:
+            out |= _KONG_REPLACEMENT
+        if tsumo and (ctx.kong_replacement or ctx.flower_replacement):
+            out |= _REPLACEMENT
+        if self.robbing:
+            out |= _ROBBING
+        if self.last_of_kind:
+            out |= _LAST_OF_KIND
+        if ctx.ting in ("ready", "tian_ting"):
+            out |= _READY
+        if ctx.ting == "tian_ting":
+            out |= _TIAN_TING
+        if ctx.haidi_phase:
+            out |= _HAIDI_PHASE
+        if melded == 4:
+            out |= _ALL_MELDED
+        if melded == 5:
+            out |= _FIVE_MELDED
+        self.bits = out
 
-    def _features(self):
-        """The situation's features fans may need (see facts.py)."""
-        ctx = self.ctx
-        yield "tsumo" if ctx.tsumo else "discard"
-        yield "dealer" if ctx.dealer else "non_dealer"
-        yield "concealed" if self.melded == 0 else "melded"
-        flags = {"first_turn": ctx.first_turn, "flower": ctx.num_flowers > 0,
-                 "last_tile": ctx.last_tile, "kong_flower": self.kong_flower,
-                 "kong_replacement": ctx.tsumo and ctx.kong_replacement,
-                 "replacement": ctx.tsumo and (ctx.kong_replacement or ctx.flower_replacement),
-                 "robbing": self.robbing, "last_of_kind": self.last_of_kind,
-                 "ready": ctx.ting in ("ready", "tian_ting"), "tian_ting": ctx.ting == "tian_ting",
-                 "haidi_phase": ctx.haidi_phase, "all_melded": self.melded == 4,
-                 "five_melded": self.melded == 5}
-        yield from (name for name, on in flags.items() if on)
+    @property
+    def features(self) -> frozenset[str]:
+        return names(self.bits)
 
     @cached_property
     def unique_wait(self) -> bool:
         """The hand before the win could be completed by exactly one tile kind (3.8.6)."""
         return self._one_winning_kind()
+
+
+(_TSUMO, _DISCARD, _DEALER, _NON_DEALER, _CONCEALED, _MELDED, _FIRST_TURN, _FLOWER,
+ _LAST_TILE, _KONG_FLOWER, _KONG_REPLACEMENT, _REPLACEMENT, _ROBBING, _LAST_OF_KIND, _READY,
+ _TIAN_TING, _HAIDI_PHASE, _ALL_MELDED, _FIVE_MELDED) = map(bit, (
+    "tsumo", "discard", "dealer", "non_dealer", "concealed", "melded", "first_turn", "flower",
+    "last_tile", "kong_flower", "kong_replacement", "replacement", "robbing", "last_of_kind",
+    "ready", "tian_ting", "haidi_phase", "all_melded", "five_melded"))

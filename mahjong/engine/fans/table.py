@@ -6,11 +6,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Mapping
 
+from .features import bits
+
 
 MEMO_LIMIT = 50_000  # distinct feature sets remembered per table
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)  # one object per fan: hashed by identity
 class Fan:
     """One scoring pattern.
 
@@ -34,9 +36,17 @@ class Fan:
     flower: bool = False      # never counts toward a minimum (花牌)
     yakuman: bool = False     # classic/stage 役满: worth the cap, never combined
     needs: frozenset = frozenset()  # features without which it cannot hold (from count)
+    mask: int = 0                   # ``needs`` as feature bits
+    # How the pipeline counts it: None calls ``count``; "exact" means the needs are the
+    # whole condition (count 1); any other string is a set-combination fan's key.
+    how: str | None = None
 
     def __post_init__(self):
-        object.__setattr__(self, "needs", getattr(self.count, "needs", frozenset()))
+        needs = getattr(self.count, "needs", frozenset())
+        object.__setattr__(self, "needs", needs)
+        object.__setattr__(self, "mask", bits(sorted(needs)))
+        how = "exact" if getattr(self.count, "exact", False) else getattr(self.count, "combo", None)
+        object.__setattr__(self, "how", how)
 
 
 @dataclass(frozen=True)
@@ -52,17 +62,18 @@ class FanTable:
         object.__setattr__(self, "by_key", {f.key: f for f in self.fans})
         object.__setattr__(self, "values", {f.key: f.value for f in self.fans})
         object.__setattr__(self, "_candidates", {})
+        object.__setattr__(self, "_counted", {})   # pipeline: exclusions applied, memoised
 
-    def candidates(self, features: frozenset) -> tuple[Fan, ...]:
-        """The fans whose needs ``features`` meet, in table order (memoised: hands
-        share few distinct feature sets)."""
+    def candidates(self, features: int) -> tuple[Fan, ...]:
+        """The fans whose needs the feature bits ``features`` meet, in table order
+        (memoised: hands share few distinct feature sets)."""
         found = self._candidates.get(features)
         if found is None:
             if len(self._candidates) >= MEMO_LIMIT:  # a long-lived server stays bounded
                 self._candidates.clear()
             # The fallback is the pipeline's to add, never a condition to evaluate.
             found = tuple(f for f in self.fans
-                          if f.needs <= features and f.key != self.fallback)
+                          if f.mask & features == f.mask and f.key != self.fallback)
             self._candidates[features] = found
         return found
 
