@@ -236,7 +236,8 @@ def has_one_winning_kind(concealed, melds, win, ruleset, wild=None, readings=Non
     if readings and any(held[kind] < 4 for kind in _visible_winning_kinds(win, readings)):
         return False
     allowed, kinds = _rules(ruleset)
-    if wild is not None or _special_shaped(concealed, melds, allowed):
+    in_play = _kind_set(kinds)
+    if wild is not None:
         hand = list(concealed)
         for kind in kinds:
             if kind != win and held[kind] < 4:
@@ -246,10 +247,26 @@ def has_one_winning_kind(concealed, melds, win, ruleset, wild=None, readings=Non
                 if won:
                     return False
         return True
-    in_play = _kind_set(kinds)
     if STANDARD in allowed and any(k != win and k in in_play
                                    for k in _standard_waits(concealed, held)):
         return False
+    if _special_shaped(concealed, melds, allowed):
+        # Every other kind, checked in the other forms straight from the counts.
+        counts = [0] * 34
+        for kind in concealed:
+            counts[kind] += 1
+        sets = len(concealed) // 3
+        others = sorted(allowed - {STANDARD})
+        for kind in kinds:
+            if kind == win or held[kind] >= 4:
+                continue
+            counts[kind] += 1
+            won = any(hand_readings.zu_he_long(counts, sets) if form == forms.ZU_HE_LONG
+                      else not melds and _SPECIAL_READINGS[form](counts) for form in others)
+            counts[kind] -= 1
+            if won:
+                return False
+        return True
     if SEVEN_PAIRS in allowed and not melds and len(concealed) == 13:
         return all(k == win or held[k] >= 4 or k not in in_play
                    for k in _seven_pairs_waits(Counter(concealed)))
@@ -393,8 +410,37 @@ def _plain_readings(concealed, melds, win, allowed, tsumo) -> list[Decomposition
     meld_blocks = tuple(_plain_meld_block(m) for m in melds)
     out = []
     for form, reading in found:
-        out.extend(_placements(form, reading, meld_blocks, win, tsumo, True, None))
+        out.extend(_plain_placements(form, reading, meld_blocks, win, tsumo))
     return out
+
+
+def _plain_placements(form, reading, meld_blocks, win, tsumo):
+    """``_placements`` for parts without wilds: each block made once per part."""
+    blocks = None
+    seen = set()
+    for position, part in enumerate(reading):
+        if win not in part[1] or part in seen:
+            continue
+        seen.add(part)
+        if blocks is None:
+            blocks = meld_blocks + tuple(_plain_block(p) for p in reading)
+        index = len(meld_blocks) + position
+        placed = blocks
+        if part[0] == PUNG and not tsumo:  # a pung completed by a discard is exposed
+            placed = list(blocks)
+            placed[index] = Block(PUNG, part[1], False, None, 0)
+            placed = tuple(placed)
+        yield Decomposition(form, placed, index, _wait(form, part, win, True))
+
+
+_PLAIN_BLOCKS: dict[tuple, Block] = {}
+
+
+def _plain_block(part) -> Block:
+    found = _PLAIN_BLOCKS.get(part)
+    if found is None:  # parts without wilds are few: one Block each, kept
+        found = _PLAIN_BLOCKS[part] = Block(part[0], part[1])
+    return found
 
 
 _SPECIAL_READINGS = {

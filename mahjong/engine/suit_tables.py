@@ -130,6 +130,15 @@ def suit_complete(suit: int, key: int, size: int) -> tuple[bool, bool]:
     extra = size % 3
     if extra == 1:
         return False, False
+    if suit == 3:  # honors: pungs and one pair, read off the counts (no vector needed)
+        pairs = 0
+        while key:
+            held = key % 5
+            if held == 1 or held == 4:
+                return False, False
+            pairs += held == 2
+            key //= 5
+        return pairs == extra // 2, extra == 2
     return _vectors[vector(suit, key)][2 * (size // 3) + extra // 2] == size, extra == 2
 
 

@@ -196,7 +196,26 @@ def terminal_chows_fan(chows, pair) -> str | None:
 
 
 def set_combination_fans(chows, pungs, pair) -> Counter:
-    """Every set-combination fan of one standard reading, principles applied."""
+    """Every set-combination fan of one standard reading, principles applied. Memoised
+    on the sets and the pair (a pure function; hands share set patterns); the answer
+    is shared, never to be changed."""
+    key = (chows, pungs, pair)
+    found = _MEMO.get(key)
+    if found is None:
+        if len(_MEMO) >= MEMO_LIMIT:
+            _MEMO.clear()
+        found = _MEMO[key] = _set_combination_fans(chows, pungs, pair)
+    return found
+
+
+MEMO_LIMIT = 100_000
+_MEMO: dict[tuple, Counter] = {}
+_NONE: Counter = Counter()
+
+
+def _set_combination_fans(chows, pungs, pair) -> Counter:
+    if len(chows) < 2 and len(pungs) < 2:
+        return _NONE
     if fan := terminal_chows_fan(chows, pair):
         return Counter({fan: 1})
     fans = chow_fans(chows) + pung_fans(pungs)
