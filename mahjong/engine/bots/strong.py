@@ -86,6 +86,7 @@ class _Holder(tuple):
 
 
 # ----- the odds -----------------------------------------------------------------------
+KEEP_PACE = 0.8      # value may choose among the fastest discards only: 80% of the best tiles
 FOLD_FROM = 2        # shanten from which a hand defends against a ready opponent
 SLACK = 1            # against a ready opponent: discards one step slower are weighed too
 HAZARD = 0.12        # per turn: the opponent wins first (a rough pace of play)
@@ -301,10 +302,11 @@ class StrongBot(EfficientBot):
         s_min = min(s for s, _, _ in table.values())
         folding = self.threat >= 0.5 and s_min >= FOLD_FROM
         slack = SLACK if folding else 0
+        u_max = max(u for s, u, _ in table.values() if s == s_min)
         scored = {}
         for kind in kinds:
             s, u, _ = table[kind]
-            if s > s_min + slack:
+            if s > s_min + slack or (s == s_min and not folding and u < KEEP_PACE * u_max):
                 continue
             counts[kind] -= 1
             value = self.hand_value(seen, counts, seen.melds, u, s)
