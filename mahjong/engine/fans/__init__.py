@@ -8,7 +8,7 @@ input raises ``EngineError``.
 
 from __future__ import annotations
 
-from collections import Counter
+from functools import lru_cache
 from typing import Callable, Sequence
 
 from .. import hand
@@ -78,14 +78,27 @@ def check_tiles(ruleset, ctx: WinContext) -> None:
     if size != ruleset.hand_size:
         raise InvalidAction(f"hand and melds make {size} tiles before the win; "
                             f"{ruleset.slug} needs {ruleset.hand_size}")
-    tiles = [*ctx.hand, ctx.win, *(t for m in ctx.melds for t in m.tiles)]
-    allowed = set(ruleset.kinds)
-    for kind, n in Counter(tiles).items():
+    counts = [0] * 42
+    for kind in ctx.hand:
+        counts[kind] += 1
+    counts[ctx.win] += 1
+    for meld in ctx.melds:
+        for kind in meld.tiles:
+            counts[kind] += 1
+    allowed = _kind_set(ruleset.kinds)
+    for kind, n in enumerate(counts):
+        if not n:
+            continue
         if kind not in allowed:
             raise InvalidAction(f"{format_tile(kind)} is not in the {ruleset.slug} tile set")
         if n > max_copies(kind):
             raise InvalidAction(f"{n} copies of {format_tile(kind)} in hand, win and melds: "
                                 f"a set has only {max_copies(kind)}")
+
+
+@lru_cache(maxsize=64)
+def _kind_set(kinds) -> frozenset[int]:
+    return frozenset(kinds)
 
 
 __all__ = ["Fan", "FanScore", "FanTable", "ScoreResult", "TABLES", "known_fan_keys",

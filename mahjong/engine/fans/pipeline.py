@@ -164,4 +164,16 @@ def _division_order(decomp: Decomposition) -> tuple:
 
 
 def fan_scores(reading: Reading, values) -> tuple[FanScore, ...]:
-    return tuple(FanScore(fan.key, fan.zh, fan.en, values(fan.key), n) for fan, n in reading.fans)
+    out = []
+    for fan, n in reading.fans:
+        key = (fan, values(fan.key), n)
+        score = _SCORES.get(key)
+        if score is None:  # immutable values: one per (fan, value, count), kept
+            if len(_SCORES) >= MEMO_LIMIT:
+                _SCORES.clear()
+            score = _SCORES[key] = FanScore(fan.key, fan.zh, fan.en, key[1], n)
+        out.append(score)
+    return tuple(out)
+
+
+_SCORES: dict[tuple, FanScore] = {}
