@@ -90,39 +90,46 @@ def _extra_chow_fan(used, free: int) -> str | None:
     return next((key for key in CHOW_PAIR_ORDER if key in found), None)
 
 
-def _limit_pair_fans(found: list[str], limit: int) -> Counter:
+def _tally(keys) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for key in keys:
+        out[key] = out.get(key, 0) + 1
+    return out
+
+
+def _limit_pair_fans(found: list[str], limit: int) -> dict[str, int]:
     """不得相同: when more pair fans relate than the sets allow, drop repeats first,
     from the lowest-preferred fan up, then whole fans the same way."""
-    table = Counter(found)
+    table = _tally(found)
     total = len(found)
     for keep in (1, 0):
         for key in reversed(CHOW_PAIR_ORDER):
-            while total > limit and table[key] > keep:
+            while total > limit and table.get(key, 0) > keep:
                 table[key] -= 1
                 total -= 1
-    return +table
+    return {key: n for key, n in table.items() if n > 0}
 
 
-def chow_fans(c: tuple[int, ...]) -> Counter:
+def chow_fans(c: tuple[int, ...]) -> dict[str, int]:
     if len(c) < 2:
-        return Counter()
+        return {}
     if len(c) == 4 and (fan := four_chows_fan(c)):
-        return Counter({fan: 1})
+        return {fan: 1}
     if len(c) >= 3:
         for idx in combinations(range(len(c)), 3):
             trio = [c[i] for i in idx]
             if fan := three_chows_fan(trio):
-                result = Counter({fan: 1})
+                result = {fan: 1}
                 free = [c[i] for i in range(len(c)) if i not in idx]
                 if free and (extra := _extra_chow_fan(trio, free[0])):
-                    result[extra] += 1
+                    result[extra] = result.get(extra, 0) + 1
                 return result
     pairs = [(i, j, two_chows_fan(c[i], c[j])) for i, j in combinations(range(len(c)), 2)]
     found = [fan for _, _, fan in pairs if fan]
     related = {x for i, j, fan in pairs if fan for x in (i, j)}
     lonely = len(c) - len(related)
     limit = len(c) - 1 - lonely if len(c) == 4 else len(c) - 1
-    return _limit_pair_fans(found, limit) if limit > 0 else Counter()
+    return _limit_pair_fans(found, limit) if limit > 0 else {}
 
 
 # ----- pungs ---------------------------------------------------------------------------
@@ -161,22 +168,22 @@ def two_pungs_fan(a: int, b: int) -> str | None:
     return None
 
 
-def pung_fans(p: tuple[int, ...]) -> Counter:
+def pung_fans(p: tuple[int, ...]) -> dict[str, int]:
     if len(p) < 2:
-        return Counter()
+        return {}
     if len(p) == 4 and (fan := four_pungs_fan(p)):
-        return Counter({fan: 1})
+        return {fan: 1}
     if len(p) >= 3:
         for idx in combinations(range(len(p)), 3):
             trio = [p[i] for i in idx]
             if fan := three_pungs_fan(trio):
-                result = Counter({fan: 1})
+                result = {fan: 1}
                 for free in (p[i] for i in range(len(p)) if i not in idx):
                     extra = next((f for f in (two_pungs_fan(u, free) for u in trio) if f), None)
                     if extra:
-                        result[extra] += 1
+                        result[extra] = result.get(extra, 0) + 1
                 return result
-    return Counter(fan for a, b in combinations(p, 2) if (fan := two_pungs_fan(a, b)))
+    return _tally(fan for a, b in combinations(p, 2) if (fan := two_pungs_fan(a, b)))
 
 
 # ----- both, with the pair-dependent upgrades ------------------------------------------
@@ -195,10 +202,10 @@ def terminal_chows_fan(chows, pair) -> str | None:
     return None
 
 
-def set_combination_fans(chows, pungs, pair) -> Counter:
-    """Every set-combination fan of one standard reading, principles applied. Memoised
-    on the sets and the pair (a pure function; hands share set patterns); the answer
-    is shared, never to be changed."""
+def set_combination_fans(chows, pungs, pair) -> dict[str, int]:
+    """Every set-combination fan of one standard reading, principles applied, as fan
+    key -> count. Memoised on the sets and the pair (a pure function; hands share set
+    patterns); the answer is shared, never to be changed."""
     key = (chows, pungs, pair)
     found = _MEMO.get(key)
     if found is None:
@@ -209,20 +216,20 @@ def set_combination_fans(chows, pungs, pair) -> Counter:
 
 
 MEMO_LIMIT = 100_000
-_MEMO: dict[tuple, Counter] = {}
-_NONE: Counter = Counter()
+_MEMO: dict[tuple, dict[str, int]] = {}
+_NONE: dict[str, int] = {}
 
 
-def _set_combination_fans(chows, pungs, pair) -> Counter:
+def _set_combination_fans(chows, pungs, pair) -> dict[str, int]:
     if len(chows) < 2 and len(pungs) < 2:
         return _NONE
     if fan := terminal_chows_fan(chows, pair):
-        return Counter({fan: 1})
-    fans = chow_fans(chows) + pung_fans(pungs)
-    if fans["shuang_jian_ke"] and pair is not None and pair >= WHITE:
+        return {fan: 1}
+    fans = {**chow_fans(chows), **pung_fans(pungs)}   # chow and pung fans never share a key
+    if fans.get("shuang_jian_ke") and pair is not None and pair >= WHITE:
         del fans["shuang_jian_ke"]
         fans["xiao_san_yuan"] = 1
-    if fans["san_feng_ke"] and pair is not None and EAST <= pair <= NORTH:
+    if fans.get("san_feng_ke") and pair is not None and EAST <= pair <= NORTH:
         del fans["san_feng_ke"]
         fans["xiao_si_xi"] = 1
-    return +fans
+    return fans

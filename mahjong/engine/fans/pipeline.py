@@ -86,30 +86,31 @@ def count_fans(table: FanTable, facts: Facts) -> Reading:
             yakuman = yakuman or fan.yakuman
     if yakuman:  # yakuman never combine with other fans, flowers included (4.5)
         return Reading(facts.decomp, tuple((fan, n) for fan, n in counted if fan.yakuman), True)
-    key = tuple(counted)
-    found = table._counted.get(key)
-    if found is None:
-        if len(table._counted) >= MEMO_LIMIT:
-            table._counted.clear()
-        found = table._counted[key] = _apply_exclusions(table, counted)
-    return Reading(facts.decomp, found, False, table.multiplicative)
+    return Reading(facts.decomp, _apply_exclusions(table, counted), False,
+                   table.multiplicative)
 
 
 def _apply_exclusions(table: FanTable, candidates) -> tuple[tuple[Fan, int], ...]:
     """Walk the fans from the top of the table: a fan excluded by one already counted
-    is dropped, and its own exclusions do not apply (3.14.2, 3.15.2)."""
-    holding = {fan.key for fan, _ in candidates}
-    excluded: set[str] = set()
+    is dropped, and its own exclusions do not apply (3.14.2, 3.15.2). Sets of fans are
+    bit masks over the table (``FanTable.bit_of``)."""
+    bit_of = table.bit_of
+    holding = 0
+    for fan, _ in candidates:
+        holding |= bit_of[fan]
+    excluded = 0
     less: list[str] = []
     counted: list[tuple[Fan, int]] = []
     for fan, n in candidates:
-        if fan.key in excluded:
+        if excluded & bit_of[fan]:
             continue
         counted.append((fan, n))
         if fan.excludes:
             excluded |= _excluded_by(table, fan, holding)
-        excluded.update(fan.replaces)
-        less.extend(fan.excludes_one)
+        if fan.replaces:
+            excluded |= table.replaces_mask[fan]
+        if fan.excludes_one:
+            less.extend(fan.excludes_one)
     if less:  # per-set exclusions: one instance each
         counted = [(fan, n - less.count(fan.key)) for fan, n in counted]
         counted = [(fan, n) for fan, n in counted if n > 0]
@@ -118,19 +119,18 @@ def _apply_exclusions(table: FanTable, candidates) -> tuple[tuple[Fan, int], ...
     return tuple(counted)
 
 
-def _excluded_by(table: FanTable, fan: Fan, holding: set[str]) -> set[str]:
+def _excluded_by(table: FanTable, fan: Fan, holding: int) -> int:
     """``fan``'s exclusions, and theirs in turn for those that hold in this reading
     (四杠 -> 双暗杠 -> 双暗刻, but 一色双龙会 does not reach 门前清 through 七对 in a reading
     that is not seven pairs)."""
-    out: set[str] = set()
-    stack = list(fan.excludes)
-    while stack:
-        key = stack.pop()
-        if key in out:
-            continue
-        out.add(key)
-        if key in holding:
-            stack.extend(table.by_key[key].excludes)
+    out = table.excludes_mask[fan]
+    todo = out & holding
+    done = 0
+    while todo:
+        low = todo & -todo
+        done |= low
+        out |= table.excludes_by_bit[low]
+        todo = out & holding & ~done
     return out
 
 

@@ -62,7 +62,20 @@ class FanTable:
         object.__setattr__(self, "by_key", {f.key: f for f in self.fans})
         object.__setattr__(self, "values", {f.key: f.value for f in self.fans})
         object.__setattr__(self, "_candidates", {})
-        object.__setattr__(self, "_counted", {})   # pipeline: exclusions applied, memoised
+        # Exclusions as bit masks over the table's fans (the pipeline's hot loop).
+        bit_of = {f: 1 << i for i, f in enumerate(self.fans)}
+        by_key = {f.key: 1 << i for i, f in enumerate(self.fans)}
+
+        def mask(keys) -> int:
+            out = 0
+            for key in keys:
+                out |= by_key.get(key, 0)
+            return out
+        object.__setattr__(self, "bit_of", bit_of)
+        object.__setattr__(self, "excludes_mask", {f: mask(f.excludes) for f in self.fans})
+        object.__setattr__(self, "excludes_by_bit",
+                           {bit_of[f]: mask(f.excludes) for f in self.fans})
+        object.__setattr__(self, "replaces_mask", {f: mask(f.replaces) for f in self.fans})
 
     def candidates(self, features: int) -> tuple[Fan, ...]:
         """The fans whose needs the feature bits ``features`` meet, in table order
