@@ -1,7 +1,6 @@
 """The arena CLI (issue 6): duplicate matches between bot levels and the report's
 format, on tiny runs."""
 
-import io
 import re
 
 import pytest

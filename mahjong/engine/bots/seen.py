@@ -69,7 +69,9 @@ class Seen:
 
 
 def read_view(view: dict, ruleset: Ruleset | None = None) -> Seen:
-    rs = ruleset if ruleset is not None and ruleset.slug == view["ruleset"] else get_ruleset(view["ruleset"])
+    rs = ruleset
+    if rs is None or rs.slug != view["ruleset"]:
+        rs = get_ruleset(view["ruleset"])
     me = view["viewer"]
     if me not in (0, 1):
         raise ValueError("a bot needs a player's view, not a spectator's")

@@ -29,12 +29,11 @@ from ..melds import Meld
 from ..settlement import Table, settle
 from ..shapes import DISCARD_WIN, SELF_DRAW, Outcome, WinContext
 from ..state import CLAIM, TURN
-from .efficient import (HU, Analyst, EfficientBot, claim_outcome, counts_of, discard_kinds, keep_value,
-                        _decline, _ready_or_discard)
+from .efficient import (HU, Analyst, EfficientBot, _decline, _ready_or_discard, claim_outcome,
+                        counts_of, discard_kinds, keep_value)
 from .seen import Seen
 from .shanten import NO_HAND, pungs_shanten, seven_pairs_shanten, standard_shanten
 
-HONORS = range(27, 34)
 DRAGONS = (31, 32, 33)
 _TYPICAL_FAN = {"classic": 5, "quesheng": 16, "gb": 12, "tiao72": 10, "wenzhou": 2, "stage": 5}
 
@@ -46,7 +45,8 @@ class Payer:
     def __init__(self, ruleset):
         self.rs = ruleset
         table = table_for(ruleset)
-        self._values = {key: ruleset.fan_values.get(key, fan.value) for key, fan in table.by_key.items()}
+        self._values = {key: ruleset.fan_values.get(key, fan.value)
+                        for key, fan in table.by_key.items()}
 
     def fan(self, *keys: str) -> int:
         for key in keys:
@@ -280,7 +280,8 @@ class StrongBot(EfficientBot):
         else:
             base = 1.0
         opp_suits = {m.tiles[0] // 9 for m in seen.opp_melds if m.tiles[0] < 27}
-        if kind < 27 and len(seen.opp_melds) >= 2 and len(opp_suits) == 1 and kind // 9 not in opp_suits:
+        one_suit = len(seen.opp_melds) >= 2 and len(opp_suits) == 1
+        if kind < 27 and one_suit and kind // 9 not in opp_suits:
             base *= 0.4
         return base
 
@@ -312,7 +313,8 @@ class StrongBot(EfficientBot):
             value = self.hand_value(seen, counts, seen.melds, u, s)
             counts[kind] += 1
             scored[kind] = value - (self._penalty(seen, kind) if self.threat >= 0.5 else 0.0)
-        best = max(scored, key=lambda k: (scored[k], -table[k][0], table[k][1], -keep_value(counts, k), -k))
+        best = max(scored, key=lambda k: (scored[k], -table[k][0], table[k][1],
+                                          -keep_value(counts, k), -k))
         for kong in (a for a in actions if a.verb in ("ankan", "addkan")):
             if self._kong_shanten(self.analyst, seen, kong) <= table[best][0] and \
                     self._kong_value(seen, kong) >= scored[best]:
@@ -337,8 +339,9 @@ class StrongBot(EfficientBot):
             melds = seen.melds + (Meld("ankan", (kong.tile,) * 4),)
         else:
             counts[kong.tile] -= 1
-            melds = tuple(Meld("kan", (kong.tile,) * 4) if m.type == "pon" and m.tiles[0] == kong.tile
-                          else m for m in seen.melds)
+            melds = tuple(Meld("kan", (kong.tile,) * 4)
+                          if m.type == "pon" and m.tiles[0] == kong.tile else m
+                          for m in seen.melds)
         return self.hand_value(seen, counts, melds) * 1.1
 
     def on_claim(self, seen: Seen, actions: list[Action]) -> Action:
@@ -399,7 +402,8 @@ class StrongBot(EfficientBot):
         if now <= 0:
             return HU
         doubling = decline.verb == "guo"
-        if not doubling and (tsumo or seen.ruleset.self_draw_multiplier <= seen.ruleset.discard_multiplier):
+        rs = seen.ruleset
+        if not doubling and (tsumo or rs.self_draw_multiplier <= rs.discard_multiplier):
             return HU   # passing can only lose: the next win pays the same or less
         later = self._waiting_value(seen, hand, ting, doubling)
         return decline if later > now else HU
@@ -435,12 +439,13 @@ class StrongBot(EfficientBot):
             return 0.0
         guo = seen.guo + (1 if doubling else 0)
         rs = seen.ruleset
-        by_tsumo = sum(seen.unseen[k] * _score_points(rs, hand, seen.melds, k, True, seen.dealer,
-                                                      seen.round_wind, seen.flowers, ting, guo, seen.wild)
-                       for k in waits) / live
-        by_ron = sum(seen.unseen[k] * _score_points(rs, hand, seen.melds, k, False, seen.dealer,
-                                                    seen.round_wind, seen.flowers, ting, guo, seen.wild)
-                     for k in waits) / live
+
+        def paid(kind, tsumo):
+            return seen.unseen[kind] * _score_points(rs, hand, seen.melds, kind, tsumo, seen.dealer,
+                                                     seen.round_wind, seen.flowers, ting, guo,
+                                                     seen.wild)
+        by_tsumo = sum(paid(k, True) for k in waits) / live
+        by_ron = sum(paid(k, False) for k in waits) / live
         p = min(0.9, live / self.unseen_total)
         p_ron = p if seen.opp_ting else 0.6 * p   # an unlocked opponent keeps useful tiles
         h = _opponent_turn_win(seen, self.unseen_total)
@@ -492,6 +497,7 @@ def _score_cached(holder, hand, melds, win, tsumo, dealer, round_wind, flowers, 
     return float(settle(rs, outcome, result, Table(base=1)).delta(0))
 
 
-def _score_points(rs, hand, melds, win, tsumo, dealer, round_wind, flowers, ting, guo, wild) -> float:
+def _score_points(rs, hand, melds, win, tsumo, dealer, round_wind, flowers, ting, guo,
+                  wild) -> float:
     return _score_cached(_Holder(rs), tuple(sorted(hand)), tuple(melds), win, tsumo, dealer,
                          round_wind, tuple(flowers), ting, guo, wild)

@@ -70,7 +70,8 @@ def wall_seed(table_seed: bytes, number: int) -> bytes:
 def arena(slug: str, level_a: str, level_b: str, walls: int, table_seed: bytes) -> dict:
     ruleset = get_ruleset(slug)
     sides = (Side(level_a), Side(level_b))
-    bots = (get_bot(level_a, table_seed + b"|A", ruleset), get_bot(level_b, table_seed + b"|B", ruleset))
+    bots = (get_bot(level_a, table_seed + b"|A", ruleset),
+            get_bot(level_b, table_seed + b"|B", ruleset))
     draws = 0
     started = time.process_time()
     for number in range(walls):
@@ -159,7 +160,8 @@ def report(result: dict, args=None) -> str:
     for name, side in zip("AB", sides):
         mean, low, high = mean_ci(side.points)
         lines.append(f"{name:<5}{side.level:<11}{side.wins:>6}{100 * side.wins / hands:>7.1f}%"
-                     f"{100 * side.deal_ins / hands:>9.1f}%{mean:>+13.3f}  [{low:+.3f}, {high:+.3f}]")
+                     f"{100 * side.deal_ins / hands:>9.1f}%{mean:>+13.3f}"
+                     f"  [{low:+.3f}, {high:+.3f}]")
     decisive = sides[0].wins + sides[1].wins
     share, low, high = proportion_ci(sides[0].wins, decisive)
     lines.append(f"draws: {result['draws']} ({100 * result['draws'] / hands:.1f}%); decisive hands "
@@ -172,6 +174,6 @@ def report(result: dict, args=None) -> str:
         lines.append(f"decision time {name} ({side.level}): median {percentile(ms, 0.5):.2f} ms, "
                      f"p99 {percentile(ms, 0.99):.2f} ms, max {max(ms, default=0):.2f} ms "
                      f"over {len(ms)} decisions")
-    lines.append(f"cpu: {result['cpu_seconds']:.1f} s, "
-                 f"{hands / result['cpu_seconds'] if result['cpu_seconds'] else 0:.1f} hands per CPU second")
+    cpu = result["cpu_seconds"]
+    lines.append(f"cpu: {cpu:.1f} s, {hands / cpu if cpu else 0:.1f} hands per CPU second")
     return "\n".join(lines) + "\n"
