@@ -394,13 +394,14 @@ def _plain_readings(concealed, melds, win, allowed, tsumo) -> list[Decomposition
         counts[kind] += 1
     counts[win] += 1
     size = len(concealed) + 1
+    distinct = 34 - counts.count(0)
     found = []
-    for form in sorted(allowed):
+    for form in _sorted_forms(allowed):
         if form == STANDARD:
             parts = hand_readings.plain_standard(counts, (size - 1) // 3)
         elif form == forms.ZU_HE_LONG:
             parts = hand_readings.zu_he_long(counts, (size - 1) // 3) if size >= 11 else ()
-        elif melds:
+        elif melds or distinct < _FEWEST_KINDS.get(form, 0) or distinct > _MOST_KINDS.get(form, 34):
             continue
         else:  # each checks its own tile count
             parts = _SPECIAL_READINGS[form](counts)
@@ -452,6 +453,16 @@ _SPECIAL_READINGS = {
     forms.YING_BA_DUI: hand_readings.ying_ba_dui,
     SAN_CAI_SHEN: lambda counts: (),          # needs the wilds
 }
+
+
+# Distinct kinds a 14-tile special form holds, at least / at most: a cheap gate.
+_FEWEST_KINDS = {THIRTEEN_ORPHANS: 13, forms.QUAN_BU_KAO: 14, forms.QI_XING_BU_KAO: 14}
+_MOST_KINDS = {SEVEN_PAIRS: 7, THIRTEEN_ORPHANS: 13}
+
+
+@lru_cache(maxsize=64)
+def _sorted_forms(allowed) -> tuple[str, ...]:
+    return tuple(sorted(allowed))
 
 
 @lru_cache(maxsize=1024)

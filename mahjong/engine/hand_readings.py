@@ -167,16 +167,22 @@ def knitted_singles(counts: list[int], honors_needed: int) -> set[tuple]:
 
 def zu_he_long(counts: list[int], sets: int) -> set[tuple]:
     """A full knitted straight (9 tiles) + ``sets`` - 3 sets + a pair."""
-    out = set()
-    for knitted in KNITTED:
-        if sets < 3 or any(not counts[k] for k in knitted):
+    out: set[tuple] = set()
+    if sets < 3:
+        return out
+    held = counts.__getitem__
+    for knitted in _KNITTED_SORTED:
+        if not all(map(held, knitted)):
             continue
         rest = list(counts)
         for k in knitted:
             rest[k] -= 1
-        straight = (KNITTED_SHAPE, tuple(sorted(knitted)), ())
+        straight = (KNITTED_SHAPE, knitted, ())
         out.update(tuple(sorted((straight,) + r)) for r in plain_standard(rest, sets - 3))
     return out
+
+
+_KNITTED_SORTED = tuple(tuple(sorted(knitted)) for knitted in KNITTED)
 
 
 def lv_yi_se_loose(counts: list[int]) -> set[tuple]:

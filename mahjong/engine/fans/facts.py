@@ -53,9 +53,11 @@ class Facts:
         sets, chows, pungs, kongs, pairs = [], [], [], [], []
         melded_kongs = concealed_pungs = 0
         counts = [0] * 34
+        seen = set()
         for block in decomp.blocks:
             shape = block.shape
             tiles = block.tiles
+            seen.update(tiles)
             for kind in tiles:
                 counts[kind] += 1
             if shape == CHOW:
@@ -84,9 +86,9 @@ class Facts:
         # The pair of a standard hand, or of 组合龙 + set + pair; seven pairs has no 将.
         self.pair = pairs[0] if pairs and (standard or form == ZU_HE_LONG) else None
         self.counts = counts
-        kinds = self.kinds = frozenset(k for k in range(34) if counts[k])
-        suits = self.suits = frozenset(k // 9 for k in kinds if k < 27)
-        has_honors = self.has_honors = any(counts[27:])
+        kinds = self.kinds = frozenset(seen)
+        suits = self.suits = frozenset([k // 9 for k in kinds if k < 27])
+        has_honors = self.has_honors = max(kinds) >= 27
         self._combos = None
         self._wait_fan = False
         # Features as bits (see the module docstring).
