@@ -256,13 +256,22 @@ def has_one_winning_kind(concealed, melds, win, ruleset, wild=None, readings=Non
         for kind in concealed:
             counts[kind] += 1
         sets = len(concealed) // 3
-        others = sorted(allowed - {STANDARD})
+        others = [form for form in _sorted_forms(allowed) if form != STANDARD
+                  and (form == forms.ZU_HE_LONG or not melds)]
+        distinct = 34 - counts.count(0)
         for kind in kinds:
             if kind == win or held[kind] >= 4:
                 continue
+            now = distinct + (not counts[kind])
             counts[kind] += 1
-            won = any(hand_readings.zu_he_long(counts, sets) if form == forms.ZU_HE_LONG
-                      else not melds and _SPECIAL_READINGS[form](counts) for form in others)
+            won = False
+            for form in others:
+                if form == forms.ZU_HE_LONG:
+                    won = bool(hand_readings.zu_he_long(counts, sets))
+                elif _FEWEST_KINDS.get(form, 0) <= now <= _MOST_KINDS.get(form, 34):
+                    won = bool(_SPECIAL_READINGS[form](counts))
+                if won:
+                    break
             counts[kind] -= 1
             if won:
                 return False
