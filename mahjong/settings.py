@@ -170,6 +170,7 @@ INSTALLED_APPS = [
     "accounts",
     "lobby",
     "mahjong.tables",
+    "mahjong.ui",
 ]
 
 MIDDLEWARE = [

@@ -11,5 +11,6 @@ urlpatterns = [
     path("accounts/", include("accounts.urls")),
     path("i18n/", include("django.conf.urls.i18n")),  # set_language for the switcher
     path("tables/", include("mahjong.tables.urls")),
+    path("ui/", include("mahjong.ui.urls")),  # the tile and sound gallery
     path("", include("lobby.urls")),
 ]

@@ -1,0 +1,1 @@
+"""Small shared UI pieces: the tile template tag and the tile/sound gallery at /ui/tiles/."""

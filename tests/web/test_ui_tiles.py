@@ -1,0 +1,130 @@
+"""The {% tile %} tag, its Django-free helper and the /ui/tiles/ gallery in a real browser."""
+
+import re
+from pathlib import Path
+
+import pytest
+from django.template import Context, Template
+from django.utils import translation
+
+from mahjong.engine.errors import InvalidAction
+from mahjong.ui import render
+from tests.web.test_browser import browser  # noqa: F401  the same Debian chromium launch
+
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+
+
+def rendered(source, lang, **context):
+    with translation.override(lang):
+        return Template("{% load tiles %}" + source).render(Context(context))
+
+
+@pytest.mark.parametrize(("lang", "alt"), [("zh-hans", "五万"), ("en", "Five of characters")])
+def test_the_tag_names_the_tile_in_the_active_language(lang, alt):
+    html = rendered('{% tile "5m" %}', lang)
+    assert f'alt="{alt}"' in html
+    assert 'src="/static/tiles/5m.svg"' in html
+    assert 'class="tile tile--md"' in html and 'width="48" height="64"' in html
+
+
+@pytest.mark.parametrize(("tile", "zh", "en"), [
+    ("7z", "红中", "Red dragon"), ("1s", "一条", "One of bamboo"), ("3f", "秋", "Autumn"),
+    ("back", "牌背", "Tile back"),
+])
+def test_honours_flowers_and_the_back_have_names_too(tile, zh, en):
+    assert f'alt="{zh}"' in rendered("{% tile t %}", "zh-hans", t=tile)
+    assert f'alt="{en}"' in rendered("{% tile t %}", "en", t=tile)
+
+
+def test_the_wild_and_drawn_markers_are_classes_and_words():
+    html = rendered('{% tile "5m" size="xl" wild=True drawn=True %}', "en")
+    assert 'class="tile tile--xl tile--wild tile--drawn"' in html
+    assert 'alt="Five of characters (wild) (just drawn)"' in html
+    zh = rendered('{% tile 4 wild=True %}', "zh-hans")
+    assert 'alt="五万（财神）"' in zh and 'data-tile="5m"' in zh
+
+
+def test_a_size_in_pixels_sets_the_custom_property():
+    html = rendered("{% tile '2p' size=40 %}", "en")
+    assert 'style="--tile-w:40px"' in html and 'width="40" height="53"' in html
+
+
+def test_the_back_is_marked_and_label_tag_gives_the_name_alone():
+    assert "tile--back" in rendered('{% tile "back" size="xs" %}', "en")
+    assert rendered('{% tile_label "9p" wild=True %}', "zh-hans") == "九筒（财神）"
+
+
+@pytest.mark.parametrize("bad", ["0m", "8z", "5x", "", 42, -1])
+def test_the_helper_refuses_what_is_not_a_tile(bad):
+    with pytest.raises(InvalidAction):
+        render.tile_html(bad, "en", src="x.svg")
+
+
+def test_the_helper_escapes_its_source_url():
+    html = render.tile_html("1m", "en", src='/s/"x".svg')
+    assert 'src="/s/&quot;x&quot;.svg"' in html
+
+
+@pytest.mark.django_db
+def test_the_gallery_shows_every_tile_at_three_sizes_in_both_languages(client):
+    html = client.get("/ui/tiles/").content.decode()
+    for size in ("xs", "md", "xl"):
+        assert len(re.findall(rf'class="tile tile--{size}[ "]', html)) >= 43
+    assert 'alt="五万"' in html and 'alt="Five of characters"' in html
+    assert 'alt="菊"' in html and 'alt="Chrysanthemum"' in html
+    assert "tile--wild" in html and "tile--drawn" in html
+    assert "js/sounds.js" in html and "css/tiles.css" in html
+    assert "<h1>牌面与音效</h1>" in html and "静音" in html
+
+
+@pytest.mark.django_db
+def test_the_gallery_speaks_english_on_request(client):
+    client.cookies["django_language"] = "en"
+    html = client.get("/ui/tiles/").content.decode()
+    assert '<html lang="en">' in html and "<h1>Tiles and sounds</h1>" in html
+    assert "Mute sounds" in html
+
+
+def test_the_ui_catalog_is_translated_and_compiled():
+    import gettext
+
+    po = Path(render.__file__).parent / "locale" / "zh_Hans" / "LC_MESSAGES" / "django.po"
+    text = re.sub(r'"\n"', "", po.read_text(encoding="utf-8"))  # join continued strings
+    entries = re.findall(r'(?:msgctxt "(.*)"\n)?msgid "(.+)"\nmsgstr "(.*)"', text)
+    assert len(entries) >= 10
+    compiled = gettext.GNUTranslations(po.with_suffix(".mo").open("rb"))
+    for context, msgid, msgstr in entries:
+        assert msgstr, msgid
+        got = compiled.pgettext(context, msgid) if context else compiled.gettext(msgid)
+        assert got == msgstr, msgid
+
+
+@pytest.mark.e2e
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize(("width", "height"), [(390, 844), (1440, 900)])
+def test_the_gallery_loads_every_tile_image_in_chromium(browser, live_server, width, height):  # noqa: F811
+    context = browser.new_context(viewport={"width": width, "height": height}, locale="zh-CN")
+    try:
+        page = context.new_page()
+        page.goto(f"{live_server.url}/ui/tiles/")
+        page.wait_for_load_state("load")
+        images = page.eval_on_selector_all(
+            "img.tile__img",
+            "imgs => imgs.map(i => [i.getAttribute('src'), i.complete, i.naturalWidth])")
+        assert len(images) >= 43 * 3 + 4
+        assert [src for src, complete, w in images if not complete or w <= 0] == []
+        # Nothing wider than the phone: the rows wrap instead of scrolling sideways.
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / f"ui-tiles-{width}x{height}.png"), full_page=True)
+        page.locator("section.felt").first.screenshot(
+            path=str(ARTIFACTS / f"ui-tiles-{width}x{height}-felt.png"))
+        # The sound API is there, muted state toggles and is remembered.
+        assert page.evaluate("window.MahjongSounds.isMuted()") is False
+        page.click("[data-sound-toggle]")
+        assert page.evaluate("window.localStorage.getItem('mahjong.sounds.muted')") == "1"
+        assert page.get_attribute("[data-sound-toggle]", "aria-pressed") == "true"
+        page.reload()
+        assert page.evaluate("window.MahjongSounds.isMuted()") is True
+    finally:
+        context.close()
