@@ -18,7 +18,7 @@ from ..shapes import (CHOW, KONG, PAIR, PUNG, QUAN_BU_KAO, STANDARD, ZU_HE_LONG,
                       WinContext)
 from .combos import set_combination_fans
 from .features import bit, names
-from .predicates import wait_fan
+from .predicates import GREEN_KINDS, REVERSIBLE_KINDS, wait_fan
 
 SET_SHAPES = (CHOW, PUNG, KONG)
 KNITTED_FORMS = (ZU_HE_LONG, QUAN_BU_KAO)
@@ -28,6 +28,7 @@ STANDARD_BIT, CHOW_BIT, PUNG_BIT, KONG_BIT = bit("standard"), bit("chow"), bit("
 PAIR_BIT, ONE_SUIT, TWO_SUITS = bit("pair"), bit("one_suit"), bit("two_suits")
 KNITTED_BIT, CONCEALED_PUNGS, HOG = bit("knitted"), bit("concealed_pungs"), bit("hog")
 UPPER, MIDDLE, LOWER, SIMPLE = bit("upper"), bit("middle"), bit("lower"), bit("simple")
+GREEN, REVERSIBLE, WAIT_ROLES = bit("green"), bit("reversible"), bit("wait_roles")
 FORM_BITS = {}  # form name -> bit, filled as forms are seen
 
 
@@ -54,6 +55,8 @@ class Facts:
         melded_kongs = concealed_pungs = 0
         counts = [0] * 34
         seen = set()
+        win = ctx.win
+        roles = False  # the winning tile can sit in a concealed chow or the pair
         for block in decomp.blocks:
             shape = block.shape
             tiles = block.tiles
@@ -63,6 +66,8 @@ class Facts:
             if shape == CHOW:
                 sets.append(block)
                 chows.append(tiles[0])
+                if block.meld is None and win in tiles:
+                    roles = True
             elif shape == PUNG or shape == KONG:
                 sets.append(block)
                 pungs.append(tiles[0])
@@ -74,6 +79,8 @@ class Facts:
                         melded_kongs += 1
             elif shape == PAIR:
                 pairs.append(tiles[0])
+                if tiles[0] == win:
+                    roles = True
         chows.sort()
         pungs.sort()
         self.sets = tuple(sets)
@@ -118,6 +125,12 @@ class Facts:
             out |= CONCEALED_PUNGS
         if 4 in counts:
             out |= HOG
+        if roles:
+            out |= WAIT_ROLES
+        if kinds <= GREEN_KINDS:
+            out |= GREEN
+        if kinds <= REVERSIBLE_KINDS:
+            out |= REVERSIBLE
         if standard and (chows or pungs):
             for key in self.combos:
                 out |= bit(key)

@@ -66,10 +66,12 @@ def no_honors(f) -> bool:
     return not f.has_honors
 
 
+@needs("green")
 def all_green(f) -> bool:
     return f.kinds <= GREEN_KINDS
 
 
+@needs("reversible")
 def reversible(f) -> bool:
     return f.kinds <= REVERSIBLE_KINDS
 
@@ -335,7 +337,7 @@ def wait_fan(f) -> str | None:
 
 
 def wait_is(key: str):
-    return lambda f: int(f.wait_fan == key)
+    return needs("wait_roles")(lambda f: int(f.wait_fan == key))
 
 
 # ----- set combinations (RULES.md 8.4, computed in combos) ------------------------------
