@@ -12,7 +12,13 @@ import json
 
 from asgiref.sync import async_to_sync
 from channels.generic.websocket import JsonWebsocketConsumer
+from django.conf import settings
+from django.utils import translation
 from django.utils.translation import gettext as _
+from django.utils.translation.trans_real import (
+    get_supported_language_variant,
+    parse_accept_lang_header,
+)
 
 from . import presenters, services
 from .models import Table
@@ -20,9 +26,25 @@ from .models import Table
 MAX_MESSAGE = 1024  # bytes; an action is a few dozen
 
 
+def language_of(scope) -> str:
+    """The page's language for pushes: the language cookie, else Accept-Language, as
+    LocaleMiddleware chooses it for HTTP."""
+    wanted = [scope.get("cookies", {}).get(settings.LANGUAGE_COOKIE_NAME)]
+    headers = dict(scope.get("headers") or [])
+    accept = headers.get(b"accept-language", b"").decode("latin-1")
+    wanted += [code for code, _q in parse_accept_lang_header(accept)]
+    for code in filter(None, wanted):
+        try:
+            return get_supported_language_variant(code)
+        except LookupError:
+            continue
+    return settings.LANGUAGE_CODE
+
+
 class TableConsumer(JsonWebsocketConsumer):
     table: Table
     seat_index: int
+    language: str = ""
 
     def connect(self):
         user = self.scope.get("user")
@@ -33,6 +55,7 @@ class TableConsumer(JsonWebsocketConsumer):
             self.close(code=4403)
             return
         self.table, self.seat, self.seat_index = table, seat, seat.index
+        self.language = language_of(self.scope)
         async_to_sync(self.channel_layer.group_add)(table.group, self.channel_name)
         self.accept()
         services.connected(seat)
@@ -45,6 +68,10 @@ class TableConsumer(JsonWebsocketConsumer):
         services.disconnected(self.seat)
 
     def receive(self, text_data=None, bytes_data=None, **kwargs):
+        with translation.override(self.language or settings.LANGUAGE_CODE):
+            self._receive(text_data)
+
+    def _receive(self, text_data):
         if text_data is None or len(text_data.encode()) > MAX_MESSAGE:
             return self.error(_("Message refused: too long or not text."))
         try:
@@ -56,18 +83,21 @@ class TableConsumer(JsonWebsocketConsumer):
         self.receive_json(content)
 
     def receive_json(self, content, **kwargs):
-        try:
-            services.act(self.table, self.scope["user"], content["action"],
-                         content.get("version"))
-        except services.TableError as exc:
-            self.push(notice=str(exc))
+        with translation.override(self.language or settings.LANGUAGE_CODE):
+            try:
+                services.act(self.table, self.scope["user"], content["action"],
+                             content.get("version"))
+            except services.TableError as exc:
+                self.push(notice=str(exc))
 
     def hand_changed(self, event):
         self.table.refresh_from_db()
         self.push()
 
     def push(self, notice: str = ""):
-        self.send(text_data=presenters.fragments(self.table, self.seat_index, notice=notice))
+        with translation.override(self.language or settings.LANGUAGE_CODE):
+            self.send(text_data=presenters.fragments(self.table, self.seat_index, notice=notice))
 
     def error(self, message: str):
-        self.send(text_data=presenters.notice_fragment(message))
+        with translation.override(self.language or settings.LANGUAGE_CODE):
+            self.send(text_data=presenters.notice_fragment(message))

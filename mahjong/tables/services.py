@@ -257,7 +257,7 @@ def advance(hand_id: int, version: int) -> bool:
         state, turn = locked.state, locked.state.turn
         seat = locked.seats[turn]
         if seat.is_bot:
-            action = choose(seat.bot_level, f"{locked.hand.pk}:{version}", state, turn)
+            action = choose(seat.bot_level, f"{locked.hand.commitment}:{version}", state, turn)
             by = "bot"
         else:
             action = engine.default_action(state, turn)
@@ -326,7 +326,11 @@ def leave(table: Table, user) -> str:
 
 
 def _close(table: Table, note: str) -> None:
+    from lobby.models import Match
+
     Table.objects.filter(pk=table.pk).update(status=Table.Status.FINISHED, note=note)
+    if table.match_id:
+        Match.objects.filter(pk=table.match_id).update(state=Match.State.FINISHED)
     table.status, table.note = Table.Status.FINISHED, note
     Hand.objects.filter(table=table).update(deadline=None)
     _notify_on_commit(table, -1)

@@ -7,12 +7,26 @@ from __future__ import annotations
 import os
 import time
 import uuid
+from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 from asgiref.sync import async_to_sync
 from django.db import connections
 
-REDIS_URL = os.environ.get("REDIS_URL") or "redis://127.0.0.1:6379/0"
+def _test_redis_url() -> str:
+    """REDIS_URL's server, database 14: the cache's clear() between web tests (and other
+    processes sharing the server) FLUSHDB the configured database, which would drop our
+    channel-layer messages and queued timers mid-test."""
+    url = os.environ.get("TABLES_TEST_REDIS_URL")
+    if url:
+        return url
+    parts = urlsplit(os.environ.get("REDIS_URL") or "redis://127.0.0.1:6379/0")
+    if parts.scheme in ("redis", "rediss"):
+        return urlunsplit(parts._replace(path="/14"))
+    return urlunsplit(parts)  # a unix socket: a private server, nobody else flushes it
+
+
+REDIS_URL = _test_redis_url()
 RUN_ID = uuid.uuid4().hex[:8]  # other sessions may share this Redis: keep to our own names
 
 

@@ -4,7 +4,7 @@ the sweeper, settlement to the wallet ledger and the next hand."""
 import datetime
 
 import pytest
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from accounts.models import LedgerEntry
 from mahjong.engine.game import default_action, legal_actions
@@ -74,7 +74,7 @@ def test_it_refuses_a_stale_version_and_garbage(duel, alice, bob):
 
 
 def test_an_outsider_cannot_act(duel, outsider):
-    with pytest.raises(services.TableError, match="not seated"):
+    with translation.override("en"), pytest.raises(services.TableError, match="not seated"):
         services.act(duel, outsider, "pass", 1)
 
 

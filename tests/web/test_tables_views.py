@@ -53,7 +53,7 @@ def test_a_click_from_a_stale_view_is_refused_with_a_notice_and_a_fresh_view(
                                   {"action": "pass", "version": hand.version - 1 or 99},
                                   headers=htmx())
     body = reply.content.decode()
-    assert "moved on" in body and 'data-version="1"' in body
+    assert "牌局已更新" in body and 'class="flash error"' in body and 'data-version="1"' in body
     assert current(duel).version == 1
 
 
@@ -96,3 +96,17 @@ def test_the_end_of_hand_panel_lists_fans_and_offers_the_next_hand(settings, cli
         assert f'data-fan="{fan["key"]}"' in html
     assert 'data-testid="next-hand"' in html
     assert hand.seed in html
+
+
+def test_the_table_speaks_chinese(client_of, duel, alice):
+    html = client_of(alice).get(duel.get_absolute_url()).content.decode()
+    text = re.sub(r"<script.*?</script>|<[^>]+>", " ", html, flags=re.S)
+    words = re.findall(r"\b[A-Za-z]{4,}\b", text)
+    assert [w for w in words if w not in {"Online", "Alice", "English"}] == []
+    assert "牌墙" in text and "庄家" in text
+
+
+def test_leaving_mid_hand_is_an_escape_and_returns_to_the_lobby(client_of, duel, alice, htmx):
+    reply = client_of(alice).post(f"{duel.get_absolute_url()}leave/", headers=htmx())
+    assert reply["HX-Redirect"] == "/"
+    assert current(duel).result["kind"] == "escape"
