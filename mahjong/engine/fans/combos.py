@@ -217,6 +217,17 @@ def set_combination_fans(chows, pungs, pair) -> dict[str, int]:
 
 MEMO_LIMIT = 100_000
 _MEMO: dict[tuple, dict[str, int]] = {}
+_CHOWS: dict[tuple, dict[str, int]] = {}
+_PUNGS: dict[tuple, dict[str, int]] = {}
+
+
+def _memo(memo: dict, function, sets: tuple) -> dict[str, int]:
+    found = memo.get(sets)
+    if found is None:
+        if len(memo) >= MEMO_LIMIT:
+            memo.clear()
+        found = memo[sets] = function(sets)
+    return found
 _NONE: dict[str, int] = {}
 
 
@@ -225,7 +236,9 @@ def _set_combination_fans(chows, pungs, pair) -> dict[str, int]:
         return _NONE
     if fan := terminal_chows_fan(chows, pair):
         return {fan: 1}
-    fans = {**chow_fans(chows), **pung_fans(pungs)}   # chow and pung fans never share a key
+    # Chow and pung fans never share a key; each side is memoised on its own sets
+    # (far fewer patterns than whole hands).
+    fans = {**_memo(_CHOWS, chow_fans, chows), **_memo(_PUNGS, pung_fans, pungs)}
     if fans.get("shuang_jian_ke") and pair is not None and pair >= WHITE:
         del fans["shuang_jian_ke"]
         fans["xiao_san_yuan"] = 1
