@@ -11,7 +11,8 @@ text in a CJK font stack with system fallbacks; each of them also carries a geom
 corner index (E S W N, 1 to 4) and its colour, so they stay distinct without the font.
 
 Shapes are fills or strokes at least 2.5 units wide (1 px at a 24 px wide tile); the
-corner indices are hidden below 40 px by a media query inside the SVG.
+corner indices and fine details (class ``ix`` and ``fd``: the rings and stripes of the
+bamboo sticks) are hidden below 40 px by a media query inside the SVG.
 """
 
 from __future__ import annotations
@@ -28,7 +29,8 @@ OUT_DIR = Path(__file__).resolve().parents[2] / "static" / "tiles"
 # Palette: ink colours all reach at least 4.5:1 against the ivory face.
 IVORY = "#fffaf0"
 RIM = "#d8ccb1"
-BODY = "#1f6e45"
+BODY = "#2b8a5a"
+EDGE = "#0b331f"
 NAVY = "#15224a"
 RED = "#b8322a"
 GREEN = "#1a7431"
@@ -191,17 +193,24 @@ def dots(n: int) -> str:
 
 def stick(cx: float, cy: float, length: float, colour: str, angle: float = 0,
           width: float = 8) -> str:
+    """One bamboo stick: rounded body, a light stripe, a jointed node in the middle and a
+    ring near each end."""
     x, y = cx - width / 2, cy - length / 2
     rot = f' transform="rotate({num(angle)} {num(cx)} {num(cy)})"' if angle else ""
     dark = "#0f4a1f" if colour == GREEN else "#7a1d17"
-    light = "#6cc07f" if colour == GREEN else "#ef8d84"
+    light = "#7ccc8e" if colour == GREEN else "#f2a39b"
+    rings = "".join(
+        f'<rect class="fd" x="{num(x)}" y="{num(ry)}" width="{num(width)}" height="1.6" '
+        f'fill="{dark}"/>'
+        for ry in (y + 3, y + length - 4.6))
     return (f"<g{rot}>"
             f'<rect x="{num(x)}" y="{num(y)}" width="{num(width)}" height="{num(length)}" '
             f'rx="{num(width / 2)}" fill="{colour}"/>'
-            f'<rect x="{num(cx - 0.9)}" y="{num(y + 2.5)}" width="1.8" '
-            f'height="{num(length - 5)}" rx="0.9" fill="{light}"/>'
-            f'<rect x="{num(x)}" y="{num(cy - 1.3)}" width="{num(width)}" height="2.6" '
-            f'fill="{dark}"/>'
+            f'<rect class="fd" x="{num(x + width * 0.22)}" y="{num(y + 5)}" width="{num(width * 0.22)}" '
+            f'height="{num(length - 10)}" rx="{num(width * 0.11)}" fill="{light}"/>'
+            f"{rings}"
+            f'<rect x="{num(x - 0.8)}" y="{num(cy - 1.5)}" width="{num(width + 1.6)}" '
+            f'height="3" rx="1.5" fill="{dark}"/>'
             "</g>")
 
 
@@ -234,10 +243,10 @@ def bird() -> str:
 
 
 STICKS: dict[int, list[tuple]] = {
-    2: [(30, 21.5, 27, GREEN), (30, 53.5, 27, GREEN)],
-    3: [(30, 21.5, 27, GREEN), (18, 53.5, 27, GREEN), (42, 53.5, 27, GREEN)],
-    4: [(18, 21.5, 27, GREEN), (42, 21.5, 27, GREEN), (18, 53.5, 27, GREEN),
-        (42, 53.5, 27, GREEN)],
+    2: [(30, 21.5, 27, GREEN, 0, 9), (30, 53.5, 27, GREEN, 0, 9)],
+    3: [(30, 21.5, 27, GREEN, 0, 9), (18, 53.5, 27, GREEN, 0, 9), (42, 53.5, 27, GREEN, 0, 9)],
+    4: [(18, 21.5, 27, GREEN, 0, 9), (42, 21.5, 27, GREEN, 0, 9), (18, 53.5, 27, GREEN, 0, 9),
+        (42, 53.5, 27, GREEN, 0, 9)],
     5: [(15.5, 21, 26, GREEN), (44.5, 21, 26, GREEN), (30, 37.5, 26, RED),
         (15.5, 54, 26, GREEN), (44.5, 54, 26, GREEN)],
     6: [(x, y, 27, GREEN) for y in (21.5, 53.5) for x in (15, 30, 45)],
@@ -299,11 +308,12 @@ def flower(n: int) -> str:
 
 # ----- whole tiles -----------------------------------------------------------------------
 
-STYLE = "<style>@media (max-width:39.9px){.ix{display:none}}</style>"
+STYLE = "<style>@media (max-width:39.9px){.ix,.fd{display:none}}</style>"
 
 
 def frame(face: str = IVORY) -> str:
-    return (f'<rect width="{W}" height="{H}" rx="8" fill="{BODY}"/>'
+    return (f'<rect width="{W}" height="{H}" rx="8" fill="{EDGE}"/>'
+            f'<rect x="0.9" y="0.9" width="58.2" height="78.2" rx="7.2" fill="{BODY}"/>'
             f'<rect x="1.5" y="1.5" width="57" height="72" rx="6.5" fill="{RIM}"/>'
             f'<rect x="2.5" y="2.5" width="55" height="70" rx="5.5" fill="{face}"/>')
 
@@ -324,10 +334,10 @@ def tile_svg(kind: int) -> str:
 
 
 def back_svg() -> str:
-    body = (f'<rect width="{W}" height="{H}" rx="8" fill="{IVORY}"/>'
-            f'<rect x="0" y="5" width="{W}" height="75" rx="8" fill="#d8ccb1"/>'
+    body = (f'<rect width="{W}" height="{H}" rx="8" fill="{EDGE}"/>'
+            f'<rect x="0.9" y="0.9" width="58.2" height="78.2" rx="7.2" fill="#e3d8bf"/>'
             f'<rect x="1.5" y="1.5" width="57" height="72" rx="6.5" fill="{BODY}"/>'
-            f'<rect x="7" y="7" width="46" height="61" rx="3.5" fill="none" stroke="#5fae82" '
+            f'<rect x="7" y="7" width="46" height="61" rx="3.5" fill="none" stroke="#7fcba2" '
             'stroke-width="2.5"/>'
             '<path d="M30 23 L42 37.5 L30 52 L18 37.5 Z" fill="#d4a017"/>'
             f'<path d="M30 30 L36 37.5 L30 45 L24 37.5 Z" fill="{BODY}"/>')

@@ -124,7 +124,15 @@ def test_the_gallery_loads_every_tile_image_in_chromium(browser, live_server, wi
         page.click("[data-sound-toggle]")
         assert page.evaluate("window.localStorage.getItem('mahjong.sounds.muted')") == "1"
         assert page.get_attribute("[data-sound-toggle]", "aria-pressed") == "true"
+        # That click was a gesture: sounds are unlocked, but muted ones stay silent.
+        assert page.evaluate("window.MahjongSounds.play('discard')") is False
+        page.click("[data-sound-toggle]")
+        assert page.evaluate("window.MahjongSounds.play('pon')") is True
+        page.click("[data-sound-toggle]")
         page.reload()
         assert page.evaluate("window.MahjongSounds.isMuted()") is True
+        # No gesture yet on the new page: nothing may play, whatever the mute says.
+        page.evaluate("window.MahjongSounds.setMuted(false)")
+        assert page.evaluate("window.MahjongSounds.play('win')") is False
     finally:
         context.close()
