@@ -3,12 +3,12 @@
 ``python -m mahjong.assets.tiles [OUT_DIR]`` writes ``<notation>.svg`` for the 42 kinds
 (``5m.svg``, ``7z.svg``, ``3f.svg``) and ``back.svg`` into static/tiles/ (or OUT_DIR).
 
-Every tile shares a 60x80 viewBox: a dark green back layer that shows as the tile's
-thickness below an ivory face. Numerals (一 to 九 and 万 on the characters, the small
-corner indices), pips, bamboo sticks, the 1-bamboo bird, 中 and the 白 frame are pure
-geometry, so they look the same on every machine. The winds, 發 and the eight flowers are
-text in a CJK font stack with system fallbacks; each of them also carries a geometric
-corner index (E S W N, 1 to 4) and its colour, so they stay distinct without the font.
+Every tile shares a 60x80 viewBox: a green back layer that shows as the tile's thickness
+below an ivory face. Numerals (一 to 九 and 万 on the characters, the small corner
+indices), the winds 東南西北, 中, pips, bamboo sticks, the 1-bamboo bird and the 白 frame
+are pure geometry, so they look the same on every machine. 發 and the eight flowers are
+text in a CJK font stack with system fallbacks; each flower also carries a geometric
+corner index (1 to 4) and its own colour, so they stay distinct without the font.
 
 Shapes are fills or strokes at least 2.5 units wide (1 px at a 24 px wide tile); the
 corner indices and fine details (class ``ix`` and ``fd``: the rings and stripes of the
@@ -77,7 +77,7 @@ LETTERS = {
     "E": "M5.4 0.6 H1 V10 H5.4 M1 5.2 H4.6",
     "S": "M5.2 1.8 Q4.4 0.6 3 0.6 Q0.8 0.6 0.8 2.7 Q0.8 4.3 3 5.1 Q5.4 5.9 5.4 7.8 "
          "Q5.4 10 3 10 Q1.4 10 0.6 8.7",
-    "W": "M0.2 0.6 L1.6 10 L3 3.8 L4.4 10 L5.8 0.6",
+    "W": "M0.1 0.6 L1.5 10 L3 2 L4.5 10 L5.9 0.6",
     "N": "M0.8 10 V0.6 L5.2 10 V0.6",
 }
 
@@ -105,13 +105,17 @@ def glyph(strokes: str, x: float, y: float, w: float, h: float, colour: str, wid
             f'stroke-width="{num(width)}" stroke-linecap="round" stroke-linejoin="round"{extra}/>')
 
 
-def index(strokes: str, colour: str) -> str:
+def index(strokes: str, colour: str, width: float = 5.2) -> str:
     """The small corner index, top left; hidden on tiles narrower than 40 px."""
-    return glyph(strokes, 5.5, 5.5, 5.2, 8.4, colour, 2.2, ' class="ix"')
+    return glyph(strokes, 5.5, 5.5, width, 8.4, colour, 2.2, ' class="ix"')
 
 
-def text(char: str, colour: str, size: float, y: float = 40, x: float = 30) -> str:
-    return (f'<text x="{num(x)}" y="{num(y)}" fill="{colour}" font-size="{num(size)}" '
+def text(char: str, colour: str, size: float, y: float = 40, x: float = 30,
+         bold: float = 1.0) -> str:
+    """A CJK character; an outline in its own colour (`bold` units) makes thin system
+    fonts as heavy as the stroke-drawn glyphs."""
+    return (f'<text x="{num(x)}" y="{num(y)}" fill="{colour}" stroke="{colour}" '
+            f'stroke-width="{num(bold)}" stroke-linejoin="round" font-size="{num(size)}" '
             f'font-family="{FONT}" font-weight="700" text-anchor="middle" '
             f'dominant-baseline="central">{char}</text>')
 
@@ -264,19 +268,33 @@ def bamboo(n: int) -> str:
     return "".join(stick(*spec) for spec in STICKS[n])
 
 
-WIND_CHARS = "東南西北"
+WINDS = (
+    # 東
+    "M1 1.5 H9 M5 0.2 V9.9 M2.1 3 V6.9 M2.1 3 H7.9 V6.9 M2.1 4.95 H7.9 M2.1 6.9 H7.9 "
+    "M4.4 7.1 Q3.2 8.7 0.8 9.6 M5.6 7.1 Q6.8 8.7 9.2 9.6",
+    # 南
+    "M1 1.7 H9 M5 0.2 V3.4 M1.6 3.7 V9.9 M1.6 3.7 H8.4 V9.1 Q8.4 9.8 7.2 9.6 "
+    "M3.7 4.5 L4.4 5.4 M6.3 4.5 L5.6 5.4 M3 6.2 H7 M3 7.9 H7 M5 6.2 V9.8",
+    # 西
+    "M0.8 1.3 H9.2 M1.6 3.5 V9.9 M1.6 3.5 H8.4 V9.9 M1.6 9.2 H8.4 "
+    "M4 1.3 V4.8 Q4 6.6 2.1 7.4 M6 1.3 V6.2 Q6 7.3 7.1 7.3 H8.3",
+    # 北
+    "M3.6 0.5 V9.7 M0.9 3.7 H3.6 M0.7 8.4 L3.6 6.9 "
+    "M6.4 0.5 V8.5 Q6.4 9.6 7.6 9.6 H9.4 V8.2 M9.1 2.8 L6.4 4.9",
+)
 
 
 def honor(n: int) -> str:
     if n <= 4:
-        return index(LETTERS["ESWN"[n - 1]], RED) + text(WIND_CHARS[n - 1], NAVY, 40, 41)
+        letter = "ESWN"[n - 1]
+        return index(LETTERS[letter], RED, 7.6 if letter == "W" else 5.2) + glyph(WINDS[n - 1], 11, 12, 38, 50, NAVY, 4.6)
     if n == 5:
         return (f'<rect x="10" y="11" width="40" height="54" rx="4" fill="none" '
                 f'stroke="{BLUE}" stroke-width="4.5"/>'
                 f'<rect x="16.5" y="17.5" width="27" height="41" rx="2" fill="none" '
                 f'stroke="{BLUE}" stroke-width="2.5"/>')
     if n == 6:
-        return text("發", GREEN, 44, 39)
+        return text("發", GREEN, 46, 38.5, bold=1.6)
     return glyph(ZHONG, 11, 10, 38, 56, RED, 6)
 
 
