@@ -46,8 +46,8 @@ def test_no_visible_line_is_thinner_than_a_pixel_at_24_px():
     for name, text in art.generate().items():
         for element in ET.fromstring(text).iter():
             width = element.get("stroke-width")
-            if width is None:
-                continue
+            if width is None or element.tag == f"{SVG_NS}text":
+                continue  # a text outline thickens the glyph; it is not a line
             minimum = 2.2 if element.get("class") == "ix" else 2.5
             assert float(width) >= minimum, (name, ET.tostring(element)[:80])
 
