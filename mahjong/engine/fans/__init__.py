@@ -59,7 +59,7 @@ def score_decompositions(ruleset, ctx: WinContext, decomps: Sequence[Decompositi
         return NOT_A_WIN
     fans = fan_scores(reading, values)
     raw = reading.total(values)
-    flowers = sum(s.points for s in fans if table.by_key[s.key].flower)
+    flowers = sum(values(fan.key) * n for fan, n in reading.fans if fan.flower)
     total = min(raw, ruleset.cap) if ruleset.cap else raw
     if ruleset.guo_hu:  # quesheng 过胡加倍: each pass doubles the fan (6.2)
         total <<= min(ctx.passes, ruleset.max_guo)

@@ -29,6 +29,11 @@ PAIR_BIT, ONE_SUIT, TWO_SUITS = bit("pair"), bit("one_suit"), bit("two_suits")
 KNITTED_BIT, CONCEALED_PUNGS, HOG = bit("knitted"), bit("concealed_pungs"), bit("hog")
 UPPER, MIDDLE, LOWER, SIMPLE = bit("upper"), bit("middle"), bit("lower"), bit("simple")
 GREEN, REVERSIBLE, WAIT_ROLES = bit("green"), bit("reversible"), bit("wait_roles")
+NO_CHOW, NO_PUNG = bit("no_chow"), bit("no_pung")
+WIND_PUNG, DRAGON_PUNG = bit("wind_pung"), bit("dragon_pung")
+TERMINAL_OR_WIND_PUNG = bit("terminal_or_wind_pung")
+_PUNG_BITS = tuple((WIND_PUNG | TERMINAL_OR_WIND_PUNG if 27 <= k <= 30 else DRAGON_PUNG if k > 30
+                    else TERMINAL_OR_WIND_PUNG if k % 9 in (0, 8) else 0) for k in range(34))
 FORM_BITS = {}  # form name -> bit, filled as forms are seen
 
 
@@ -83,6 +88,9 @@ class Facts:
                     roles = True
         chows.sort()
         pungs.sort()
+        pung_bits = 0
+        for kind in pungs:
+            pung_bits |= _PUNG_BITS[kind]
         self.sets = tuple(sets)
         self.chows = tuple(chows)
         self.pungs = tuple(pungs)
@@ -107,10 +115,8 @@ class Facts:
             out |= NO_HONOR | _rank_span(kinds)
         if standard:
             out |= STANDARD_BIT
-        if chows:
-            out |= CHOW_BIT
-        if pungs:
-            out |= PUNG_BIT
+        out |= CHOW_BIT if chows else NO_CHOW
+        out |= PUNG_BIT | pung_bits if pungs else NO_PUNG
         if kongs:
             out |= KONG_BIT
         if self.pair is not None:

@@ -15,7 +15,7 @@ def _ming_an_gang(f) -> bool:
     return f.options.get("ming_an_gang", True) and f.melded_kongs == 1 and f.concealed_kongs == 1
 
 
-@p.needs("chow", "pair")
+@p.needs("chow", "pair", "no_pung")
 def _ping_hu(f) -> int:
     """Four chows and a number pair; in 组合龙 + chow + pair the knitted nine read as
     three chows (as the competition calculators count it)."""

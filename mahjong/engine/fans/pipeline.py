@@ -55,19 +55,26 @@ class ScoreResult:
 NOT_A_WIN = ScoreResult(is_win=False)
 
 
-@dataclass(frozen=True)
 class Reading:
-    """The counted fans of one decomposition."""
+    """The counted fans of one decomposition (a plain slotted class: one is made per
+    reading in the hot loop)."""
 
-    decomposition: Decomposition
-    fans: tuple[tuple[Fan, int], ...]
-    yakuman: bool
-    multiplicative: bool = False
+    __slots__ = ("decomposition", "fans", "yakuman", "multiplicative")
+
+    def __init__(self, decomposition: Decomposition, fans: tuple[tuple[Fan, int], ...],
+                 yakuman: bool, multiplicative: bool = False):
+        self.decomposition = decomposition
+        self.fans = fans
+        self.yakuman = yakuman
+        self.multiplicative = multiplicative
 
     def total(self, values) -> int:
         if self.multiplicative:
             return math.prod(values(fan.key) ** n for fan, n in self.fans)
-        return sum(values(fan.key) * n for fan, n in self.fans)
+        total = 0
+        for fan, n in self.fans:
+            total += values(fan.key) * n
+        return total
 
 
 def count_fans(table: FanTable, facts: Facts) -> Reading:

@@ -105,12 +105,12 @@ def tile_hogs(f) -> int:            # 四归一: four copies not used as a kong
 
 
 # ----- sets and the pair ---------------------------------------------------------------
-@needs("pung", "standard")
+@needs("pung", "standard", "no_chow")
 def all_pungs(f) -> bool:           # 碰碰和
     return f.standard and not f.chows
 
 
-@needs("chow", "pair")
+@needs("chow", "pair", "no_pung")
 def all_chows_number_pair(f) -> bool:  # 平和 shape (the wait is up to the table)
     return (f.standard and len(f.chows) == len(f.sets) and f.pair is not None
             and f.pair < 27)
@@ -120,32 +120,32 @@ def wind_pungs(f) -> int:
     return sum(1 for k in f.pungs if is_wind(k))
 
 
-@needs("pung", "honor")
+@needs("dragon_pung")
 def dragon_pungs(f) -> int:
     return sum(1 for k in f.pungs if is_dragon(k))
 
 
-@needs("pung", "honor")
+@needs("wind_pung")
 def big_four_winds(f) -> bool:
     return wind_pungs(f) == 4
 
 
-@needs("pung", "honor", "pair")
+@needs("wind_pung", "pair")
 def little_four_winds(f) -> bool:
     return wind_pungs(f) == 3 and f.pair in WINDS
 
 
-@needs("pung", "honor")
+@needs("dragon_pung")
 def big_three_dragons(f) -> bool:
     return dragon_pungs(f) == 3
 
 
-@needs("pung", "honor", "pair")
+@needs("dragon_pung", "pair")
 def little_three_dragons(f) -> bool:
     return dragon_pungs(f) == 2 and f.pair in DRAGONS
 
 
-@needs("pung", "honor", "pair")
+@needs("wind_pung", "pair")
 def little_three_winds(f) -> bool:  # 小三风
     return wind_pungs(f) == 2 and f.pair in WINDS
 
@@ -260,7 +260,7 @@ def yao_jiu_pungs(scored_winds=None):
     """幺九刻: pungs of terminals, and of winds that no wind fan uses: the round and
     seat winds (``scored_winds(f)``, gb only) score their own fan, and three or four wind
     pungs score 三风刻 / 四喜, which absorb them (per set)."""
-    @needs("pung")
+    @needs("terminal_or_wind_pung")
     def count(f) -> int:
         own = scored_winds(f) if scored_winds else ()
         winds = wind_pungs(f)
@@ -278,8 +278,8 @@ def pair_of(*numbers: int):
 
 
 def pung_of(kind_of):
-    """A pung of the kind ``kind_of(ctx)`` names (圈风刻, 门风刻)."""
-    @needs("pung", "honor")
+    """A pung of the wind ``kind_of(ctx)`` names (圈风刻, 门风刻)."""
+    @needs("wind_pung")
     def pung(f) -> bool:
         return kind_of(f.ctx) in f.pungs
     return pung
