@@ -124,8 +124,11 @@ def _start_hand(table: Table, previous: Hand | None) -> Hand:
         deltas = (previous.result or {}).get("deltas") or [0, 0]
         scores = (scores[0] + deltas[0], scores[1] + deltas[1])
         state = engine.next_hand(old, None, seed, scores=scores)
-    hand = Hand.objects.create(table=table, number=number, state=state.to_dict(), version=1,
-                               commitment=state.commitment)
+    # Versions keep counting across hands, so a click from the last hand's page can never
+    # match the new hand's version.
+    version = 1 if previous is None else previous.version + 1
+    hand = Hand.objects.create(table=table, number=number, state=state.to_dict(),
+                               version=version, commitment=state.commitment)
     _append(hand, engine.opening_events(state), seq=0)
     Seat.objects.filter(table=table).update(ready_next=False)
     seats = list(table.seats.select_related("user").order_by("index"))

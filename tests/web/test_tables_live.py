@@ -137,3 +137,20 @@ def test_a_real_worker_plays_timeouts_auto_play_and_the_bot_to_the_end(
     if bys.count("timeout") + bys.count("auto") > 2:
         assert Seat.objects.get(table=table, index=0).auto_play
     assert len(pushes) > 3 and 'data-outcome="' in pushes[-1]
+
+
+def test_the_sweeper_task_resolves_a_decision_whose_timer_was_lost(celery_worker, duel):
+    import datetime
+
+    from django.utils import timezone
+
+    from mahjong.tables import tasks
+
+    hand = current(duel)
+    # as if the worker holding this decision's timer had died: the deadline has passed
+    Hand.objects.filter(pk=hand.pk).update(
+        deadline=timezone.now() - datetime.timedelta(seconds=10))
+    tasks.sweep.apply_async()
+    wait_until(lambda: current(duel).version > hand.version)
+    record = Event.objects.filter(hand=hand, kind="action").get()
+    assert record.data["by"] == "timeout"

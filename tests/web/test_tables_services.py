@@ -178,7 +178,11 @@ def test_the_next_hand_starts_when_both_are_ready(duel, alice, bob):
     play_out(duel)
     assert services.ready_next(duel, alice) is None
     second = services.ready_next(duel, bob)
-    assert second.number == 2 and second.version == 1
+    first = Hand.objects.get(table=duel, number=1)
+    assert second.number == 2 and second.version == first.version + 1
+    # a click made on the first hand's last view is stale on the second hand
+    with pytest.raises(services.StaleVersion):
+        services.act(duel, alice, "pass", first.version)
 
 
 def test_a_player_below_the_room_minimum_is_returned_to_the_lobby(duel, alice, bob):
