@@ -397,7 +397,7 @@ def _finish(locked: Locked, state: GameState) -> dict:
     }
     if table.beans_per_point and points is not None:
         result.update(_pay(locked, state, score, facts))
-    _record_stats(locked, outcome)
+    _record_stats(locked, outcome, score)
     return result
 
 
@@ -430,12 +430,18 @@ def _pay(locked: Locked, state: GameState, score, facts: dict) -> dict:
     return {"beans": [money.delta(0), money.delta(1)], "rake": money.rake}
 
 
-def _record_stats(locked: Locked, outcome) -> None:
+def _record_stats(locked: Locked, outcome, score) -> None:
+    """The profile's counters: hands played and won, the biggest winning hand."""
     humans = [s.user_id for s in locked.seats if not s.is_bot]
     User.objects.filter(pk__in=humans).update(games_played=F("games_played") + 1)
-    if outcome.winner is not None and not locked.seats[outcome.winner].is_bot:
-        User.objects.filter(pk=locked.seats[outcome.winner].user_id).update(
-            games_won=F("games_won") + 1)
+    if outcome.winner is None or locked.seats[outcome.winner].is_bot:
+        return
+    winner = locked.seats[outcome.winner].user_id
+    User.objects.filter(pk=winner).update(games_won=F("games_won") + 1)
+    if score is not None:
+        best = "、".join(f.zh for f in score.fans)[:80]
+        User.objects.filter(pk=winner, best_fan__lt=score.total).update(
+            best_fan=score.total, best_hand=best)
 
 
 def ready_next(table: Table, user) -> Hand | None:
