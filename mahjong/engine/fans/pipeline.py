@@ -79,20 +79,23 @@ class Reading:
 
 def count_fans(table: FanTable, facts: Facts) -> Reading:
     counted = []
-    yakuman = False
-    for fan in table.candidates(facts.bits):
-        how = fan.how
+    steps, yakuman = table.plan(facts.bits)
+    for fan, how, count in steps:
         if how is None:
-            n = int(fan.count(facts))
+            n = count(facts)
+            if not n:
+                continue
+            if n.__class__ is not int:   # True, or any truthy count
+                n = int(n)
         elif how == "exact":   # its needs, already met, are the whole condition
             n = 1
         else:                  # a set combination, present as a feature
             n = facts.combos[how]
-        if n:
-            counted.append((fan, n))
-            yakuman = yakuman or fan.yakuman
+        counted.append((fan, n))
     if yakuman:  # yakuman never combine with other fans, flowers included (4.5)
-        return Reading(facts.decomp, tuple((fan, n) for fan, n in counted if fan.yakuman), True)
+        held = tuple((fan, int(n)) for fan, n in counted if fan.yakuman)
+        if held:
+            return Reading(facts.decomp, held, True)
     return Reading(facts.decomp, _apply_exclusions(table, counted), False,
                    table.multiplicative)
 

@@ -78,15 +78,20 @@ class FanTable:
         object.__setattr__(self, "replaces_mask", {f: mask(f.replaces) for f in self.fans})
 
     def candidates(self, features: int) -> tuple[Fan, ...]:
-        """The fans whose needs the feature bits ``features`` meet, in table order
-        (memoised: hands share few distinct feature sets)."""
+        """The fans whose needs the feature bits ``features`` meet, in table order."""
+        return tuple(fan for fan, _, _ in self.plan(features)[0])
+
+    def plan(self, features: int) -> tuple[tuple, bool]:
+        """How to count a reading with these feature bits: ``(steps, yakuman)``, the
+        steps ``(fan, how, count)`` of the candidate fans in table order and whether any
+        of them is a yakuman. Memoised: hands share few distinct feature sets."""
         found = self._candidates.get(features)
         if found is None:
             if len(self._candidates) >= MEMO_LIMIT:  # a long-lived server stays bounded
                 self._candidates.clear()
             # The fallback is the pipeline's to add, never a condition to evaluate.
-            found = tuple(f for f in self.fans
-                          if f.mask & features == f.mask and f.key != self.fallback)
+            fans = [f for f in self.fans if f.mask & features == f.mask and f.key != self.fallback]
+            found = (tuple((f, f.how, f.count) for f in fans), any(f.yakuman for f in fans))
             self._candidates[features] = found
         return found
 
