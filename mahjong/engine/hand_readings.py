@@ -168,7 +168,7 @@ def knitted_singles(counts: list[int], honors_needed: int) -> set[tuple]:
 def zu_he_long(counts: list[int], sets: int) -> set[tuple]:
     """A full knitted straight (9 tiles) + ``sets`` - 3 sets + a pair."""
     out: set[tuple] = set()
-    if sets < 3:
+    if sets < 3 or counts[:27].count(0) > 18:  # fewer than 9 number kinds held
         return out
     held = counts.__getitem__
     for knitted in _KNITTED_SORTED:
