@@ -98,6 +98,11 @@ def test_the_gallery_loads_every_tile_image_in_chromium(browser, live_server, wi
             "imgs => imgs.map(i => [i.getAttribute('src'), i.complete, i.naturalWidth])")
         assert len(images) >= 43 * 3 + 4
         assert [src for src, complete, w in images if not complete or w <= 0] == []
+        # The sign-up button in the top bar is readable (it was white on white).
+        colours = page.eval_on_selector(
+            ".topbar a.button",
+            "a => [getComputedStyle(a).color, getComputedStyle(a).backgroundColor]")
+        assert colours == ["rgb(15, 81, 50)", "rgb(255, 255, 255)"]
         # Nothing wider than the phone: the rows wrap instead of scrolling sideways.
         assert page.evaluate("document.documentElement.scrollWidth") <= width
         ARTIFACTS.mkdir(exist_ok=True)
