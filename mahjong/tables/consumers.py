@@ -85,8 +85,9 @@ class TableConsumer(JsonWebsocketConsumer):
     def receive_json(self, content, **kwargs):
         with translation.override(self.language or settings.LANGUAGE_CODE):
             try:
-                services.act(self.table, self.scope["user"], content["action"],
-                             content.get("version"))
+                services.act(
+                    self.table, self.scope["user"], content["action"], content.get("version")
+                )
             except services.TableError as exc:
                 self.push(notice=str(exc))
 

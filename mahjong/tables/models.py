@@ -44,7 +44,7 @@ class Table(models.Model):
     def group(self) -> str:
         return f"table-{self.public_id}"
 
-    def current_hand(self) -> "Hand | None":
+    def current_hand(self) -> Hand | None:
         return self.hands.order_by("-number").first()
 
 

@@ -20,8 +20,15 @@ PARTIALS = ("notice", "status", "opponent", "rivers", "hand", "prompt", "clock",
 RIVER_ROW = 11
 
 VERB_LABELS = {
-    "hu": "胡", "pass": "过", "guo": "过胡", "pon": "碰", "kan": "杠", "ankan": "暗杠",
-    "addkan": "加杠", "chi": "吃", "ting": "报听",
+    "hu": "胡",
+    "pass": "过",
+    "guo": "过胡",
+    "pon": "碰",
+    "kan": "杠",
+    "ankan": "暗杠",
+    "addkan": "加杠",
+    "chi": "吃",
+    "ting": "报听",
 }
 
 
@@ -30,15 +37,18 @@ def tiles_of(text: str | None) -> list[str]:
 
 
 def _rows(tiles: list[str]) -> list[list[str]]:
-    return [tiles[i:i + RIVER_ROW] for i in range(0, len(tiles), RIVER_ROW)] or [[]]
+    return [tiles[i : i + RIVER_ROW] for i in range(0, len(tiles), RIVER_ROW)] or [[]]
 
 
 def _meld(text: str) -> dict:
     if text == "ankan":
         return {"label": "暗杠", "tiles": ["", "", "", ""], "hidden": True}
     verb, tiles = text.split(" ", 1)
-    return {"label": VERB_LABELS.get(verb, verb), "tiles": tiles_of(tiles.replace(" ", "")),
-            "hidden": False}
+    return {
+        "label": VERB_LABELS.get(verb, verb),
+        "tiles": tiles_of(tiles.replace(" ", "")),
+        "hidden": False,
+    }
 
 
 def _prompt(action: str) -> dict:
@@ -49,11 +59,18 @@ def _prompt(action: str) -> dict:
 
 def _seat_view(seat_data: dict, row: Seat) -> dict:
     return {
-        "index": seat_data["seat"], "name": row.user.display_name, "beans": row.user.beans,
-        "bot": row.is_bot, "auto_play": row.auto_play, "count": seat_data["concealed_count"],
-        "melds": [_meld(m) for m in seat_data["melds"]], "flowers": tiles_of(seat_data["flowers"]),
-        "river": _rows(tiles_of(seat_data["river"])), "ting": seat_data["ting"],
-        "concealed": tiles_of(seat_data["concealed"]), "drawn": seat_data["drawn"],
+        "index": seat_data["seat"],
+        "name": row.user.display_name,
+        "beans": row.user.beans,
+        "bot": row.is_bot,
+        "auto_play": row.auto_play,
+        "count": seat_data["concealed_count"],
+        "melds": [_meld(m) for m in seat_data["melds"]],
+        "flowers": tiles_of(seat_data["flowers"]),
+        "river": _rows(tiles_of(seat_data["river"])),
+        "ting": seat_data["ting"],
+        "concealed": tiles_of(seat_data["concealed"]),
+        "drawn": seat_data["drawn"],
     }
 
 
@@ -61,8 +78,10 @@ def context_for(table: Table, seat: int, hand: Hand | None = None, notice: str =
     hand = hand or table.current_hand()
     seats = list(table.seats.select_related("user").order_by("index"))
     v = view(hand.game(), seat)
-    me, opp = _seat_view(v["seats"][seat], seats[seat]), _seat_view(v["seats"][1 - seat],
-                                                                     seats[1 - seat])
+    me, opp = (
+        _seat_view(v["seats"][seat], seats[seat]),
+        _seat_view(v["seats"][1 - seat], seats[1 - seat]),
+    )
     legal = v["legal_actions"]
     discards = {a.split(" ", 1)[1] for a in legal if a.startswith("discard ")}
     own = [{"tile": t, "action": f"discard {t}" if t in discards else ""} for t in me["concealed"]]
@@ -73,10 +92,19 @@ def context_for(table: Table, seat: int, hand: Hand | None = None, notice: str =
     ended = v["phase"] == "ended"
     result = hand.result if ended else None
     return {
-        "table": table, "hand": hand, "version": hand.version, "view": v, "seat": seat,
-        "me": me, "opp": opp, "own": own, "drawn": drawn,
+        "table": table,
+        "hand": hand,
+        "version": hand.version,
+        "view": v,
+        "seat": seat,
+        "me": me,
+        "opp": opp,
+        "own": own,
+        "drawn": drawn,
         "prompts": [_prompt(a) for a in legal if not a.startswith("discard ")],
-        "my_turn": v["turn"] == seat, "ended": ended, "result": result,
+        "my_turn": v["turn"] == seat,
+        "ended": ended,
+        "result": result,
         "fans": (result or {}).get("fans", []),
         "my_delta": (result or {}).get("deltas", [0, 0])[seat] if result else 0,
         "my_beans_delta": ((result or {}).get("beans") or [0, 0])[seat] if result else 0,

@@ -28,8 +28,9 @@ from mahjong.engine import game as engine
 from mahjong.engine.actions import Action, parse_action
 from mahjong.engine.errors import EngineError
 from mahjong.engine.fans import score_win
-from mahjong.engine.settlement import HOUSE, Table as MoneyFacts, settle
 from mahjong.engine.session import match_over
+from mahjong.engine.settlement import HOUSE, settle
+from mahjong.engine.settlement import Table as MoneyFacts
 from mahjong.engine.state import GameState
 from mahjong.engine.tiles import format_tiles
 from mahjong.engine.wall import new_seed
@@ -72,12 +73,7 @@ def seat_of(table: Table, user) -> Seat | None:
 
 def _lock(table_id: int) -> Locked:
     """The table's current hand, locked for this transaction, with its seats."""
-    hand = (
-        Hand.objects.select_for_update()
-        .filter(table_id=table_id)
-        .order_by("-number")
-        .first()
-    )
+    hand = Hand.objects.select_for_update().filter(table_id=table_id).order_by("-number").first()
     if hand is None:
         raise TableError(_("This table has no hand yet."))
     table = Table.objects.get(pk=table_id)
@@ -96,19 +92,31 @@ def _seed_for(table: Table, number: int):
     return new_seed()
 
 
-def open_table(ruleset, users, *, bot_level: str = "", tier=None, match=None,
-               base_points: int | None = None, beans_per_point: int = 0) -> Table:
+def open_table(
+    ruleset,
+    users,
+    *,
+    bot_level: str = "",
+    tier=None,
+    match=None,
+    base_points: int | None = None,
+    beans_per_point: int = 0,
+) -> Table:
     """A table for ``users`` (seat 0, seat 1) and its first hand. A bot sits in seat 1
     when ``bot_level`` is given."""
     engine_rs = ruleset.engine()
     with transaction.atomic():
         table = Table.objects.create(
-            ruleset=ruleset, tier=tier, match=match,
-            base_points=base_points or engine_rs.base_points, beans_per_point=beans_per_point,
+            ruleset=ruleset,
+            tier=tier,
+            match=match,
+            base_points=base_points or engine_rs.base_points,
+            beans_per_point=beans_per_point,
         )
         for index, user in enumerate(users):
-            Seat.objects.create(table=table, index=index, user=user,
-                                bot_level=bot_level if index == 1 else "")
+            Seat.objects.create(
+                table=table, index=index, user=user, bot_level=bot_level if index == 1 else ""
+            )
         _start_hand(table, None)
     return table
 
@@ -127,8 +135,13 @@ def _start_hand(table: Table, previous: Hand | None) -> Hand:
     # Versions keep counting across hands, so a click from the last hand's page can never
     # match the new hand's version.
     version = 1 if previous is None else previous.version + 1
-    hand = Hand.objects.create(table=table, number=number, state=state.to_dict(),
-                               version=version, commitment=state.commitment)
+    hand = Hand.objects.create(
+        table=table,
+        number=number,
+        state=state.to_dict(),
+        version=version,
+        commitment=state.commitment,
+    )
     _append(hand, engine.opening_events(state), seq=0)
     Seat.objects.filter(table=table).update(ready_next=False)
     seats = list(table.seats.select_related("user").order_by("index"))
@@ -168,7 +181,7 @@ def act(table: Table, user, text, version) -> Hand:
 
 def _apply(locked: Locked, seat: int, action: Action, *, by: str) -> GameState:
     """Apply under the lock: engine, save with version + 1, events, seat flags, timers."""
-    hand, state = locked.hand, locked.state
+    state = locked.state
     try:
         new, events = engine.apply(state, seat, action)
     except EngineError as exc:
@@ -209,8 +222,9 @@ def _schedule(hand: Hand, state: GameState, seats: list[Seat]) -> None:
     seat = seats[turn]
     timers = state.ruleset.timers
     if seat.is_bot:
-        low, high = getattr(settings, "TABLES_BOT_DELAY", (0.6 * timers.bot_delay,
-                                                             1.4 * timers.bot_delay))
+        low, high = getattr(
+            settings, "TABLES_BOT_DELAY", (0.6 * timers.bot_delay, 1.4 * timers.bot_delay)
+        )
         delay = random.uniform(low, high)
     elif engine.is_forced(state, turn) or seat.auto_play:
         delay = timers.locked_delay
@@ -278,7 +292,8 @@ def sweep(now: datetime.datetime | None = None) -> int:
     now = now or timezone.now()
     moved = 0
     overdue = Hand.objects.filter(
-        deadline__lt=now - SWEEP_GRACE, ended_at__isnull=True,
+        deadline__lt=now - SWEEP_GRACE,
+        ended_at__isnull=True,
         table__status=Table.Status.PLAYING,
     ).values_list("pk", "version")
     for hand_id, version in overdue:
@@ -340,7 +355,7 @@ def _close(table: Table, note: str) -> None:
 
 
 def back(table: Table, user) -> None:
-    """"I'm back": the player takes over from auto-play (托管)."""
+    """ "I'm back": the player takes over from auto-play (托管)."""
     seat = seat_of(table, user)
     if seat is None:
         raise TableError(_("You are not seated at this table."))
@@ -385,15 +400,27 @@ def _finish(locked: Locked, state: GameState) -> dict:
         log.warning("hand %s: nothing to settle (%s)", locked.hand.pk, exc)
         points = None
     result = {
-        "kind": outcome.kind, "winner": outcome.winner, "loser": outcome.loser,
+        "kind": outcome.kind,
+        "winner": outcome.winner,
+        "loser": outcome.loser,
         "escaper": outcome.escaper,
-        "fans": [{"key": f.key, "zh": f.zh, "en": f.en, "fan": f.fan, "count": f.count,
-                  "points": f.points} for f in (score.fans if score else ())],
+        "fans": [
+            {
+                "key": f.key,
+                "zh": f.zh,
+                "en": f.en,
+                "fan": f.fan,
+                "count": f.count,
+                "points": f.points,
+            }
+            for f in (score.fans if score else ())
+        ],
         "total": score.total if score else 0,
         "decomposition": _decomposition(score),
         "points": points.points if points else 0,
         "deltas": [points.delta(0), points.delta(1)] if points else [0, 0],
-        "beans": None, "rake": 0,
+        "beans": None,
+        "rake": 0,
     }
     if table.beans_per_point and points is not None:
         result.update(_pay(locked, state, score, facts))
@@ -409,14 +436,17 @@ def _decomposition(score) -> str:
 
 def _pay(locked: Locked, state: GameState, score, facts: dict) -> dict:
     users = [s.user for s in locked.seats]
-    balances = list(
-        User.objects.filter(pk__in=[u.pk for u in users]).values_list("pk", "beans")
-    )
+    balances = list(User.objects.filter(pk__in=[u.pk for u in users]).values_list("pk", "beans"))
     by_pk = dict(balances)
     beans = [by_pk[u.pk] for u in users]
-    money = settle(state.ruleset, state.outcome, score,
-                   MoneyFacts(per_point=locked.table.beans_per_point, balances=beans,
-                              bring_ins=beans, **facts))
+    money = settle(
+        state.ruleset,
+        state.outcome,
+        score,
+        MoneyFacts(
+            per_point=locked.table.beans_per_point, balances=beans, bring_ins=beans, **facts
+        ),
+    )
     legs: dict[int, list] = {}
     for t in money.transfers:
         for who, sign in ((t.payer, -1), (t.payee, 1)):
@@ -425,8 +455,12 @@ def _pay(locked: Locked, state: GameState, score, facts: dict) -> dict:
     postings = [(acc, amount) for acc, amount in legs.values() if amount]
     if postings:
         ref = locked.table.match.public_id if locked.table.match_id else locked.table.public_id
-        wallet.post(postings, reason=wallet.Reason.SETTLEMENT,
-                    key=f"hand:{locked.table.public_id}:{locked.hand.number}", ref=ref)
+        wallet.post(
+            postings,
+            reason=wallet.Reason.SETTLEMENT,
+            key=f"hand:{locked.table.public_id}:{locked.hand.number}",
+            ref=ref,
+        )
     return {"beans": [money.delta(0), money.delta(1)], "rake": money.rake}
 
 
@@ -441,7 +475,8 @@ def _record_stats(locked: Locked, outcome, score) -> None:
     if score is not None:
         best = "、".join(f.zh for f in score.fans)[:80]
         User.objects.filter(pk=winner, best_fan__lt=score.total).update(
-            best_fan=score.total, best_hand=best)
+            best_fan=score.total, best_hand=best
+        )
 
 
 def ready_next(table: Table, user) -> Hand | None:
@@ -481,6 +516,8 @@ def _entry_refusal(locked: Locked) -> str | None:
         beans = User.objects.values_list("beans", flat=True).get(pk=seat.user_id)
         if beans < tier.entry_min:
             return _("%(name)s has %(beans)s beans, below the %(min)s this room needs.") % {
-                "name": seat.user.display_name, "beans": f"{beans:,}",
-                "min": f"{tier.entry_min:,}"}
+                "name": seat.user.display_name,
+                "beans": f"{beans:,}",
+                "min": f"{tier.entry_min:,}",
+            }
     return None

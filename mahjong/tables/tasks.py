@@ -52,7 +52,7 @@ def _sweep_loop() -> None:
         try:
             close_old_connections()
             services.sweep()
-        except Exception:  # noqa: BLE001 - the loop must outlive one bad sweep
+        except Exception:
             log.exception("table sweeper failed")
         finally:
             close_old_connections()

@@ -15,6 +15,7 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from accounts.models import User
 from lobby.models import Match, Ruleset
+
 from . import presenters, services
 from .bots import levels
 from .models import Seat, Table
@@ -54,8 +55,9 @@ def act(request, public_id):
     table, seat = _table_for(request, public_id)
     notice = ""
     try:
-        services.act(table, request.user, request.POST.get("action", ""),
-                     request.POST.get("version", ""))
+        services.act(
+            table, request.user, request.POST.get("action", ""), request.POST.get("version", "")
+        )
     except services.TableError as exc:
         notice = str(exc)
     if not request.htmx:
@@ -127,9 +129,13 @@ def for_match(request, public_id):
             with transaction.atomic():
                 Match.objects.select_for_update().get(pk=match.pk)
                 table = Table.objects.filter(match=match).first() or services.open_table(
-                    match.ruleset, [match.player_one, match.player_two], tier=match.tier,
-                    match=match, base_points=match.base_points,
-                    beans_per_point=match.beans_per_point)
+                    match.ruleset,
+                    [match.player_one, match.player_two],
+                    tier=match.tier,
+                    match=match,
+                    base_points=match.base_points,
+                    beans_per_point=match.beans_per_point,
+                )
                 Match.objects.filter(pk=match.pk).update(state=Match.State.PLAYING)
         except IntegrityError:
             table = Table.objects.get(match=match)

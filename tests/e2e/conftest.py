@@ -18,8 +18,16 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"
 CHROMIUM = "/usr/bin/chromium"
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 # The players' simple strategy (win, pass claims, discard the drawn tile) is the engine's
 # timeout play; on this wall it ends hand 1 in a self-drawn win (found with the engine).
 TEST_SEED = "win254"
@@ -46,31 +54,56 @@ def _up(url: str) -> bool:
 def site(tmp_path_factory):
     """The base URL of a running site; stopped (the whole process group) at the end."""
     workdir = tmp_path_factory.mktemp("e2e-site")
-    env = {k: v for k, v in os.environ.items()
-           if k not in {"DATABASE_URL", "REDIS_URL", "DJANGO_SETTINGS_MODULE", "PORT", "HOST"}}
-    env.update(DATABASE_URL=f"sqlite:///{workdir}/db.sqlite3", DEBUG="true",
-               MAHJONG_TESTING="true", MAHJONG_TEST_SEED=TEST_SEED, PYTHONUNBUFFERED="1",
-               DJANGO_SETTINGS_MODULE="mahjong.settings")
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in {"DATABASE_URL", "REDIS_URL", "DJANGO_SETTINGS_MODULE", "PORT", "HOST"}
+    }
+    env.update(
+        DATABASE_URL=f"sqlite:///{workdir}/db.sqlite3",
+        DEBUG="true",
+        MAHJONG_TESTING="true",
+        MAHJONG_TEST_SEED=TEST_SEED,
+        PYTHONUNBUFFERED="1",
+        DJANGO_SETTINGS_MODULE="mahjong.settings",
+    )
     manage = [sys.executable, str(ROOT / "manage.py")]
-    subprocess.run([*manage, "migrate", "--noinput"], env=env, cwd=ROOT, check=True,
-                   capture_output=True)
+    subprocess.run(
+        [*manage, "migrate", "--noinput"], env=env, cwd=ROOT, check=True, capture_output=True
+    )
     subprocess.run([*manage, "load_builtin"], env=env, cwd=ROOT, check=True, capture_output=True)
-    subprocess.run([*manage, "shell", "-c",
-                    "from lobby.models import Ruleset; "
-                    f"Ruleset.objects.filter(slug='classic').update(overrides={{'timers': {FAST_TIMERS!r}}})"],
-                   env=env, cwd=ROOT, check=True, capture_output=True)
+    subprocess.run(
+        [
+            *manage,
+            "shell",
+            "-c",
+            "from lobby.models import Ruleset; "
+            f"Ruleset.objects.filter(slug='classic').update(overrides={{'timers': {FAST_TIMERS!r}}})",
+        ],
+        env=env,
+        cwd=ROOT,
+        check=True,
+        capture_output=True,
+    )
     port = _free_port()
     log = (workdir / "site.log").open("wb")
-    proc = subprocess.Popen([sys.executable, "-m", "mahjong.run", "--port", str(port)], env=env,
-                            cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
-                            start_new_session=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "mahjong.run", "--port", str(port)],
+        env=env,
+        cwd=ROOT,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 120
     try:
         while not (_up(f"{base}/healthz") and b" ready." in (workdir / "site.log").read_bytes()):
             if proc.poll() is not None or time.monotonic() > deadline:
-                pytest.fail("the site did not start:\n"
-                            + (workdir / "site.log").read_text(errors="replace")[-4000:])
+                pytest.fail(
+                    "the site did not start:\n"
+                    + (workdir / "site.log").read_text(errors="replace")[-4000:]
+                )
             time.sleep(0.3)
         yield base
     finally:

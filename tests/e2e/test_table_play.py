@@ -13,8 +13,10 @@ from tests.e2e.conftest import shot
 
 pytestmark = pytest.mark.e2e
 
-TURN_OR_END = ("!!document.querySelector('#mj-clock[data-turn=me]')"
-               " || !!document.querySelector('[data-outcome]')")
+TURN_OR_END = (
+    "!!document.querySelector('#mj-clock[data-turn=me]')"
+    " || !!document.querySelector('[data-outcome]')"
+)
 
 
 def version(page) -> int:
@@ -28,8 +30,12 @@ def ended(page) -> bool:
 def choose(page) -> str | None:
     """What a simple player clicks: a win, else let a claim go, else discard the drawn
     tile, else the rightmost tile that can be discarded. None when nothing is offered."""
-    for selector in ('#mj-prompt [data-action="hu"]', '#mj-prompt [data-action="pass"]',
-                     '#mj-prompt [data-action="guo"]', "#mj-hand button[data-drawn]"):
+    for selector in (
+        '#mj-prompt [data-action="hu"]',
+        '#mj-prompt [data-action="pass"]',
+        '#mj-prompt [data-action="guo"]',
+        "#mj-hand button[data-drawn]",
+    ):
         if page.query_selector(selector):
             return selector
     if page.query_selector("#mj-hand button[data-action^='discard ']"):
@@ -50,7 +56,8 @@ def take_turn(page) -> bool:
         page.click(selector, timeout=2_000)
         page.wait_for_function(
             f"Number(document.querySelector('#mj-status').dataset.version) > {before}",
-            timeout=5_000)
+            timeout=5_000,
+        )
     except PlaywrightError:
         return False
     return True
@@ -59,7 +66,9 @@ def take_turn(page) -> bool:
 def wait_for_change(page, timeout=20_000):
     page.wait_for_function(
         f"Number(document.querySelector('#mj-status').dataset.version) > {version(page)}"
-        " || !!document.querySelector('[data-outcome]')", timeout=timeout)
+        " || !!document.querySelector('[data-outcome]')",
+        timeout=timeout,
+    )
 
 
 def play_to_end(*pages, limit: float = 180.0):
@@ -107,13 +116,15 @@ def test_two_players_quick_match_and_play_a_hand_to_its_settlement(player, site)
     # both hands revealed, every fan listed, the settlement in beans
     assert a.query_selector("#mj-opponent [data-count]") is None
     fans_a = [f.get_attribute("data-fan") for f in a.query_selector_all("[data-fan]")]
-    assert fans_a and fans_a == [f.get_attribute("data-fan") for f in b.query_selector_all(
-        "[data-fan]")]
+    assert fans_a and fans_a == [
+        f.get_attribute("data-fan") for f in b.query_selector_all("[data-fan]")
+    ]
     delta_a = int(a.get_attribute("[data-beans]", "data-beans"))
     delta_b = int(b.get_attribute("[data-beans]", "data-beans"))
     assert delta_a == -delta_b != 0  # novice room: no rake
     assert a.query_selector("[data-testid=next-hand]") and b.query_selector(
-        "[data-testid=next-hand]")
+        "[data-testid=next-hand]"
+    )
     # the top bar's bean count follows on the next page load
     a.reload()
     assert f"{20_000 + delta_a:,}" in a.inner_text(".topbar")
@@ -126,7 +137,10 @@ def test_a_player_plays_a_bot_to_the_end_and_starts_the_next_hand(player, site):
     play_to_end(page)
     shot(page, "bot-end")
     assert page.get_attribute("[data-outcome]", "data-outcome") in {
-        "self_draw", "discard_win", "draw"}
+        "self_draw",
+        "discard_win",
+        "draw",
+    }
     page.click("[data-testid=next-hand]")
     page.wait_for_function("!document.querySelector('[data-outcome]')")
     assert "2" in page.inner_text("#mj-status span:first-child")
@@ -137,7 +151,8 @@ def test_an_idle_player_is_played_for_by_the_server(player, site):
     sit_vs_bot(page, site)
     # Wait (without clicking) until the server has discarded for us at least once.
     page.wait_for_function(
-        "document.querySelectorAll('#mj-rivers .river.me .tile').length >= 1", timeout=30_000)
+        "document.querySelectorAll('#mj-rivers .river.me .tile').length >= 1", timeout=30_000
+    )
     shot(page, "idle-played-for")
     # two timeouts in a row: auto-play (托管) with an "I'm back" button
     page.wait_for_selector("[data-testid=im-back]", timeout=30_000)
@@ -156,8 +171,9 @@ def test_a_reload_mid_hand_returns_the_full_view_and_play_goes_on(player, site):
     page.reload()
     page.wait_for_selector("#mj-hand [data-tile]")
     assert len(page.query_selector_all("#mj-hand [data-tile]")) >= tiles_before - 1
-    assert page.inner_text("#mj-rivers").replace("\n", "")[:10] == river_before.replace(
-        "\n", "")[:10]
+    assert (
+        page.inner_text("#mj-rivers").replace("\n", "")[:10] == river_before.replace("\n", "")[:10]
+    )
     shot(page, "reload-mid-hand")
     play_to_end(page)
     assert ended(page)

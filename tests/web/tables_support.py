@@ -13,6 +13,7 @@ import pytest
 from asgiref.sync import async_to_sync
 from django.db import connections
 
+
 def _test_redis_url() -> str:
     """REDIS_URL's server, database 14: the cache's clear() between web tests (and other
     processes sharing the server) FLUSHDB the configured database, which would drop our
@@ -92,8 +93,15 @@ def celery_worker(transactional_db, redis_layer):
     task_postrun.connect(give_back, weak=False)
     tasks.SWEEP_LOOP = False
     try:
-        with start_worker(app, pool="solo", concurrency=1, perform_ping_check=False,
-                          loglevel="WARNING", shutdown_timeout=10, queues=[queue]):
+        with start_worker(
+            app,
+            pool="solo",
+            concurrency=1,
+            perform_ping_check=False,
+            loglevel="WARNING",
+            shutdown_timeout=10,
+            queues=[queue],
+        ):
             yield app
     finally:
         task_prerun.disconnect(lend)
@@ -127,8 +135,9 @@ def bot_table(alice):
     from mahjong.tables import services
 
     bot = User.objects.filter(kind=User.Kind.BOT).order_by("pk").first()
-    return services.open_table(Ruleset.objects.get(slug="classic"), [alice, bot],
-                               bot_level="random")
+    return services.open_table(
+        Ruleset.objects.get(slug="classic"), [alice, bot], bot_level="random"
+    )
 
 
 @pytest.fixture
@@ -138,5 +147,6 @@ def duel(alice, bob):
     from mahjong.tables import services
 
     tier = RoomTier.objects.get(slug="novice")
-    return services.open_table(tier.ruleset, [alice, bob], tier=tier,
-                               beans_per_point=tier.beans_per_point)
+    return services.open_table(
+        tier.ruleset, [alice, bob], tier=tier, beans_per_point=tier.beans_per_point
+    )

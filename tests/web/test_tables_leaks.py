@@ -37,7 +37,7 @@ def hide_differently(state: GameState, hidden: int) -> GameState | None:
         return None
     taken, rest = state.live[:need], state.live[need:]
     drawn = taken[-1] if player.drawn is not None else None
-    concealed = tuple(sorted(taken[:len(player.concealed)]))
+    concealed = tuple(sorted(taken[: len(player.concealed)]))
     live = tuple(reversed(rest + player.hand))
     return state.replace_seat(hidden, concealed=concealed, drawn=drawn).evolve(live=live)
 
@@ -47,9 +47,17 @@ def reorder_wall(state: GameState) -> GameState:
 
 
 def as_hand(real: Hand, state: GameState, snapshot: dict) -> Hand:
-    return Hand(pk=real.pk, table=real.table, number=real.number, state=state.to_dict(),
-                version=snapshot["version"], commitment=real.commitment, seed=snapshot["seed"],
-                deadline=snapshot["deadline"], result=snapshot["result"])
+    return Hand(
+        pk=real.pk,
+        table=real.table,
+        number=real.number,
+        state=state.to_dict(),
+        version=snapshot["version"],
+        commitment=real.commitment,
+        seed=snapshot["seed"],
+        deadline=snapshot["deadline"],
+        result=snapshot["result"],
+    )
 
 
 def page_section(table, seat, hand) -> str:
@@ -65,15 +73,20 @@ def test_nothing_sent_to_a_seat_depends_on_hidden_tiles(redis_layer, alice):
     swapped_hands = checked = 0
 
     for slug in RULESETS:
-        table = services.open_table(Ruleset.objects.get(slug=slug), [alice, bot],
-                                    bot_level="random")
+        table = services.open_table(
+            Ruleset.objects.get(slug=slug), [alice, bot], bot_level="random"
+        )
         snapshots, payloads = {}, []  # version -> hand facts; (kind, version, text)
 
         def remember():
             hand = Hand.objects.get(table=table)
-            snapshots[hand.version] = {"version": hand.version, "state": hand.state,
-                                       "deadline": hand.deadline, "result": hand.result,
-                                       "seed": hand.seed}
+            snapshots[hand.version] = {
+                "version": hand.version,
+                "state": hand.state,
+                "deadline": hand.deadline,
+                "result": hand.result,
+                "seed": hand.seed,
+            }
             return hand
 
         def step() -> bool:
@@ -84,9 +97,11 @@ def test_nothing_sent_to_a_seat_depends_on_hidden_tiles(redis_layer, alice):
                 return True
             if state.turn == 0:
                 action = rng.choice(legal_actions(state, 0))
-                reply = client.post(f"{table.get_absolute_url()}act/",
-                                    {"action": str(action), "version": hand.version},
-                                    headers={"HX-Request": "true"})
+                reply = client.post(
+                    f"{table.get_absolute_url()}act/",
+                    {"action": str(action), "version": hand.version},
+                    headers={"HX-Request": "true"},
+                )
                 payloads.append(("act", reply.content.decode()))
             else:
                 assert services.advance(hand.pk, hand.version)
@@ -95,9 +110,14 @@ def test_nothing_sent_to_a_seat_depends_on_hidden_tiles(redis_layer, alice):
             remember()
             return Hand.objects.get(table=table).game().ended
 
-        ws = WebsocketCommunicator(application, f"/ws/tables/{table.public_id}/", headers=[
-            (b"origin", b"http://testserver"),
-            (b"cookie", f"sessionid={client.cookies['sessionid'].value}".encode())])
+        ws = WebsocketCommunicator(
+            application,
+            f"/ws/tables/{table.public_id}/",
+            headers=[
+                (b"origin", b"http://testserver"),
+                (b"cookie", f"sessionid={client.cookies['sessionid'].value}".encode()),
+            ],
+        )
 
         async def play():
             assert (await ws.connect())[0]
@@ -124,13 +144,16 @@ def test_nothing_sent_to_a_seat_depends_on_hidden_tiles(redis_layer, alice):
                     alternatives.append(other)
                     swapped_hands += 1
                 # before the end, the opponent's area shows a count of backs, no own tile
-                opponent = text[text.index('id="mj-opponent"'):text.index('id="mj-rivers"')]
+                opponent = text[text.index('id="mj-opponent"') : text.index('id="mj-rivers"')]
                 assert f'data-count="{len(state.seat(1).hand)}"' in opponent
                 assert "data-tile" not in opponent
             for alt in alternatives:
                 hand = as_hand(real, alt, snap)
-                expected = (page_section(table, 0, hand) if kind == "page"
-                            else presenters.fragments(table, 0, hand=hand))
+                expected = (
+                    page_section(table, 0, hand)
+                    if kind == "page"
+                    else presenters.fragments(table, 0, hand=hand)
+                )
                 assert text == expected, (slug, kind, version)
                 checked += 1
 

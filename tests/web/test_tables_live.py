@@ -38,12 +38,14 @@ def headers_for(user, origin="http://testserver"):
 
 
 def communicator(table, user, **kw):
-    return WebsocketCommunicator(application, f"/ws/tables/{table.public_id}/",
-                                 headers=headers_for(user, **kw))
+    return WebsocketCommunicator(
+        application, f"/ws/tables/{table.public_id}/", headers=headers_for(user, **kw)
+    )
 
 
-def test_both_players_get_their_own_snapshot_then_a_push_after_a_move(redis_layer, duel,
-                                                                      alice, bob):
+def test_both_players_get_their_own_snapshot_then_a_push_after_a_move(
+    redis_layer, duel, alice, bob
+):
     hand = current(duel)
     state = hand.game()
     mover_seat = state.turn
@@ -72,10 +74,17 @@ def test_both_players_get_their_own_snapshot_then_a_push_after_a_move(redis_laye
     assert seat.connections == 0 and seat.disconnected_at is not None
 
 
-@pytest.mark.parametrize("message", ["not json", json.dumps(["discard 1m"]),
-                                     json.dumps({"act": "pass"}), "x" * 5000,
-                                     json.dumps({"action": "launch missiles", "version": 1}),
-                                     json.dumps({"action": "pass", "version": 0})])
+@pytest.mark.parametrize(
+    "message",
+    [
+        "not json",
+        json.dumps(["discard 1m"]),
+        json.dumps({"act": "pass"}),
+        "x" * 5000,
+        json.dumps({"action": "launch missiles", "version": 1}),
+        json.dumps({"action": "pass", "version": 0}),
+    ],
+)
 def test_malformed_oversized_or_unknown_messages_get_an_error_and_change_nothing(
     redis_layer, duel, alice, bob, message
 ):
@@ -110,7 +119,9 @@ def test_an_outsider_or_a_foreign_origin_cannot_connect(redis_layer, duel, outsi
 @pytest.fixture
 def fast_rules(builtin):
     return Ruleset.objects.create(
-        slug="classic-fast", engine_slug="classic", name="快速",
+        slug="classic-fast",
+        engine_slug="classic",
+        name="快速",
         overrides={"timers": {"decision": 3, "locked_delay": 0.1}},
     )
 
@@ -148,8 +159,7 @@ def test_the_sweeper_task_resolves_a_decision_whose_timer_was_lost(celery_worker
 
     hand = current(duel)
     # as if the worker holding this decision's timer had died: the deadline has passed
-    Hand.objects.filter(pk=hand.pk).update(
-        deadline=timezone.now() - datetime.timedelta(seconds=10))
+    Hand.objects.filter(pk=hand.pk).update(deadline=timezone.now() - datetime.timedelta(seconds=10))
     tasks.sweep.apply_async()
     wait_until(lambda: current(duel).version > hand.version)
     record = Event.objects.filter(hand=hand, kind="action").get()

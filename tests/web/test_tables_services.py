@@ -134,8 +134,9 @@ def test_a_win_moves_beans_as_the_result_says(settings, alice, bob):
     # A wall on which the timeout plays end in a self-drawn win (found with the engine).
     settings.MAHJONG_TEST_SEED = "win254"
     tier = RoomTier.objects.get(slug="novice")
-    table = services.open_table(tier.ruleset, [alice, bob], tier=tier,
-                                beans_per_point=tier.beans_per_point)
+    table = services.open_table(
+        tier.ruleset, [alice, bob], tier=tier, beans_per_point=tier.beans_per_point
+    )
     hand = play_out(table)
     assert hand.result["kind"] == "self_draw"
     rows = LedgerEntry.objects.filter(idempotency_key=f"hand:{table.public_id}:1")

@@ -37,8 +37,11 @@ def test_a_click_answers_with_fresh_fragments_out_of_band(client_of, duel, alice
     mover = [alice, bob][state.turn]
     html = client_of(mover).get(duel.get_absolute_url()).content.decode()
     action = re.search(r'data-action="(discard [^"]+)"', html).group(1)
-    reply = client_of(mover).post(f"{duel.get_absolute_url()}act/",
-                                  {"action": action, "version": hand.version}, headers=htmx())
+    reply = client_of(mover).post(
+        f"{duel.get_absolute_url()}act/",
+        {"action": action, "version": hand.version},
+        headers=htmx(),
+    )
     body = reply.content.decode()
     assert 'id="mj-hand"' in body and 'hx-swap-oob="true"' in body
     assert current(duel).version == 2
@@ -49,9 +52,11 @@ def test_a_click_from_a_stale_view_is_refused_with_a_notice_and_a_fresh_view(
 ):
     hand = current(duel)
     mover = [alice, bob][hand.game().turn]
-    reply = client_of(mover).post(f"{duel.get_absolute_url()}act/",
-                                  {"action": "pass", "version": hand.version - 1 or 99},
-                                  headers=htmx())
+    reply = client_of(mover).post(
+        f"{duel.get_absolute_url()}act/",
+        {"action": "pass", "version": hand.version - 1 or 99},
+        headers=htmx(),
+    )
     body = reply.content.decode()
     assert "牌局已更新" in body and 'class="flash error"' in body and 'data-version="1"' in body
     assert current(duel).version == 1
@@ -68,9 +73,14 @@ def test_a_match_opens_one_table_for_both_players(client_of, alice, bob):
     from lobby.models import Match, RoomTier
 
     tier = RoomTier.objects.get(slug="novice")
-    match = Match.objects.create(kind=Match.Kind.QUICK, tier=tier, ruleset=tier.ruleset,
-                                 beans_per_point=tier.beans_per_point, player_one=alice,
-                                 player_two=bob)
+    match = Match.objects.create(
+        kind=Match.Kind.QUICK,
+        tier=tier,
+        ruleset=tier.ruleset,
+        beans_per_point=tier.beans_per_point,
+        player_one=alice,
+        player_two=bob,
+    )
     a = client_of(alice).get(f"/tables/match/{match.public_id}/")
     b = client_of(bob).get(f"/tables/match/{match.public_id}/")
     table = Table.objects.get()
@@ -80,8 +90,7 @@ def test_a_match_opens_one_table_for_both_players(client_of, alice, bob):
     assert match.state == Match.State.PLAYING
 
 
-def test_the_end_of_hand_panel_lists_fans_and_offers_the_next_hand(settings, client_of, alice,
-                                                                    bob):
+def test_the_end_of_hand_panel_lists_fans_and_offers_the_next_hand(settings, client_of, alice, bob):
     from lobby.models import RoomTier
     from mahjong.tables import services
 
