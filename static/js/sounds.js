@@ -5,6 +5,8 @@
    MahjongSounds.play("discard")      draw | discard | claim (chi, pon, kan) | win | tick
    MahjongSounds.toggleMuted()        -> the new muted state (remembered in localStorage)
    MahjongSounds.bindToggle(button)   keeps aria-pressed and the button's text in step
+   MahjongSounds.countdown(seconds)   call on every clock update: ticks once per second
+                                      while 1-5 seconds are left
 
    Nothing plays before the player's first click, tap or key press on the page (browsers
    refuse autoplay anyway; this keeps the console quiet and the first sound on time). */
@@ -75,6 +77,15 @@
     show(muted);
   }
 
+  var lastTick = null;
+  function countdown(seconds) {
+    var s = Math.ceil(Number(seconds));
+    if (!(s >= 1 && s <= 5)) { lastTick = null; return false; }
+    if (s === lastTick) return false;
+    lastTick = s;
+    return play("tick");
+  }
+
   window.MahjongSounds = {
     names: NAMES.slice(),
     play: play,
@@ -82,6 +93,7 @@
     setMuted: setMuted,
     toggleMuted: function () { return setMuted(!muted); },
     bindToggle: bindToggle,
+    countdown: countdown,
     isUnlocked: function () { return unlocked; }
   };
 

@@ -118,6 +118,10 @@ def test_the_gallery_loads_every_tile_image_in_chromium(browser, live_server, wi
         assert page.evaluate("window.MahjongSounds.play('discard')") is False
         page.click("[data-sound-toggle]")
         assert page.evaluate("window.MahjongSounds.play('pon')") is True
+        # The clock ticks once per second in the last five, however often it redraws.
+        ticks = page.evaluate(
+            "[7, 5.4, 5.1, 4.9, 4.2, 3.5, 0.5, 0].map(s => window.MahjongSounds.countdown(s))")
+        assert ticks == [False, False, False, True, False, True, True, False]
         page.click("[data-sound-toggle]")
         page.reload()
         assert page.evaluate("window.MahjongSounds.isMuted()") is True
