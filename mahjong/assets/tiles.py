@@ -17,6 +17,7 @@ bamboo sticks) are hidden below 40 px by a media query inside the SVG.
 
 from __future__ import annotations
 
+import math
 import re
 import sys
 from pathlib import Path
@@ -125,7 +126,7 @@ def text(char: str, colour: str, size: float, y: float = 40, x: float = 30,
 
 def characters(n: int) -> str:
     return "".join([
-        index(DIGITS.get(n, "") or _digit(n), NAVY),
+        index(DIGITS.get(n) or _digit(n), NAVY),
         glyph(CN_NUMERALS[n], 14, 8.5, 32, 22, NAVY, 4.4),
         glyph(WAN, 13, 38, 34, 29, RED, 5),
     ])
@@ -161,14 +162,10 @@ def one_dot() -> str:
 
 
 def _cos(deg: float) -> float:
-    import math
-
     return round(math.cos(math.radians(deg)), 6)
 
 
 def _sin(deg: float) -> float:
-    import math
-
     return round(math.sin(math.radians(deg)), 6)
 
 
