@@ -112,6 +112,7 @@ def context_for(table: Table, seat: int, hand: Hand | None = None, notice: str =
         "ready_next": seats[seat].ready_next,
         "deadline": hand.deadline.isoformat() if hand.deadline and not ended else "",
         "notice": notice,
+        "haidi_shown": tiles_of(v["haidi"]["shown"]),
         "ws_url": f"/ws/tables/{table.public_id}/",
         "act_url": reverse("tables:act", args=[table.public_id]),
         "my_score": v["session"]["scores"][seat],
