@@ -23,6 +23,11 @@ shape says; "other" in every special form. 三财神 is a reading only on a self
 (``tsumo``); ``is_win`` counts it whenever the three wilds are held, the caller knowing
 whose turn it is. With a ruleset, ``is_win`` also wants the ruleset's full hand (melds
 counted as 3).
+
+Scoring asks for less: ``readings`` gives ``decompose``'s readings without the
+one-winning-kind question (its "edge", "closed" and "pair" labels are the shapes), and
+``has_one_winning_kind`` answers that question, without the full wait list, only when
+a single-kind wait could score.
 """
 
 from __future__ import annotations
@@ -480,22 +485,25 @@ def _plain_meld_block(meld) -> Block:
 
 
 def _readings(hand, melds, allowed, wild, tsumo):
+    """(form, reading) of a hand with wilds, in form order (``_plain_readings`` reads
+    the hands without)."""
     v = view(hand, melds, wild)
     counts = hand_readings.counts_of(v.faces)
-    makers = {
-        STANDARD: lambda: hand_readings.standard(counts, v.jokers, v.sets, wild),
-        SEVEN_PAIRS: lambda: hand_readings.seven_pairs(counts) if not melds else set(),
-        THIRTEEN_ORPHANS: lambda: hand_readings.thirteen_orphans(counts) if not melds else set(),
-        forms.QUAN_BU_KAO: lambda: hand_readings.knitted_singles(counts, 0) if not melds else set(),
-        forms.QI_XING_BU_KAO: lambda: hand_readings.knitted_singles(counts, 7) if not melds else set(),
-        forms.ZU_HE_LONG: lambda: hand_readings.zu_he_long(counts, v.sets),
-        forms.LV_YI_SE_LOOSE: lambda: hand_readings.lv_yi_se_loose(counts) if not melds else set(),
-        forms.YING_BA_DUI: lambda: _ying_ba_dui(counts, v, melds),
-        SAN_CAI_SHEN: lambda: (hand_readings.san_cai_shen(counts, v.jokers, wild)
-                               if tsumo and wild is not None else set()),
-    }
-    for form in sorted(allowed):
-        for reading in sorted(makers[form]()):
+    for form in _sorted_forms(allowed):
+        if form == STANDARD:
+            found = hand_readings.standard(counts, v.jokers, v.sets, wild)
+        elif form == forms.ZU_HE_LONG:
+            found = hand_readings.zu_he_long(counts, v.sets)
+        elif form == forms.YING_BA_DUI:
+            found = _ying_ba_dui(counts, v, melds)
+        elif form == SAN_CAI_SHEN:
+            found = (hand_readings.san_cai_shen(counts, v.jokers, wild)
+                     if tsumo and wild is not None else ())
+        elif melds:
+            continue
+        else:
+            found = _SPECIAL_READINGS[form](counts)
+        for reading in sorted(found):
             yield form, reading
 
 
