@@ -281,7 +281,8 @@ def has_one_winning_kind(concealed, melds, win, ruleset, wild=None, readings=Non
             if won:
                 return False
         return True
-    if SEVEN_PAIRS in allowed and not melds and len(concealed) == 13:
+    if SEVEN_PAIRS in allowed and not melds and len(concealed) == 13 and held.count(0) >= 27:
+        # six pairs and a single hold at most seven kinds
         return all(k == win or held[k] >= 4 or k not in in_play
                    for k in _seven_pairs_waits(Counter(concealed)))
     return True
@@ -318,6 +319,8 @@ def _special_shaped(concealed, melds, allowed) -> bool:
     if not allowed & _SHAPE_FORMS:
         return False
     distinct = set(concealed)
+    if len(distinct) < 8:  # every check below wants eight different kinds or more
+        return bool(allowed & _OTHER_SHAPE_FORMS) and not melds
     if THIRTEEN_ORPHANS in allowed and not melds and len(distinct & _YAOJIU_SET) >= 12:
         return True
     if allowed & _KNITTED_FORMS:
