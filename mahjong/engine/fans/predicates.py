@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from ..shapes import (CHOW, PAIR, QI_XING_BU_KAO, QUAN_BU_KAO, SEVEN_PAIRS, THIRTEEN_ORPHANS,
                       ZU_HE_LONG)
-from ..tiles import DRAGONS, GREEN, TERMINALS, WINDS, YAOJIU, is_dragon, is_terminal, is_wind
+from ..tiles import DRAGONS, GREEN, TERMINALS, WINDS, YAOJIU
 from .features import bits
 
 GREEN_KINDS = frozenset({19, 20, 21, 23, 25, GREEN})       # 2s 3s 4s 6s 8s 6z
@@ -20,6 +20,8 @@ REVERSIBLE_KINDS = frozenset({9, 10, 11, 12, 13, 16, 17,    # 1p-5p 8p 9p
                               19, 21, 22, 23, 25, 26, 31})  # 2s 4s-6s 8s 9s, 5z
 TERMINAL_KINDS = frozenset(TERMINALS)
 YAOJIU_KINDS = frozenset(YAOJIU)
+WIND_KINDS = frozenset(WINDS)
+DRAGON_KINDS = frozenset(DRAGONS)
 NINE_GATES = (3, 1, 1, 1, 1, 1, 1, 1, 3)
 
 
@@ -83,8 +85,7 @@ def one_voided_suit(f) -> bool:     # 缺一门
 
 @needs("honor")
 def all_types(f) -> bool:           # 五门齐
-    return (len(f.suits) == 3 and any(is_wind(k) for k in f.kinds)
-            and any(is_dragon(k) for k in f.kinds))
+    return len(f.suits) == 3 and bool(f.kinds & WIND_KINDS) and bool(f.kinds & DRAGON_KINDS)
 
 
 def ranks(low: int, high: int, standard_only: bool = False):
@@ -100,8 +101,8 @@ def ranks(low: int, high: int, standard_only: bool = False):
 
 @needs("hog")
 def tile_hogs(f) -> int:            # 四归一: four copies not used as a kong
-    kongs = {b.tiles[0] for b in f.kongs}
-    return sum(1 for k, n in enumerate(f.counts) if n == 4 and k not in kongs)
+    counts = f.counts
+    return counts.count(4) - sum(1 for b in f.kongs if counts[b.tiles[0]] == 4)
 
 
 # ----- sets and the pair ---------------------------------------------------------------
@@ -117,12 +118,12 @@ def all_chows_number_pair(f) -> bool:  # 平和 shape (the wait is up to the tab
 
 
 def wind_pungs(f) -> int:
-    return sum(1 for k in f.pungs if is_wind(k))
+    return sum(1 for k in f.pungs if k in WIND_KINDS)
 
 
 @needs("dragon_pung")
 def dragon_pungs(f) -> int:
-    return sum(1 for k in f.pungs if is_dragon(k))
+    return sum(1 for k in f.pungs if k in DRAGON_KINDS)
 
 
 @needs("wind_pung")
@@ -162,7 +163,10 @@ def every_group(f, pred) -> bool:
 
 @needs("standard")
 def outside_hand(f) -> bool:        # 全带幺
-    return f.standard and every_group(f, lambda g: any(k in YAOJIU_KINDS for k in g))
+    # a chow holds a terminal when it is 123 or 789; a pung or the pair is one kind
+    return (f.standard and all(k % 9 in (0, 6) for k in f.chows)
+            and all(k in YAOJIU_KINDS for k in f.pungs)
+            and (f.pair is None or f.pair in YAOJIU_KINDS))
 
 
 @needs("standard", "no_honor")
@@ -265,7 +269,7 @@ def yao_jiu_pungs(scored_winds=None):
         own = scored_winds(f) if scored_winds else ()
         winds = wind_pungs(f)
         return sum(1 for k in f.pungs
-                   if is_terminal(k) or (is_wind(k) and winds < 3 and k not in own))
+                   if k in TERMINAL_KINDS or (k in WIND_KINDS and winds < 3 and k not in own))
     return count
 
 
