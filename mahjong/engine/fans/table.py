@@ -77,8 +77,11 @@ class FanTable:
                            {bit_of[f]: mask(f.excludes) for f in self.fans})
         object.__setattr__(self, "replaces_mask", {f: mask(f.replaces) for f in self.fans})
 
-    def candidates(self, features: int) -> tuple[Fan, ...]:
-        """The fans whose needs the feature bits ``features`` meet, in table order."""
+    def candidates(self, features) -> tuple[Fan, ...]:
+        """The fans whose needs ``features`` meet (feature bits, or a set of feature
+        names), in table order."""
+        if not isinstance(features, int):
+            features = bits(features)
         return tuple(fan for fan, _, _ in self.plan(features)[0])
 
     def plan(self, features: int) -> tuple[tuple, bool]:
