@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Callable, Mapping
 
 from .features import bits
+from .situation import SITUATION_MASK
 
 
 MEMO_LIMIT = 50_000  # distinct feature sets remembered per table
@@ -62,6 +63,7 @@ class FanTable:
         object.__setattr__(self, "by_key", {f.key: f for f in self.fans})
         object.__setattr__(self, "values", {f.key: f.value for f in self.fans})
         object.__setattr__(self, "_candidates", {})
+        object.__setattr__(self, "_by_shape", {})
         # Exclusions as bit masks over the table's fans (the pipeline's hot loop).
         bit_of = {f: 1 << i for i, f in enumerate(self.fans)}
         by_key = {f.key: 1 << i for i, f in enumerate(self.fans)}
@@ -92,10 +94,23 @@ class FanTable:
         if found is None:
             if len(self._candidates) >= MEMO_LIMIT:  # a long-lived server stays bounded
                 self._candidates.clear()
-            # The fallback is the pipeline's to add, never a condition to evaluate.
-            fans = [f for f in self.fans if f.mask & features == f.mask and f.key != self.fallback]
+            # Two levels: the fans whose needs the reading's shape meets (few shapes
+            # recur), then those the situation meets too.
+            fans = [f for f in self._shape_candidates(features & ~SITUATION_MASK)
+                    if f.mask & features == f.mask]
             found = (tuple((f, f.how, f.count) for f in fans), any(f.yakuman for f in fans))
             self._candidates[features] = found
+        return found
+
+    def _shape_candidates(self, shape: int) -> tuple[Fan, ...]:
+        found = self._by_shape.get(shape)
+        if found is None:
+            if len(self._by_shape) >= MEMO_LIMIT:
+                self._by_shape.clear()
+            # The fallback is the pipeline's to add, never a condition to evaluate.
+            found = self._by_shape[shape] = tuple(
+                f for f in self.fans if f.mask & ~SITUATION_MASK & ~shape == 0
+                and f.key != self.fallback)
         return found
 
     def keys(self) -> set[str]:
