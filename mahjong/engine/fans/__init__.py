@@ -78,14 +78,17 @@ def check_tiles(ruleset, ctx: WinContext) -> None:
     if size != ruleset.hand_size:
         raise InvalidAction(f"hand and melds make {size} tiles before the win; "
                             f"{ruleset.slug} needs {ruleset.hand_size}")
+    limits = _copy_limits(ruleset.kinds)   # 0 for a kind not in the set
     counts = [0] * 42
-    for kind in ctx.hand:
-        counts[kind] += 1
-    counts[ctx.win] += 1
-    for meld in ctx.melds:
-        for kind in meld.tiles:
+    fine = True
+    for tiles in (ctx.hand, (ctx.win,), *(m.tiles for m in ctx.melds)):
+        for kind in tiles:
             counts[kind] += 1
-    allowed = _kind_set(ruleset.kinds)
+            if counts[kind] > limits[kind]:
+                fine = False
+    if fine:
+        return
+    allowed = _kind_set(ruleset.kinds)   # name the first wrong kind, in kind order
     for kind, n in enumerate(counts):
         if not n:
             continue
@@ -99,6 +102,12 @@ def check_tiles(ruleset, ctx: WinContext) -> None:
 @lru_cache(maxsize=64)
 def _kind_set(kinds) -> frozenset[int]:
     return frozenset(kinds)
+
+
+@lru_cache(maxsize=64)
+def _copy_limits(kinds) -> tuple[int, ...]:
+    allowed = frozenset(kinds)
+    return tuple(max_copies(kind) if kind in allowed else 0 for kind in range(42))
 
 
 __all__ = ["Fan", "FanScore", "FanTable", "ScoreResult", "TABLES", "known_fan_keys",
