@@ -53,9 +53,10 @@ def answer(request: dict, ruleset) -> dict:
 
 def context_from_request(request: dict) -> WinContext:
     """The WinContext of one request line; bad fields raise naming the field."""
-    for name in FLAGS:
-        if not isinstance(request.get(name, False), bool):
-            raise InvalidAction(f"{name} must be true or false, got {request[name]!r}")
+    flags = {name: request.get(name, False) for name in FLAGS}
+    for name, value in flags.items():
+        if value.__class__ is not bool:
+            raise InvalidAction(f"{name} must be true or false, got {value!r}")
     flowers, flower_count = _flowers(request.get("flowers", 0))
     wild = request.get("wild")
     return WinContext(
@@ -69,7 +70,7 @@ def context_from_request(request: dict) -> WinContext:
         ting=_ting(request.get("ting", False)),
         passes=_count(request.get("passes", 0), "passes"),
         wild=_tile(wild) if wild else None,
-        **{name: request.get(name, False) for name in FLAGS})
+        **flags)
 
 
 # Winning tiles, winds and melds repeat from line to line: parse each spelling once.
@@ -99,9 +100,14 @@ def _text(request: dict, name: str) -> str:
     return value
 
 
+# Every spelling of a wind the CLI takes: a letter or its tile.
+_WINDS = {**WIND_LETTERS, **{f"{i + 1}z": EAST + i for i in range(4)}}
+
+
 def _wind(value, name: str) -> int:
-    if value in WIND_LETTERS:
-        return WIND_LETTERS[value]
+    found = _WINDS.get(value) if isinstance(value, str) else None
+    if found is not None:
+        return found
     try:
         kind = _tile(value)
     except (InvalidAction, TypeError):
