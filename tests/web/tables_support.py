@@ -72,6 +72,7 @@ def celery_worker(transactional_db, redis_layer):
     queue = f"test-tables-{RUN_ID}"
     saved = {k: app.conf[k] for k in ("broker_url", "task_always_eager", "task_default_queue")}
     app.conf.update(broker_url=REDIS_URL, task_always_eager=False, task_default_queue=queue)
+    _fresh_pools(app)  # a producer pool made earlier would still publish to the old broker
     # SQLite's in-memory test database lives in this thread's connection: lend it to the
     # worker thread, as Django's live server does. PostgreSQL uses real connections.
     main = connections["default"]
@@ -108,8 +109,17 @@ def celery_worker(transactional_db, redis_layer):
         task_postrun.disconnect(give_back)
         tasks.SWEEP_LOOP = True
         app.conf.update(saved)
+        _fresh_pools(app)
         if shared is not None:
             shared.dec_thread_sharing()
+
+
+def _fresh_pools(app) -> None:
+    """Forget the app's cached broker connections (as Celery does after a fork)."""
+    app._pool = None  # not closed: kombu hands the same pool out again for the same URL
+    amqp = app.__dict__.get("amqp")
+    if amqp is not None:
+        amqp._producer_pool = None
 
 
 def wait_until(predicate, timeout=20.0, every=0.05):
