@@ -90,6 +90,24 @@ def test_a_match_opens_one_table_for_both_players(client_of, alice, bob):
     assert match.state == Match.State.PLAYING
 
 
+def test_the_match_page_takes_both_players_to_the_table_and_keeps_the_link(client_of, alice, bob):
+    from lobby.models import Match, RoomTier
+
+    tier = RoomTier.objects.get(slug="novice")
+    match = Match.objects.create(
+        kind=Match.Kind.QUICK, tier=tier, ruleset=tier.ruleset, player_one=alice, player_two=bob
+    )
+    target = f"/tables/match/{match.public_id}/"
+    for player in (alice, bob):
+        html = client_of(player).get(match.get_absolute_url()).content.decode()
+        forward = re.search(r'<meta http-equiv="refresh" content="(\d+); url=([^"]+)"', html)
+        assert forward and int(forward.group(1)) <= 3 and forward.group(2) == target
+        assert f'data-testid="sit-down" href="{target}"' in html
+    Match.objects.filter(pk=match.pk).update(state=Match.State.ABANDONED)
+    html = client_of(alice).get(match.get_absolute_url()).content.decode()
+    assert 'http-equiv="refresh"' not in html  # nothing to go to
+
+
 def test_the_end_of_hand_panel_lists_fans_and_offers_the_next_hand(settings, client_of, alice, bob):
     from lobby.models import RoomTier
     from mahjong.tables import services
