@@ -91,6 +91,9 @@ def context_for(table: Table, seat: int, hand: Hand | None = None, notice: str =
         drawn = {"tile": t, "action": f"discard {t}" if t in discards else ""}
     ended = v["phase"] == "ended"
     result = hand.result if ended else None
+    scores = list(v["session"]["scores"])
+    if result:  # the session's scores as the next hand will start them
+        scores = [s + d for s, d in zip(scores, result.get("deltas") or [0, 0], strict=True)]
     return {
         "table": table,
         "hand": hand,
@@ -115,15 +118,19 @@ def context_for(table: Table, seat: int, hand: Hand | None = None, notice: str =
         "haidi_shown": tiles_of(v["haidi"]["shown"]),
         "ws_url": f"/ws/tables/{table.public_id}/",
         "act_url": reverse("tables:act", args=[table.public_id]),
-        "my_score": v["session"]["scores"][seat],
-        "opp_score": v["session"]["scores"][1 - seat],
+        "my_score": scores[seat],
+        "opp_score": scores[1 - seat],
+        "viewer": seats[seat].user,
     }
 
 
 def fragments(table: Table, seat: int, notice: str = "", hand: Hand | None = None) -> str:
     """Every partial of the viewer's table as out-of-band swaps (one message)."""
     ctx = context_for(table, seat, hand, notice=notice) | {"oob": True}
-    return "".join(render_to_string(f"tables/table.html#{name}", ctx) for name in PARTIALS)
+    parts = [render_to_string(f"tables/table.html#{name}", ctx) for name in PARTIALS]
+    # the top bar's bean count, fresh from the row the settlement just wrote
+    parts.append(render_to_string("base.html#beans", {"user": ctx["viewer"], "oob": True}))
+    return "".join(parts)
 
 
 def notice_fragment(message: str) -> str:

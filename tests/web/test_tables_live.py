@@ -5,6 +5,7 @@ playing timers, auto-play and a bot to the end of a hand."""
 import json
 
 import pytest
+from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.test import Client
 
@@ -164,3 +165,40 @@ def test_the_sweeper_task_resolves_a_decision_whose_timer_was_lost(celery_worker
     wait_until(lambda: current(duel).version > hand.version)
     record = Event.objects.filter(hand=hand, kind="action").get()
     assert record.data["by"] == "timeout"
+
+
+def test_the_push_that_ends_a_hand_updates_the_top_bar_beans_and_the_session_scores(
+    settings, redis_layer, alice, bob
+):
+    from lobby.models import RoomTier
+
+    settings.MAHJONG_TEST_SEED = "win254"  # timeouts end this wall in a self-drawn win
+    tier = RoomTier.objects.get(slug="novice")
+    table = services.open_table(tier.ruleset, [alice, bob], tier=tier, beans_per_point=50)
+    before = alice.beans
+    ws = communicator(table, alice)
+
+    def play_out():
+        while not (hand := current(table)).game().ended:
+            services.advance(hand.pk, hand.version)
+        return hand
+
+    async def scenario():
+        assert (await ws.connect())[0]
+        snapshot = await ws.receive_from(5)
+        hand = await database_sync_to_async(play_out)()
+        push = await ws.receive_from(5)
+        while "data-outcome" not in push:
+            push = await ws.receive_from(5)
+        await ws.disconnect()
+        return snapshot, hand, push
+
+    snapshot, hand, push = run(scenario)
+    assert 'id="topbar-beans" class="beans" hx-swap-oob="true"' in snapshot
+    alice.refresh_from_db()
+    delta = hand.result["beans"][0]
+    assert delta and alice.beans == before + delta
+    assert 'id="topbar-beans" class="beans" hx-swap-oob="true"' in push
+    assert f">{alice.beans:,}</span>" in push.split('id="topbar-beans"', 1)[1]
+    points = hand.result["deltas"]
+    assert f"Alice <b>{points[0]}</b>" in push and f"Bob <b>{points[1]}</b>" in push
