@@ -1,10 +1,18 @@
-"""Rank levels (RULES.md 4.6): which level a rank score is, and how far to the next."""
+"""Rank levels (RULES.md 4.6): which level a rank score is, how far to the next, and the
+score's change when a ranked hand is settled.
+
+RULES.md 4.6 Interpretation: rank score = lifetime net points (won minus lost, escape
+penalties included) in classic rooms, floored at 0; a level follows the score both ways.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .models import RankLevel
+from django.db.models import F, Value
+from django.db.models.functions import Greatest
+
+from .models import RankLevel, User
 
 
 @dataclass(frozen=True)
@@ -38,3 +46,12 @@ def progress(score: int, levels: list[RankLevel] | None = None) -> RankProgress:
             upcoming = level
             break
     return RankProgress(current, upcoming, score)
+
+
+def add_points(user_id: int, points: int) -> None:
+    """Add a hand's net points to a player's rank score, never below 0 (one UPDATE, so a
+    concurrent hand at another table cannot lose this one's points)."""
+    if points:
+        User.objects.filter(pk=user_id).update(
+            rank_score=Greatest(F("rank_score") + points, Value(0))
+        )

@@ -82,6 +82,7 @@ class Hand(models.Model):
     seed = models.CharField(max_length=128, blank=True)  # revealed when the hand ends
     deadline = models.DateTimeField(null=True, blank=True)  # of the pending decision
     result = models.JSONField(null=True, blank=True)  # fans and settlement, once ended
+    ranked = models.BooleanField(default=False)  # its points went into the rank scores
     created_at = models.DateTimeField(default=timezone.now)
     ended_at = models.DateTimeField(null=True, blank=True)
 

@@ -22,7 +22,7 @@ from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from accounts import wallet
+from accounts import ranks, wallet
 from accounts.models import User
 from mahjong.engine import game as engine
 from mahjong.engine.actions import Action, parse_action
@@ -425,6 +425,7 @@ def _finish(locked: Locked, state: GameState) -> dict:
     if table.beans_per_point and points is not None:
         result.update(_pay(locked, state, score, facts))
     _record_stats(locked, outcome, score)
+    _record_rank(locked, result["deltas"])
     return result
 
 
@@ -477,6 +478,26 @@ def _record_stats(locked: Locked, outcome, score) -> None:
         User.objects.filter(pk=winner, best_fan__lt=score.total).update(
             best_fan=score.total, best_hand=best
         )
+
+
+def counts_for_rank(table: Table) -> bool:
+    """RULES.md 4.6: rank score counts the points of classic rooms (a room tier on the
+    classic rules), not private rooms, unranked matches or play vs a bot."""
+    if table.tier_id is None or table.ruleset.engine_slug != "classic":
+        return False
+    return table.match_id is None or table.match.ranked
+
+
+def _record_rank(locked: Locked, deltas: list[int]) -> None:
+    """Each human's net points of this hand into their rank score, in the settlement's
+    transaction; the hand's ``ranked`` flag (under the row lock) makes it once per hand."""
+    hand = locked.hand
+    if hand.ranked or not counts_for_rank(locked.table):
+        return
+    hand.ranked = True
+    for seat in locked.seats:
+        if not seat.is_bot:
+            ranks.add_points(seat.user_id, deltas[seat.index])
 
 
 def ready_next(table: Table, user) -> Hand | None:

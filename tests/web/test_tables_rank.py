@@ -1,0 +1,86 @@
+"""Rank score at settlement (RULES.md 4.6 Interpretation): lifetime net points in classic
+rooms, escape penalties included, floored at 0, once per hand; the level follows."""
+
+import pytest
+
+from accounts import ranks
+from accounts.models import RankLevel, User
+from mahjong.tables import services
+from mahjong.tables.models import Hand
+from tests.web.tables_support import bot_table, duel, no_eager_timers  # noqa: F401
+
+pytestmark = pytest.mark.django_db
+
+
+def current(table):
+    return Hand.objects.filter(table=table).order_by("-number").first()
+
+
+def play_out(table):
+    for _ in range(500):
+        hand = current(table)
+        if hand.game().ended:
+            return hand
+        assert services.advance(hand.pk, hand.version)
+    raise AssertionError("the hand did not end")
+
+
+def scores(*users):
+    return [User.objects.values_list("rank_score", flat=True).get(pk=u.pk) for u in users]
+
+
+def test_an_escape_in_a_room_costs_the_escaper_the_penalty_and_pays_the_opponent(
+    duel, alice, bob
+):
+    User.objects.filter(pk=alice.pk).update(rank_score=100)
+    services.leave(duel, alice)
+    penalty = 13 * duel.base_points  # classic: 13 points (RULES.md 4)
+    assert current(duel).result["deltas"] == [-penalty, penalty]
+    assert scores(alice, bob) == [100 - penalty, penalty]
+
+
+def test_a_played_hand_adds_each_players_net_points_floored_at_zero(duel, alice, bob):
+    User.objects.filter(pk=bob.pk).update(rank_score=5)
+    hand = play_out(duel)
+    deltas = hand.result["deltas"]
+    assert hand.ranked
+    assert scores(alice, bob) == [max(0, deltas[0]), max(0, 5 + deltas[1])]
+
+
+def test_the_rank_score_is_written_once_per_hand(duel, alice, bob):
+    services.leave(duel, alice)
+    hand = current(duel)
+    before = scores(alice, bob)
+    locked = services.Locked(duel, hand, list(duel.seats.select_related("user")), hand.game())
+    services._record_rank(locked, hand.result["deltas"])  # a second settlement attempt
+    assert scores(alice, bob) == before
+
+
+def test_play_vs_a_bot_and_unranked_matches_leave_the_rank_alone(bot_table, alice, bob):
+    from lobby.models import Match, RoomTier
+
+    services.leave(bot_table, alice)
+    tier = RoomTier.objects.get(slug="novice")
+    friendly = Match.objects.create(
+        kind=Match.Kind.PRIVATE,
+        ruleset=tier.ruleset,
+        ranked=False,
+        player_one=alice,
+        player_two=bob,
+    )
+    table = services.open_table(tier.ruleset, [alice, bob], match=friendly)
+    services.leave(table, bob)
+    assert current(table).result["kind"] == "escape"
+    assert scores(alice, bob) == [0, 0]
+    assert not services.counts_for_rank(table)
+
+
+def test_the_level_follows_the_score_down_as_well_as_up(duel, alice, bob, client_of):
+    levels = list(RankLevel.objects.order_by("threshold"))
+    assert len(levels) > 2
+    User.objects.filter(pk=alice.pk).update(rank_score=levels[1].threshold)
+    assert ranks.progress(scores(alice)[0]).level == levels[1]
+    services.leave(duel, alice)  # -13 points: below level 2's threshold of 40
+    assert ranks.progress(scores(alice)[0]).level == levels[0]
+    page = client_of(alice).get("/accounts/profile/", follow=True).content.decode()
+    assert levels[0].name in page and f"{levels[1].threshold - 13}" in page
