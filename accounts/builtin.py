@@ -4,6 +4,8 @@ never overwrites what an operator has edited."""
 
 from __future__ import annotations
 
+from mahjong.engine.bots import LEVELS
+
 from . import wallet
 from .models import EconomySettings, RankLevel, User
 
@@ -26,14 +28,14 @@ RANK_LEVELS = [
     (16, "自摸王", "King of Self-Draw", 200_000),
 ]
 
-# Bots sit in when a human waits too long (live play); they need beans to stake.
-BOTS = [
-    ("bot-afu", "阿福 (机器人)"),
-    ("bot-xiaomei", "小美 (机器人)"),
-    ("bot-laoli", "老李 (机器人)"),
-    ("bot-dashen", "大神 (机器人)"),
-]
+# One bot account per engine level (mahjong.engine.bots.LEVELS): it plays vs-bot games,
+# fills quick-match seats after the tier's wait and private rooms on the host's request.
+# Bots need beans to stake; they cannot log in (inactive, no usable password).
 BOT_FLOAT = 1_000_000
+
+
+def bot_username(level: str) -> str:
+    return f"bot-{level}"
 
 
 def load() -> dict[str, int]:
@@ -46,18 +48,39 @@ def load() -> dict[str, int]:
     EconomySettings.load()
     wallet.house()
     wallet.bank()
-    for username, nickname in BOTS:
-        bot, new = User.objects.get_or_create(
-            username=username, defaults={"nickname": nickname, "kind": User.Kind.BOT}
-        )
-        if new:
-            bot.set_unusable_password()
-            bot.save(update_fields=["password"])
+    for level in LEVELS:
+        _bot, new = _ensure_bot(level)
         created["bots"] += new
-        # The key makes this a one-time float even though load() runs at every start.
-        wallet.post(
-            [(wallet.bank(), -BOT_FLOAT), (bot, BOT_FLOAT)],
-            reason=wallet.Reason.BOT_FLOAT,
-            key=f"bot-float:{bot.public_id}",
-        )
     return created
+
+
+def _ensure_bot(level) -> tuple[User, bool]:
+    bot, new = User.objects.get_or_create(
+        username=bot_username(level.slug),
+        defaults={
+            "nickname": f"电脑·{level.name_zh}",
+            "kind": User.Kind.BOT,
+            "bot_level": level.slug,
+            "is_active": False,
+        },
+    )
+    if new:
+        bot.set_unusable_password()
+        bot.save(update_fields=["password"])
+    # The key makes this a one-time float even though load() runs at every start.
+    wallet.post(
+        [(wallet.bank(), -BOT_FLOAT), (bot, BOT_FLOAT)],
+        reason=wallet.Reason.BOT_FLOAT,
+        key=f"bot-float:{bot.public_id}",
+    )
+    return bot, new
+
+
+def bot_for(level: str) -> User:
+    """The bot account of ``level`` (a slug of LEVELS), created if the loader has not run
+    since the level was added. ValueError for an unknown level."""
+    found = next((lv for lv in LEVELS if lv.slug == level), None)
+    if found is None:
+        raise ValueError(f"unknown bot level {level!r}")
+    bot = User.objects.filter(kind=User.Kind.BOT, bot_level=level).order_by("pk").first()
+    return bot or _ensure_bot(found)[0]

@@ -37,6 +37,13 @@ class User(AbstractUser):
     best_hand = models.CharField(_("biggest hand"), max_length=80, blank=True)
     muted_until = models.DateTimeField(_("muted until"), null=True, blank=True)
     ban_reason = models.CharField(_("ban reason"), max_length=200, blank=True)
+    # A bot account plays at this level of mahjong.engine.bots.LEVELS (one account each).
+    bot_level = models.CharField(
+        _("bot level"),
+        max_length=20,
+        blank=True,
+        help_text=_("For bot accounts: the strength it plays with (a level slug, e.g. efficient)."),
+    )
 
     class Meta:
         verbose_name = _("player")
@@ -62,7 +69,26 @@ class User(AbstractUser):
 
     @property
     def display_name(self) -> str:
-        return self.nickname or self.username
+        """The nickname; a bot's carries the 🤖 badge wherever a name is shown, and a
+        level bot is named by its level in the page's language."""
+        name = self.nickname or self.username
+        if self.kind != self.Kind.BOT:
+            return name
+        level = self.level
+        if level is not None and get_language() == "en":
+            name = f"Bot · {level.name_en}"
+        return f"🤖 {name}"
+
+    @property
+    def is_bot(self) -> bool:
+        return self.kind == self.Kind.BOT
+
+    @property
+    def level(self):
+        """A bot account's engine level (mahjong.engine.bots.Level), else None."""
+        from mahjong.engine.bots import LEVELS
+
+        return next((lv for lv in LEVELS if lv.slug == self.bot_level), None)
 
     @property
     def is_muted(self) -> bool:

@@ -102,8 +102,8 @@ def open_table(
     base_points: int | None = None,
     beans_per_point: int = 0,
 ) -> Table:
-    """A table for ``users`` (seat 0, seat 1) and its first hand. A bot sits in seat 1
-    when ``bot_level`` is given."""
+    """A table for ``users`` (seat 0, seat 1) and its first hand. A bot account's seat
+    plays at ``bot_level`` if given, else at its account's level; a player's never."""
     engine_rs = ruleset.engine()
     with transaction.atomic():
         table = Table.objects.create(
@@ -114,9 +114,8 @@ def open_table(
             beans_per_point=beans_per_point,
         )
         for index, user in enumerate(users):
-            Seat.objects.create(
-                table=table, index=index, user=user, bot_level=bot_level if index == 1 else ""
-            )
+            level = (bot_level or user.bot_level or "random") if user.is_bot else ""
+            Seat.objects.create(table=table, index=index, user=user, bot_level=level)
         _start_hand(table, None)
     return table
 
@@ -258,9 +257,10 @@ def _notify_on_commit(table: Table, version: int) -> None:
 
 
 def advance(hand_id: int, version: int) -> bool:
-    """The timer of (hand, version): a bot seat moves, a player's timeout takes the
-    engine's default action. Does nothing if the hand has moved on (late or duplicate)."""
-    from .bots import choose
+    """The timer of (hand, version): a bot seat moves at its level, an auto-played seat
+    (托管, disconnected) at the efficient level, a player's timeout takes the engine's
+    default action (bot_moves.decide). Does nothing if the hand has moved on."""
+    from . import bot_moves
 
     with transaction.atomic():
         hand = Hand.objects.filter(pk=hand_id).only("table_id").first()
@@ -271,17 +271,12 @@ def advance(hand_id: int, version: int) -> bool:
             return False
         if locked.table.status != Table.Status.PLAYING:
             return False
-        state, turn = locked.state, locked.state.turn
-        seat = locked.seats[turn]
-        if seat.is_bot:
-            action = choose(seat.bot_level, f"{locked.hand.commitment}:{version}", state, turn)
-            by = "bot"
-        else:
-            action = engine.default_action(state, turn)
-            forced = engine.is_forced(state, turn) or seat.auto_play
-            by = "auto" if forced else "timeout"
-        if action is None:
+        turn = locked.state.turn
+        seed = f"{locked.hand.commitment}:{version}"
+        decision = bot_moves.decide(locked.state, locked.seats[turn], seed)
+        if decision is None:
             return False
+        action, by = decision
         _apply(locked, turn, action, by=by)
     return True
 

@@ -36,10 +36,9 @@ def test_it_loads_six_rulesets_sixteen_levels_and_bots_with_beans(builtin):
     )
     assert RankLevel.objects.count() == 16
     assert RankLevel.objects.get(level=16).name == "自摸王"
-    bots = User.objects.filter(kind="bot")
-    assert bots.count() == 4 and all(
-        b.beans == 1_000_000 and not b.has_usable_password() for b in bots
-    )
+    bots = User.objects.filter(kind="bot").order_by("pk")
+    assert [b.bot_level for b in bots] == ["random", "novice", "efficient", "strong"]
+    assert all(b.beans == 1_000_000 and not b.has_usable_password() for b in bots)
     assert Leaderboard.objects.count() == 4
 
 
@@ -52,7 +51,7 @@ def test_loading_again_creates_nothing_and_keeps_admin_edits(builtin):
     )
     assert RoomTier.objects.get(slug="novice").entry_min == 2_000
     assert not Leaderboard.objects.filter(metric="games_won").exists()
-    assert User.objects.get(username="bot-afu").beans == 1_000_000  # floated once only
+    assert User.objects.get(username="bot-efficient").beans == 1_000_000  # floated once only
 
 
 @pytest.mark.parametrize(

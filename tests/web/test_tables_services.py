@@ -131,8 +131,8 @@ def test_settlement_is_written_once_per_hand(duel, alice):
 def test_a_win_moves_beans_as_the_result_says(settings, alice, bob):
     from lobby.models import RoomTier
 
-    # A wall on which the timeout plays end in a self-drawn win (found with the engine).
-    settings.MAHJONG_TEST_SEED = "win254"
+    # A wall on which two timeouts each, then 托管 (efficient), end in a self-drawn win.
+    settings.MAHJONG_TEST_SEED = "win255"
     tier = RoomTier.objects.get(slug="novice")
     table = services.open_table(
         tier.ruleset, [alice, bob], tier=tier, beans_per_point=tier.beans_per_point

@@ -112,7 +112,7 @@ def test_the_end_of_hand_panel_lists_fans_and_offers_the_next_hand(settings, cli
     from lobby.models import RoomTier
     from mahjong.tables import services
 
-    settings.MAHJONG_TEST_SEED = "win254"  # timeouts end this wall in a self-drawn win
+    settings.MAHJONG_TEST_SEED = "win255"  # timeouts, then 托管, end this wall in a self-draw
     tier = RoomTier.objects.get(slug="novice")
     table = services.open_table(tier.ruleset, [alice, bob], tier=tier, beans_per_point=50)
     while not (hand := current(table)).game().ended:
