@@ -57,9 +57,10 @@ def _rules(ruleset):
     return ruleset.forms, ruleset.kinds
 
 
-def _distance(v: View, allowed) -> int:
-    """Fewest tiles to add for a complete hand in any allowed form."""
-    best = forms.standard(v) if STANDARD in allowed else 99
+def _distance(v: View, allowed, *, exact: bool = True) -> int:
+    """Fewest tiles to add for a complete hand in any allowed form (``exact=False``:
+    the standard form may ignore the copies melds hold, see ``_distance_of``)."""
+    best = forms.standard(v, capped=exact) if STANDARD in allowed else 99
     for name in allowed:
         if best <= 0:
             break
@@ -70,11 +71,14 @@ def _distance(v: View, allowed) -> int:
     return best
 
 
-def _distance_of(tiles, melds, allowed, wild) -> int:
+def _distance_of(tiles, melds, allowed, wild, *, exact: bool = True) -> int:
+    """Fewest tiles to add. ``exact=False`` may ignore the copies melds hold (a lower
+    bound): enough where only "one tile away?" is asked before the waits are tried,
+    since a wait that needs a copy the melds hold is dead anyway (RULES.md 3.15.1)."""
     if wild is None and allowed <= DEFAULT_FORMS:
         keys = suit_tables.keys_of(tiles)
-        return forms.basic_distance(keys, melds, len(tiles), allowed)
-    return _distance(view(tiles, melds, wild), allowed)
+        return forms.basic_distance(keys, melds, len(tiles), allowed, capped=exact)
+    return _distance(view(tiles, melds, wild), allowed, exact=exact)
 
 
 def _check_size(tiles) -> int:
@@ -122,7 +126,7 @@ def waits(tiles, melds=(), ruleset=None, wild=None) -> list[int]:
     if _check_size(tiles) != 1:
         raise InvalidAction(f"{format_tiles(sorted(tiles))!r}: waits need 3n+1 tiles")
     allowed, kinds = _rules(ruleset)
-    if _distance_of(tiles, melds, allowed, wild) != 1:
+    if _distance_of(tiles, melds, allowed, wild, exact=False) != 1:
         return []
     return _waits(tiles, melds, allowed, kinds, wild)
 
@@ -347,7 +351,7 @@ def ready_discards(tiles, melds, ruleset, wild=None) -> dict[int, list[int]]:
     if _check_size(tiles) != 2:
         raise InvalidAction(f"{format_tiles(sorted(tiles))!r}: discards need 3n+2 tiles")
     allowed, _ = _rules(ruleset)
-    if _distance_of(tiles, melds, allowed, wild) > 1:
+    if _distance_of(tiles, melds, allowed, wild, exact=False) > 1:
         return {}
     out = {}
     for kind in sorted(set(tiles)):

@@ -79,8 +79,8 @@ def _fourteen(v: View) -> bool:
     return not v.melded and v.size in (13, 14)
 
 
-def standard(v: View) -> int:
-    return suit_tables.standard_distance(v.keys, v.sets, v.caps) - v.jokers
+def standard(v: View, *, capped: bool = True) -> int:
+    return suit_tables.standard_distance(v.keys, v.sets, v.caps if capped else None) - v.jokers
 
 
 def seven_pairs(v: View) -> int | None:
@@ -186,12 +186,14 @@ def complete_in(v: View, allowed) -> bool:
     return False
 
 
-def basic_distance(keys, melds, size: int, allowed) -> int:
+def basic_distance(keys, melds, size: int, allowed, *, capped: bool = True) -> int:
     """The smallest distance in the default forms, no wilds, straight from suit keys:
-    the hot path of shanten."""
+    the hot path of shanten. ``capped=False`` ignores the copies melds hold: a lower
+    bound, from the prebuilt tables, that is enough to prune before an exact wait check."""
     best = 99
     if STANDARD in allowed:
-        best = suit_tables.standard_distance(keys, (size - 1) // 3, caps(melds) if melds else None)
+        limits = caps(melds) if melds and capped else None
+        best = suit_tables.standard_distance(keys, (size - 1) // 3, limits)
     if melds or size < 13 or best == 0:
         return best
     m, p, s, z = _stats(keys)
