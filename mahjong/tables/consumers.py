@@ -2,7 +2,8 @@
 the table's group, pass actions to the service, and on every "hand changed" hint re-read
 the hand and send this viewer's fragments as out-of-band swaps. No rule branching here.
 
-Client -> server: {"action": "discard 5m", "version": 7} (htmx ws-send with hx-vals).
+Client -> server: {"action": "discard 5m", "version": 7} (htmx ws-send with hx-vals), and
+{"ping": 1} every presence.HEARTBEAT seconds (table.js): the connection is alive.
 Server -> client: HTML whose root elements carry hx-swap-oob (htmx's ws extension).
 """
 
@@ -58,14 +59,14 @@ class TableConsumer(JsonWebsocketConsumer):
         self.language = language_of(self.scope)
         async_to_sync(self.channel_layer.group_add)(table.group, self.channel_name)
         self.accept()
-        services.connected(seat)
+        services.connected(seat, self.channel_name)
         self.push()
 
     def disconnect(self, code):
         if getattr(self, "seat", None) is None:
             return
         async_to_sync(self.channel_layer.group_discard)(self.table.group, self.channel_name)
-        services.disconnected(self.seat)
+        services.disconnected(self.seat, self.channel_name)
 
     def receive(self, text_data=None, bytes_data=None, **kwargs):
         with translation.override(self.language or settings.LANGUAGE_CODE):
@@ -78,8 +79,12 @@ class TableConsumer(JsonWebsocketConsumer):
             content = json.loads(text_data)
         except ValueError:
             return self.error(_("Message refused: not JSON."))
+        if isinstance(content, dict) and set(content) == {"ping"}:
+            services.heartbeat(self.channel_name)
+            return None
         if not isinstance(content, dict) or not isinstance(content.get("action"), str):
             return self.error(_("Message refused: expected an action."))
+        services.heartbeat(self.channel_name)
         self.receive_json(content)
 
     def receive_json(self, content, **kwargs):

@@ -55,7 +55,7 @@ class Seat(models.Model):
     bot_level = models.CharField(max_length=20, blank=True)  # set for a bot seat
     auto_play = models.BooleanField(default=False)  # 托管 after two timeouts in a row
     timeouts = models.PositiveSmallIntegerField(default=0)  # in a row
-    connections = models.IntegerField(default=0)
+    connections = models.IntegerField(default=0)  # live ones, kept by tables.presence
     disconnected_at = models.DateTimeField(null=True, blank=True)
     ready_next = models.BooleanField(default=False)
 
@@ -71,6 +71,21 @@ class Seat(models.Model):
     @property
     def is_bot(self) -> bool:
         return bool(self.bot_level)
+
+
+class Connection(models.Model):
+    """One open WebSocket of a seat, alive while its heartbeat is fresh (tables.presence).
+    A web process that dies leaves its rows behind; they go stale and the sweeper reaps them."""
+
+    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="live_connections")
+    channel_name = models.CharField(max_length=200, unique=True)
+    last_seen = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        indexes = [models.Index(fields=["last_seen"])]
+
+    def __str__(self):
+        return f"{self.seat_id} {self.channel_name}"
 
 
 class Hand(models.Model):

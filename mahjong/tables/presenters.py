@@ -14,6 +14,7 @@ from django.urls import reverse
 from mahjong.engine.tiles import format_tile, parse_tiles
 from mahjong.engine.views import view
 
+from . import presence
 from .models import Hand, Seat, Table
 
 PARTIALS = ("notice", "status", "opponent", "rivers", "hand", "prompt", "clock", "result")
@@ -117,6 +118,7 @@ def context_for(table: Table, seat: int, hand: Hand | None = None, notice: str =
         "notice": notice,
         "haidi_shown": tiles_of(v["haidi"]["shown"]),
         "ws_url": f"/ws/tables/{table.public_id}/",
+        "heartbeat": presence.HEARTBEAT,
         "act_url": reverse("tables:act", args=[table.public_id]),
         "my_score": scores[seat],
         "opp_score": scores[1 - seat],

@@ -35,6 +35,7 @@ from mahjong.engine.state import GameState
 from mahjong.engine.tiles import format_tiles
 from mahjong.engine.wall import new_seed
 
+from . import presence
 from .models import Event, Hand, Seat, Table
 
 log = logging.getLogger(__name__)
@@ -293,6 +294,7 @@ def sweep(now: datetime.datetime | None = None) -> int:
     ).values_list("pk", "version")
     for hand_id, version in overdue:
         moved += advance(hand_id, version)
+    presence.reap(now)  # connections of a dead web process: gone since their last heartbeat
     gone = Seat.objects.filter(
         disconnected_at__isnull=False, connections__lte=0, table__status=Table.Status.PLAYING
     ).values_list("pk", flat=True)
@@ -302,15 +304,17 @@ def sweep(now: datetime.datetime | None = None) -> int:
 
 
 def check_escape(seat_id: int, now: datetime.datetime | None = None) -> bool:
-    """RULES.md 3.13: disconnected for more than the escape limit during a hand."""
+    """RULES.md 3.13: disconnected for more than the escape limit during a hand. Only a
+    fresh connection counts (tables.presence): a dead process's ones are reaped first."""
     now = now or timezone.now()
     seat = Seat.objects.filter(pk=seat_id).first()
     if seat is None:
         return False
+    presence.reap(now, seat_ids=[seat_id])
     with transaction.atomic():
         locked = _lock(seat.table_id)
         seat = Seat.objects.get(pk=seat_id)
-        if locked.state.ended or seat.connections > 0 or seat.disconnected_at is None:
+        if locked.state.ended or seat.disconnected_at is None or presence.present(seat_id, now):
             return False
         limit = datetime.timedelta(seconds=locked.state.ruleset.timers.escape)
         if now - seat.disconnected_at <= limit:
@@ -364,18 +368,21 @@ def back(table: Table, user) -> None:
         _notify_on_commit(locked.table, locked.hand.version)
 
 
-def connected(seat: Seat) -> None:
-    Seat.objects.filter(pk=seat.pk).update(connections=F("connections") + 1, disconnected_at=None)
+def connected(seat: Seat, channel: str) -> None:
+    presence.joined(seat, channel)
 
 
-def disconnected(seat: Seat) -> None:
-    with transaction.atomic():
-        Seat.objects.filter(pk=seat.pk).update(connections=F("connections") - 1)
-        row = Seat.objects.select_related("table__ruleset").get(pk=seat.pk)
-        if row.connections <= 0 and row.table.status == Table.Status.PLAYING:
-            Seat.objects.filter(pk=seat.pk).update(connections=0, disconnected_at=timezone.now())
-            limit = row.table.ruleset.engine().timers.escape
+def disconnected(seat: Seat, channel: str) -> None:
+    """A connection closed; with none left during play, the escape clock starts."""
+    if presence.left(seat, channel):
+        table = Table.objects.select_related("ruleset").get(pk=seat.table_id)
+        if table.status == Table.Status.PLAYING:
+            limit = table.ruleset.engine().timers.escape
             _enqueue_on_commit("escape_check", seat.pk, countdown=limit + 1)
+
+
+def heartbeat(channel: str) -> bool:
+    return presence.beat(channel)
 
 
 # ----- the end of a hand: fans, settlement, the next hand --------------------------------

@@ -14,3 +14,19 @@
   setInterval(tick, 250);
   document.addEventListener("htmx:oobAfterSwap", tick);
 })();
+
+// The heartbeat: while the table's WebSocket is open, a ping every data-heartbeat seconds
+// tells the server this player is still here (a connection counts only while it pings).
+(function () {
+  var timer = null;
+  document.addEventListener("htmx:wsOpen", function (event) {
+    var table = document.querySelector(".mj-table[data-heartbeat]");
+    var every = table ? Number(table.dataset.heartbeat) : 0;
+    var socket = event.detail.socketWrapper;
+    clearInterval(timer);
+    if (every > 0) {
+      timer = setInterval(function () { socket.send(JSON.stringify({ ping: 1 })); }, every * 1000);
+    }
+  });
+  document.addEventListener("htmx:wsClose", function () { clearInterval(timer); timer = null; });
+})();

@@ -202,3 +202,31 @@ def test_the_push_that_ends_a_hand_updates_the_top_bar_beans_and_the_session_sco
     assert f">{alice.beans:,}</span>" in push.split('id="topbar-beans"', 1)[1]
     points = hand.result["deltas"]
     assert f"Alice <b>{points[0]}</b>" in push and f"Bob <b>{points[1]}</b>" in push
+
+
+def test_the_page_heartbeat_keeps_its_connection_fresh_and_a_close_removes_it(
+    redis_layer, duel, alice
+):
+    from django.utils import timezone
+
+    from mahjong.tables.models import Connection
+
+    ws = communicator(duel, alice)
+    long_ago = timezone.now() - timezone.timedelta(seconds=45)
+
+    async def scenario():
+        assert (await ws.connect())[0]
+        await ws.receive_from(5)
+        await database_sync_to_async(Connection.objects.update)(last_seen=long_ago)
+        await ws.send_to(json.dumps({"ping": 1}))
+        silent = await ws.receive_nothing(0.5)
+        row = await database_sync_to_async(Connection.objects.get)()
+        await ws.disconnect()
+        return silent, row
+
+    silent, row = run(scenario)
+    assert silent  # a ping gets no answer
+    assert row.seat.table_id == duel.id and row.last_seen > long_ago
+    assert not Connection.objects.exists()
+    seat = Seat.objects.get(table=duel, index=0)
+    assert seat.connections == 0 and seat.disconnected_at is not None

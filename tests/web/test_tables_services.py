@@ -8,7 +8,7 @@ from django.utils import timezone, translation
 
 from accounts.models import LedgerEntry
 from mahjong.engine.game import default_action, legal_actions
-from mahjong.tables import services
+from mahjong.tables import presence, services
 from mahjong.tables.models import Event, Hand, Seat, Table
 from tests.web.tables_support import bot_table, duel, no_eager_timers  # noqa: F401
 
@@ -153,8 +153,8 @@ def test_a_win_moves_beans_as_the_result_says(settings, alice, bob):
 
 def test_a_disconnected_player_escapes_after_the_limit(duel, alice):
     seat = Seat.objects.get(table=duel, index=0)
-    services.connected(seat)
-    services.disconnected(seat)
+    services.connected(seat, "chan-a")
+    services.disconnected(seat, "chan-a")
     assert not services.check_escape(seat.pk)  # not yet
     later = timezone.now() + datetime.timedelta(seconds=91)
     assert services.check_escape(seat.pk, now=later)
@@ -163,10 +163,11 @@ def test_a_disconnected_player_escapes_after_the_limit(duel, alice):
 
 def test_a_reconnect_within_the_limit_is_not_an_escape(duel):
     seat = Seat.objects.get(table=duel, index=0)
-    services.connected(seat)
-    services.disconnected(seat)
-    services.connected(seat)
+    services.connected(seat, "chan-a")
+    services.disconnected(seat, "chan-a")
+    services.connected(seat, "chan-b")
     later = timezone.now() + datetime.timedelta(seconds=200)
+    presence.beat("chan-b", now=later - datetime.timedelta(seconds=10))  # the page pings on
     assert not services.check_escape(seat.pk, now=later)
 
 

@@ -22,7 +22,7 @@ def test_the_page_shows_my_hand_and_only_the_count_of_the_opponents(client_of, d
     mine = state.seat(0).hand
     assert len(re.findall(r'data-tile="', html)) == len(mine)
     assert f'data-count="{len(state.seat(1).hand)}"' in html
-    assert 'ws-connect="/ws/tables/' in html
+    assert 'ws-connect="/ws/tables/' in html and 'data-heartbeat="20"' in html
     if state.turn == 0:
         assert 'data-action="discard ' in html
 

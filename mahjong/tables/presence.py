@@ -1,0 +1,89 @@
+"""Who is at a table: one Connection row per open WebSocket, refreshed by the page's
+heartbeat (a ping every HEARTBEAT seconds). A connection counts only while it is fresh.
+
+A clean close removes its row. A web process that dies takes no close with it: its rows
+stop being refreshed, and after STALE seconds the sweeper reaps them and counts the seat
+as gone since its last heartbeat, so the escape limit (RULES.md 3.13, 90 s) is measured
+from the moment the player was last heard of, whatever happened to the process.
+
+``Seat.connections`` and ``Seat.disconnected_at`` are kept here, as the rest of the app
+reads them: the number of fresh connections, and since when there has been none.
+"""
+
+from __future__ import annotations
+
+import datetime
+
+from django.db import transaction
+from django.db.models import Max
+from django.utils import timezone
+
+from .models import Connection, Seat
+
+HEARTBEAT = 20  # seconds between the page's pings (a background tab may ping late)
+STALE = 60  # a connection not heard from for this long is gone
+
+
+def _fresh_since(now: datetime.datetime) -> datetime.datetime:
+    return now - datetime.timedelta(seconds=STALE)
+
+
+def joined(seat: Seat, channel: str, now: datetime.datetime | None = None) -> None:
+    now = now or timezone.now()
+    with transaction.atomic():
+        Connection.objects.update_or_create(
+            channel_name=channel, defaults={"seat_id": seat.pk, "last_seen": now}
+        )
+        _recount(seat.pk, now)
+
+
+def beat(channel: str, now: datetime.datetime | None = None) -> bool:
+    """The page's heartbeat: this connection is alive. False if it was already reaped."""
+    return bool(
+        Connection.objects.filter(channel_name=channel).update(last_seen=now or timezone.now())
+    )
+
+
+def left(seat: Seat, channel: str, now: datetime.datetime | None = None) -> bool:
+    """A clean close. True when the seat has no fresh connection left."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        Connection.objects.filter(channel_name=channel).delete()
+        return _recount(seat.pk, now)
+
+
+def present(seat_id: int, now: datetime.datetime | None = None) -> bool:
+    now = now or timezone.now()
+    return Connection.objects.filter(seat_id=seat_id, last_seen__gte=_fresh_since(now)).exists()
+
+
+def reap(now: datetime.datetime | None = None, seat_ids=None) -> list[int]:
+    """Drop stale connections (a dead process, a vanished network); returns the seats
+    that have none left, now marked disconnected since their last heartbeat."""
+    now = now or timezone.now()
+    stale = Connection.objects.filter(last_seen__lt=_fresh_since(now))
+    if seat_ids is not None:
+        stale = stale.filter(seat_id__in=seat_ids)
+    gone = []
+    for seat_id, last in stale.values("seat_id").annotate(last=Max("last_seen")).values_list(
+        "seat_id", "last"
+    ):
+        with transaction.atomic():
+            Connection.objects.filter(seat_id=seat_id, last_seen__lt=_fresh_since(now)).delete()
+            if _recount(seat_id, now, since=last):
+                gone.append(seat_id)
+    return gone
+
+
+def _recount(seat_id: int, now: datetime.datetime, since=None) -> bool:
+    """Write the seat's fresh-connection count; True when it is zero."""
+    seat = Seat.objects.select_for_update().filter(pk=seat_id).first()
+    if seat is None:
+        return False
+    live = Connection.objects.filter(seat_id=seat_id, last_seen__gte=_fresh_since(now)).count()
+    if live:
+        Seat.objects.filter(pk=seat_id).update(connections=live, disconnected_at=None)
+        return False
+    away = seat.disconnected_at or since or now
+    Seat.objects.filter(pk=seat_id).update(connections=0, disconnected_at=away)
+    return True

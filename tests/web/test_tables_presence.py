@@ -1,0 +1,93 @@
+"""Presence that survives a dead web process: a connection counts only while its heartbeat
+is fresh, so a killed daphne's leftover rows go stale, the sweeper reaps them and the 90 s
+escape rule (RULES.md 3.13) runs from the player's last heartbeat."""
+
+import datetime
+
+import pytest
+from django.utils import timezone
+
+from mahjong.tables import presence, services
+from mahjong.tables.models import Connection, Hand, Seat
+from tests.web.tables_support import duel, no_eager_timers  # noqa: F401
+
+pytestmark = pytest.mark.django_db
+
+ESCAPE = 90  # classic's escape limit, seconds
+
+
+def seconds(n):
+    return datetime.timedelta(seconds=n)
+
+
+def current(table):
+    return Hand.objects.filter(table=table).order_by("-number").first()
+
+
+@pytest.fixture(autouse=True)
+def no_overdue_decisions(duel):
+    """The sweeps here look at presence only: no decision of the hand is overdue."""
+    Hand.objects.filter(table=duel).update(deadline=None)
+
+
+def killed_process_left(seat, last_heard):
+    """What a web process killed mid-game leaves: a connection row nobody will close."""
+    services.connected(seat, "dead-daphne!abc")
+    Connection.objects.filter(channel_name="dead-daphne!abc").update(last_seen=last_heard)
+
+
+def test_a_seat_with_a_fresh_connection_is_present_and_counted(duel):
+    seat = Seat.objects.get(table=duel, index=0)
+    services.connected(seat, "chan-a")
+    seat.refresh_from_db()
+    assert seat.connections == 1 and seat.disconnected_at is None
+    assert presence.present(seat.pk)
+    assert not presence.present(seat.pk, now=timezone.now() + seconds(presence.STALE + 1))
+
+
+def test_a_stale_connection_of_a_dead_process_ends_in_an_escape_90_s_after_its_last_ping(duel):
+    now = timezone.now()
+    seat = Seat.objects.get(table=duel, index=0)
+    heard = now - seconds(presence.STALE + 5)
+    killed_process_left(seat, heard)
+    seat.refresh_from_db()
+    assert seat.connections == 1 and seat.disconnected_at is None  # as the process left it
+    # the sweeper reaps the stale row: gone since the last heartbeat, not an escape yet
+    assert services.sweep(now=now) == 0
+    seat.refresh_from_db()
+    assert seat.connections == 0 and seat.disconnected_at == heard
+    assert not Connection.objects.filter(seat=seat).exists()
+    assert current(duel).result is None
+    # 90 s after the last heartbeat, the next sweep finds an escape
+    assert services.sweep(now=heard + seconds(ESCAPE - 1)) == 0
+    assert services.sweep(now=heard + seconds(ESCAPE + 1)) == 1
+    result = current(duel).result
+    assert result["kind"] == "escape" and result["escaper"] == 0
+
+
+def test_the_escape_check_itself_does_not_count_a_stale_connection(duel):
+    seat = Seat.objects.get(table=duel, index=1)
+    killed_process_left(seat, timezone.now() - seconds(ESCAPE + 5))
+    assert services.check_escape(seat.pk)
+    assert current(duel).result["escaper"] == 1
+
+
+def test_a_heartbeat_keeps_the_seat_present_next_to_a_dead_connection(duel):
+    now = timezone.now()
+    seat = Seat.objects.get(table=duel, index=0)
+    killed_process_left(seat, now - seconds(300))
+    services.connected(seat, "alive!xyz")  # reconnected to another process
+    assert presence.beat("alive!xyz", now=now + seconds(200))
+    later = now + seconds(230)
+    assert services.sweep(now=later) == 0
+    seat.refresh_from_db()
+    assert seat.connections == 1 and seat.disconnected_at is None
+    assert list(Connection.objects.values_list("channel_name", flat=True)) == ["alive!xyz"]
+    assert current(duel).result is None
+    # and once that one falls silent too, the limit runs from its last ping
+    assert services.sweep(now=now + seconds(200 + presence.STALE + 1)) == 0
+    assert services.sweep(now=now + seconds(200 + ESCAPE + 1)) == 1
+
+
+def test_a_heartbeat_for_a_reaped_connection_changes_nothing(duel):
+    assert not presence.beat("never-connected")
