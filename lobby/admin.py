@@ -5,6 +5,7 @@ from django.contrib import admin
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
+from mahjong.engine.bots import LEVELS
 from mahjong.engine.errors import InvalidRuleset
 from mahjong.engine.rulesets import RULESETS, get_ruleset
 
@@ -219,8 +220,27 @@ class RulesetAdmin(admin.ModelAdmin):
         return format_html(f"<table>{rows}</table>", *[x for pair in facts.items() for x in pair])
 
 
+def bot_level_choices() -> list[tuple[str, str]]:
+    return [(lv.slug, f"{lv.name_zh} / {lv.name_en} ({lv.slug})") for lv in LEVELS]
+
+
+class RoomTierForm(forms.ModelForm):
+    # The engine's levels are code, not schema: offered here, checked by RoomTier.clean.
+    bot_fill_level = forms.ChoiceField(
+        label=_("bot level"),
+        choices=bot_level_choices,
+        initial="efficient",
+        help_text=RoomTier._meta.get_field("bot_fill_level").help_text,
+    )
+
+    class Meta:
+        model = RoomTier
+        fields = "__all__"
+
+
 @admin.register(RoomTier)
 class RoomTierAdmin(admin.ModelAdmin):
+    form = RoomTierForm
     list_display = (
         "name",
         "name_en",
@@ -228,6 +248,7 @@ class RoomTierAdmin(admin.ModelAdmin):
         "beans_per_point",
         "entry_min",
         "entry_max",
+        "bot_fill_seconds",
         "is_active",
         "ordering",
     )

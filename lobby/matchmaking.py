@@ -5,6 +5,10 @@ players who joined at the same instant (neither saw the other's uncommitted tick
 still paired on the next poll. Tickets are locked own-ticket-first and the partner with
 SKIP LOCKED: two pairings in flight never wait on each other; one of them simply retries
 on its next poll.
+
+Bot fill: in a tier with ``bot_fill_seconds``, a player still waiting (and still polling)
+that long is matched with the tier's bot. A Celery task scheduled with the ticket does it
+on time; every poll checks too, so a lost task delays the bot by one poll, not more.
 """
 
 from __future__ import annotations
@@ -56,7 +60,13 @@ def join(user, tier: RoomTier) -> QueueTicket:
                         (ticket.pk,), countdown=tasks.check_interval()
                     )
                 )
-    try_pair(ticket)
+                if tier.fills_with_bot:
+                    transaction.on_commit(
+                        lambda: tasks.fill_with_bot.apply_async(
+                            (ticket.pk,), countdown=tier.bot_fill_seconds
+                        )
+                    )
+    try_pair(ticket) or fill_with_bot(ticket)
     ticket.refresh_from_db()
     return ticket
 
@@ -67,9 +77,56 @@ def poll(ticket: QueueTicket) -> QueueTicket:
         QueueTicket.objects.filter(pk=ticket.pk, state=QueueTicket.State.WAITING).update(
             last_seen=timezone.now()
         )
-        try_pair(ticket)
+        try_pair(ticket) or fill_with_bot(ticket)
     ticket.refresh_from_db()
     return ticket
+
+
+def bot_fill_due(ticket: QueueTicket, now: datetime.datetime | None = None) -> float | None:
+    """Seconds until the ticket's tier fills its seat with a bot (0 or less: now), or None
+    when the tier never does."""
+    tier = ticket.tier
+    if not tier.fills_with_bot:
+        return None
+    due = ticket.created_at + datetime.timedelta(seconds=tier.bot_fill_seconds)
+    return (due - (now or timezone.now())).total_seconds()
+
+
+def fill_with_bot(ticket: QueueTicket) -> Match | None:
+    """Match a player who waited the tier's bot-fill time, still waiting and polling, with
+    the bot of the tier's level (seat two). None when it is not time, or not any more."""
+    from accounts.builtin import bot_for
+
+    with transaction.atomic():
+        mine = (
+            QueueTicket.objects.select_for_update()
+            .select_related("tier__ruleset", "player")
+            .filter(pk=ticket.pk, state=QueueTicket.State.WAITING)
+            .first()
+        )
+        if mine is None or mine.last_seen < _fresh_since():
+            return None
+        wait = bot_fill_due(mine)
+        if wait is None or wait > 0:
+            return None
+        tier = mine.tier
+        if tier.entry_refusal(mine.player.beans):
+            mine.state = QueueTicket.State.CANCELLED
+            mine.save(update_fields=["state"])
+            return None
+        match = Match.objects.create(
+            kind=Match.Kind.QUICK,
+            tier=tier,
+            ruleset_id=mine.ruleset_id,
+            base_points=tier.ruleset.engine().base_points,
+            beans_per_point=tier.beans_per_point,
+            ranked=True,
+            player_one_id=mine.player_id,
+            player_two=bot_for(tier.bot_fill_level),
+        )
+        mine.state, mine.match = QueueTicket.State.MATCHED, match
+        mine.save(update_fields=["state", "match"])
+        return match
 
 
 def try_pair(ticket: QueueTicket) -> Match | None:

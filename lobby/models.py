@@ -19,10 +19,12 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from accounts.codes import new_public_id
+from mahjong.engine.bots import LEVEL_SLUGS
 from mahjong.engine.errors import InvalidRuleset
 from mahjong.engine.rulesets import RULESETS, get_ruleset
 
 SOLO_ENGINE_RULESETS = {"stage"}
+MAX_BOT_FILL_SECONDS = 600  # a longer wait for a bot is a typo, not a setting
 
 
 def engine_choices() -> list[tuple[str, str]]:
@@ -105,6 +107,23 @@ class RoomTier(models.Model):
     entry_max = models.PositiveBigIntegerField(_("entry maximum (beans)"))
     is_active = models.BooleanField(_("open"), default=True)
     ordering = models.PositiveSmallIntegerField(_("order"), default=0)
+    bot_fill_seconds = models.PositiveIntegerField(
+        _("bot after (s)"),
+        null=True,
+        blank=True,
+        help_text=_(
+            "A player waiting this many seconds in quick match gets a bot opponent. "
+            "Empty or 0: never."
+        ),
+    )
+    # No model-level choices: the engine's levels are code (lobby.admin offers them).
+    bot_fill_level = models.CharField(
+        _("bot level"),
+        max_length=20,
+        default="efficient",
+        blank=True,
+        help_text=_("The strength of the bot that fills the seat."),
+    )
 
     class Meta:
         verbose_name = _("room tier")
@@ -135,6 +154,17 @@ class RoomTier(models.Model):
             raise ValidationError({"entry_max": _("The maximum must not be below the minimum.")})
         if self.beans_per_point == 0:
             raise ValidationError({"beans_per_point": _("Beans per point must be at least 1.")})
+        if self.bot_fill_seconds and self.bot_fill_level not in LEVEL_SLUGS:
+            raise ValidationError(
+                {"bot_fill_level": _("Choose the level of the bot that fills the seat.")}
+            )
+        if self.bot_fill_seconds and self.bot_fill_seconds > MAX_BOT_FILL_SECONDS:
+            raise ValidationError(
+                {
+                    "bot_fill_seconds": _("At most %(max)s seconds (empty or 0: never).")
+                    % {"max": MAX_BOT_FILL_SECONDS}
+                }
+            )
         if self.ruleset_id and self.ruleset.is_solo:
             raise ValidationError(
                 {
@@ -144,6 +174,10 @@ class RoomTier(models.Model):
                     % {"ruleset": self.ruleset}
                 }
             )
+
+    @property
+    def fills_with_bot(self) -> bool:
+        return bool(self.bot_fill_seconds) and self.bot_fill_level in LEVEL_SLUGS
 
     def entry_refusal(self, beans: int) -> str | None:
         """None when a player with `beans` may enter, else the message saying why not."""

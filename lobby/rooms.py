@@ -60,6 +60,35 @@ def join(room: PrivateRoom, guest) -> Match:
     return match
 
 
+def fill_with_bot(room: PrivateRoom, host, level: str) -> Match:
+    """The host plays the room's game against a bot of ``level`` instead of a friend."""
+    from accounts.builtin import bot_for
+
+    if room.host_id != host.pk:
+        raise RoomError(_("Only the host can invite a bot."))
+    try:
+        bot = bot_for(level)
+    except ValueError:
+        raise RoomError(_("Unknown bot level.")) from None
+    with transaction.atomic():
+        room = PrivateRoom.objects.select_for_update().get(pk=room.pk)
+        if room.state != PrivateRoom.State.OPEN:
+            raise RoomError(_("Room %(code)s is no longer open.") % {"code": room.code})
+        match = Match.objects.create(
+            kind=Match.Kind.PRIVATE,
+            ruleset=room.ruleset,
+            base_points=room.base_points,
+            beans_per_point=0,
+            ranked=False,
+            player_one_id=room.host_id,
+            player_two=bot,
+        )
+        room.state = PrivateRoom.State.MATCHED
+        room.match = match
+        room.save(update_fields=["state", "match"])
+    return match
+
+
 def close(room: PrivateRoom, host) -> None:
     if room.host_id != host.pk:
         raise RoomError(_("Only the host can close the room."))

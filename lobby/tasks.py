@@ -30,3 +30,25 @@ def expire_ticket_if_stale(ticket_id: int) -> str:
     if not settings.CELERY_TASK_ALWAYS_EAGER:
         expire_ticket_if_stale.apply_async((ticket.pk,), countdown=check_interval())
     return "waiting"
+
+
+@shared_task(ignore_result=True)
+def fill_with_bot(ticket_id: int) -> str:
+    """Give a player still waiting after the tier's bot-fill time a bot opponent. The
+    queue page's poll does the same, so a lost or early delivery costs one poll at most."""
+    from . import matchmaking
+
+    ticket = (
+        QueueTicket.objects.select_related("tier")
+        .filter(pk=ticket_id, state=QueueTicket.State.WAITING)
+        .first()
+    )
+    if ticket is None:
+        return "done"
+    if matchmaking.fill_with_bot(ticket):
+        return "filled"
+    wait = matchmaking.bot_fill_due(ticket)
+    if wait is not None and wait > 0 and not settings.CELERY_TASK_ALWAYS_EAGER:
+        fill_with_bot.apply_async((ticket.pk,), countdown=wait)  # the admin lengthened it
+        return "waiting"
+    return "not filled"

@@ -7,16 +7,28 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import Min
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 from accounts import ranks, wallet
 from accounts.models import EconomySettings, RankLevel
+from mahjong.engine.bots import LEVEL_SLUGS, LEVELS
 
 from . import leaderboards, matchmaking, rooms
 from .forms import JoinByCodeForm, PrivateRoomForm
-from .models import Leaderboard, Match, PrivateRoom, QueueTicket, RoomTier
+from .models import (
+    SOLO_ENGINE_RULESETS,
+    Leaderboard,
+    Match,
+    PrivateRoom,
+    QueueTicket,
+    RoomTier,
+    Ruleset,
+)
+
+BOT_RULESET = "classic"
 
 
 def _redirect(request, url):
@@ -49,11 +61,32 @@ def _relief_context(request):
     }
 
 
+def bot_levels() -> list[dict]:
+    """The bot levels for a picker, weakest first, named in the page's language."""
+    en = get_language() == "en"
+    return [
+        {
+            "slug": lv.slug,
+            "name": lv.name_en if en else lv.name_zh,
+            "about": lv.about_en if en else lv.about_zh,
+        }
+        for lv in LEVELS
+    ]
+
+
 @require_GET
 def home(request):
     if request.htmx and request.htmx.target == "tiers":  # the 5-second refresh of the rooms
         return render(request, "lobby/home.html#tiers", _tiers_context(request))
-    context = {**_tiers_context(request), **_relief_context(request), "join_form": JoinByCodeForm()}
+    context = {
+        **_tiers_context(request),
+        **_relief_context(request),
+        "join_form": JoinByCodeForm(),
+        "bot_levels": bot_levels(),
+        "bot_rulesets": Ruleset.objects.filter(is_active=True).exclude(
+            engine_slug__in=SOLO_ENGINE_RULESETS
+        ),
+    }
     if request.user.is_authenticated:
         context["waiting_ticket"] = (
             QueueTicket.objects.filter(player=request.user, state=QueueTicket.State.WAITING)
@@ -77,6 +110,28 @@ def claim_relief(request):
             % {"beans": f"{posting.amount_for(request.user):,}"},
         )
     return _redirect(request, "/")
+
+
+# ----- play vs a bot ----------------------------------------------------------------------
+
+
+@login_required
+@require_POST
+def play_bot(request):
+    """A table against the bot of the chosen level; no stakes, unranked."""
+    from accounts.builtin import bot_for
+    from mahjong.tables import services as tables
+
+    level = request.POST.get("level", "")
+    if level not in LEVEL_SLUGS:
+        messages.error(request, _("Choose the level of the bot."))
+        return _redirect(request, "/")
+    ruleset = get_object_or_404(
+        Ruleset.objects.filter(is_active=True).exclude(engine_slug__in=SOLO_ENGINE_RULESETS),
+        slug=request.POST.get("ruleset") or BOT_RULESET,
+    )
+    table = tables.open_table(ruleset, [request.user, bot_for(level)])
+    return _redirect(request, table.get_absolute_url())
 
 
 # ----- quick match -----------------------------------------------------------------------
@@ -189,6 +244,7 @@ def room(request, code):
     context = {
         "room": found,
         "is_host": is_host,
+        "bot_levels": bot_levels() if is_host else [],
         "share_url": request.build_absolute_uri(found.get_absolute_url()),
     }
     if request.htmx:
@@ -206,6 +262,19 @@ def room_join(request, code):
         messages.error(request, str(exc))
         return _redirect(request, found.get_absolute_url())
     return _redirect(request, joined.get_absolute_url())
+
+
+@login_required
+@require_POST
+def room_bot(request, code):
+    """The host fills the other seat with a bot of the chosen level."""
+    found = get_object_or_404(PrivateRoom, code=rooms.normalize_code(code))
+    try:
+        match = rooms.fill_with_bot(found, request.user, request.POST.get("level", ""))
+    except rooms.RoomError as exc:
+        messages.error(request, str(exc))
+        return _redirect(request, found.get_absolute_url())
+    return _redirect(request, match.get_absolute_url())
 
 
 @login_required
