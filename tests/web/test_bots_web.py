@@ -189,12 +189,12 @@ def test_a_disconnected_seat_is_played_by_the_efficient_bot(duel, asked):
     hand = current(duel)
     turn = hand.game().turn
     seat = Seat.objects.get(table=duel, index=turn)
-    services.connected(seat)
-    services.disconnected(seat)
+    services.connected(seat, "ws-test")
+    services.disconnected(seat, "ws-test")
     services.advance(hand.pk, hand.version)
     assert last_action(hand)["by"] == "auto"
     assert {level for level, *_rest in asked} <= {"efficient"}
-    services.connected(seat)  # back: a missed timer is a plain timeout again
+    services.connected(seat, "ws-again")  # back: a missed timer is a plain timeout again
     hand = current(duel)
     if hand.game().turn == turn:
         services.advance(hand.pk, hand.version)
