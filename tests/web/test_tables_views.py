@@ -128,6 +128,7 @@ def test_the_end_of_hand_panel_lists_fans_and_offers_the_next_hand(settings, cli
 def test_the_table_speaks_chinese(client_of, duel, alice):
     html = client_of(alice).get(duel.get_absolute_url()).content.decode()
     text = re.sub(r"<script.*?</script>|<[^>]+>", " ", html, flags=re.S)
+    text = text.replace(duel.public_id, "")  # a random id may be all letters (was flaky)
     words = re.findall(r"\b[A-Za-z]{4,}\b", text)
     assert [w for w in words if w not in {"Online", "Alice", "English"}] == []
     assert "牌墙" in text and "庄家" in text
