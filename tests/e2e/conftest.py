@@ -1,6 +1,11 @@
 """End-to-end fixtures: the whole site as `make run` starts it (daphne + a Celery worker +
-an embedded Redis), in a private SQLite file, on a fixed test wall seed; Debian's
-chromium driven by Playwright. Screenshots go to test-artifacts/ (gitignored)."""
+an embedded Redis) on a fixed test wall seed; Debian's chromium driven by Playwright.
+Screenshots go to test-artifacts/ (gitignored).
+
+The database follows the suite's: when DATABASE_URL names a PostgreSQL server (CI), the
+site runs on a database of its own there, test_e2e_<run id>, created for the run and
+dropped after it, so the production stack is exercised end to end; otherwise (a laptop)
+a private SQLite file."""
 
 from __future__ import annotations
 
@@ -11,7 +16,10 @@ import subprocess
 import sys
 import time
 import urllib.request
+import uuid
+from contextlib import contextmanager
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 
@@ -50,8 +58,42 @@ def _up(url: str) -> bool:
         return False
 
 
+def _is_postgres(url: str) -> bool:
+    return urlsplit(url).scheme in {"postgres", "postgresql"}
+
+
+@contextmanager
+def _database_url(workdir: Path):
+    """The site's DATABASE_URL: a fresh PostgreSQL database on the suite's server when the
+    suite runs on PostgreSQL (dropped at the end, connections and all), else SQLite."""
+    server = os.environ.get("DATABASE_URL", "")
+    if not _is_postgres(server):
+        yield f"sqlite:///{workdir}/db.sqlite3"
+        return
+    import psycopg
+    from psycopg import sql
+
+    name = f"test_e2e_{uuid.uuid4().hex[:12]}"
+    admin = urlunsplit(urlsplit(server)._replace(scheme="postgresql"))
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+    try:
+        yield urlunsplit(urlsplit(server)._replace(path=f"/{name}"))
+    finally:
+        with psycopg.connect(admin, autocommit=True) as conn:
+            conn.execute(
+                sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name))
+            )
+
+
 @pytest.fixture(scope="session")
-def site(tmp_path_factory):
+def site_database(tmp_path_factory):
+    with _database_url(tmp_path_factory.mktemp("e2e-db")) as url:
+        yield url
+
+
+@pytest.fixture(scope="session")
+def site(tmp_path_factory, site_database):
     """The base URL of a running site; stopped (the whole process group) at the end."""
     workdir = tmp_path_factory.mktemp("e2e-site")
     env = {
@@ -60,7 +102,7 @@ def site(tmp_path_factory):
         if k not in {"DATABASE_URL", "REDIS_URL", "DJANGO_SETTINGS_MODULE", "PORT", "HOST"}
     }
     env.update(
-        DATABASE_URL=f"sqlite:///{workdir}/db.sqlite3",
+        DATABASE_URL=site_database,
         DEBUG="true",
         MAHJONG_TESTING="true",
         MAHJONG_TEST_SEED=TEST_SEED,

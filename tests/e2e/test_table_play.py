@@ -98,11 +98,10 @@ def test_two_players_quick_match_and_play_a_hand_to_its_settlement(player, site)
     a.wait_for_url(re.compile(r"/queue/\w+/$"))
     b.click("#tier-novice button")
     b.wait_for_url(re.compile(r"/matches/\w+/$"))
-    a.wait_for_url(b.url)
-    for page in (a, b):
-        page.click("[data-testid=sit-down]")
+    # the match page takes both to the table on its own (the sit-down link is the fallback)
     a.wait_for_url(re.compile(r"/tables/\w+/$"))
-    b.wait_for_url(a.url)
+    b.wait_for_url(re.compile(r"/tables/\w+/$"))
+    assert a.url == b.url
     shot(a, "duel-start-ann")
     # each sees 13 or 14 own tiles and only a count of the other's
     for page in (a, b):
@@ -125,9 +124,11 @@ def test_two_players_quick_match_and_play_a_hand_to_its_settlement(player, site)
     assert a.query_selector("[data-testid=next-hand]") and b.query_selector(
         "[data-testid=next-hand]"
     )
-    # the top bar's bean count follows on the next page load
-    a.reload()
-    assert f"{20_000 + delta_a:,}" in a.inner_text(".topbar")
+    # the top bar's bean count and the session scores followed with the result push
+    for page, delta in ((a, delta_a), (b, delta_b)):
+        assert page.inner_text("#topbar-beans") == f"{20_000 + delta:,}"
+        mine = page.get_attribute("[data-delta]", "data-delta")
+        assert page.inner_text(".mj-scores b >> nth=0") == mine
 
 
 def test_a_player_plays_a_bot_to_the_end_and_starts_the_next_hand(player, site):
