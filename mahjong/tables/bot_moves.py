@@ -16,11 +16,6 @@ from mahjong.engine.actions import Action
 AUTO_PLAY_LEVEL = "efficient"
 
 
-def levels() -> list[tuple[str, str, str]]:
-    """(slug, Chinese name, English name) of each selectable level, weakest first."""
-    return [(lv.slug, lv.name_zh, lv.name_en) for lv in engine_bots.LEVELS]
-
-
 def choose(level: str, seed: str, state, seat: int) -> Action:
     """A ``level`` bot's decision for ``seat``, from the seat's view and offered actions."""
     offered = engine.legal_actions(state, seat)

@@ -5,7 +5,6 @@ from . import views
 app_name = "tables"
 
 urlpatterns = [
-    path("play-bot/", views.play_bot, name="play_bot"),
     path("match/<str:public_id>/", views.for_match, name="for_match"),
     path("<str:public_id>/", views.table, name="table"),
     path("<str:public_id>/fragments/", views.fragments, name="fragments"),

@@ -13,14 +13,10 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from accounts.models import User
-from lobby.models import Match, Ruleset
+from lobby.models import Match
 
 from . import presenters, services
-from .bots import levels
 from .models import Seat, Table
-
-BOT_RULESET = "classic"
 
 
 def _table_for(request, public_id) -> tuple[Table, Seat]:
@@ -96,24 +92,6 @@ def leave(request, public_id):
         messages.warning(request, _("You left during a hand: that counts as an escape."))
     url = "/"
     return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
-
-
-@login_required
-@require_POST
-def play_bot(request):
-    """Play vs a bot: a level from the engine's list, the classic rules, no stakes."""
-    slugs = [slug for slug, *_names in levels()]
-    level = request.POST.get("level") or slugs[0]
-    if level not in slugs:
-        messages.error(request, _("Unknown bot level."))
-        return redirect("lobby:home")
-    ruleset = get_object_or_404(Ruleset, slug=request.POST.get("ruleset") or BOT_RULESET)
-    bot = User.objects.filter(kind=User.Kind.BOT).order_by("pk").first()
-    if bot is None:
-        messages.error(request, _("No bot is available right now."))
-        return redirect("lobby:home")
-    table = services.open_table(ruleset, [request.user, bot], bot_level=level)
-    return redirect(table.get_absolute_url())
 
 
 @login_required
