@@ -39,25 +39,9 @@ def create(host, ruleset: Ruleset, base_points: int) -> PrivateRoom:
 
 
 def join(room: PrivateRoom, guest) -> Match:
-    with transaction.atomic():
-        room = PrivateRoom.objects.select_for_update().get(pk=room.pk)
-        if room.host_id == guest.pk:
-            raise RoomError(_("This is your own room: share the link with a friend."))
-        if room.state != PrivateRoom.State.OPEN:
-            raise RoomError(_("Room %(code)s is no longer open.") % {"code": room.code})
-        match = Match.objects.create(
-            kind=Match.Kind.PRIVATE,
-            ruleset=room.ruleset,
-            base_points=room.base_points,
-            beans_per_point=0,
-            ranked=False,
-            player_one_id=room.host_id,
-            player_two=guest,
-        )
-        room.state = PrivateRoom.State.MATCHED
-        room.match = match
-        room.save(update_fields=["state", "match"])
-    return match
+    if room.host_id == guest.pk:
+        raise RoomError(_("This is your own room: share the link with a friend."))
+    return _seat_opponent(room, guest)
 
 
 def fill_with_bot(room: PrivateRoom, host, level: str) -> Match:
@@ -70,6 +54,12 @@ def fill_with_bot(room: PrivateRoom, host, level: str) -> Match:
         bot = bot_for(level)
     except ValueError:
         raise RoomError(_("Unknown bot level.")) from None
+    return _seat_opponent(room, bot)
+
+
+def _seat_opponent(room: PrivateRoom, opponent) -> Match:
+    """Close the room on its unranked, bean-free match against ``opponent``, under the
+    room's row lock so two guests cannot both take the seat."""
     with transaction.atomic():
         room = PrivateRoom.objects.select_for_update().get(pk=room.pk)
         if room.state != PrivateRoom.State.OPEN:
@@ -81,7 +71,7 @@ def fill_with_bot(room: PrivateRoom, host, level: str) -> Match:
             beans_per_point=0,
             ranked=False,
             player_one_id=room.host_id,
-            player_two=bot,
+            player_two=opponent,
         )
         room.state = PrivateRoom.State.MATCHED
         room.match = match

@@ -8,6 +8,20 @@ import pytest
 
 PASSWORD = "tile-river-5m-7z"
 
+# Debian's chromium, driven by Playwright (its own browser download is not used). Without
+# the background-networking flags chromium keeps trying hosts this closed network refuses.
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
 
 @pytest.fixture
 def builtin(db):

@@ -23,19 +23,10 @@ from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 
+from tests.conftest import CHROMIUM, CHROMIUM_FLAGS
+
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"
-CHROMIUM = "/usr/bin/chromium"
-FLAGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 # The players' simple strategy (win, pass claims, discard the drawn tile) is the engine's
 # timeout play; on this wall it ends hand 1 in a self-drawn win (found with the engine).
 TEST_SEED = "win254"
@@ -167,7 +158,7 @@ def browser():
     if not os.path.exists(CHROMIUM):
         pytest.fail("chromium is missing: `make test` installs Debian's chromium")
     with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
         yield b
         b.close()
 

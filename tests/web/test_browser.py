@@ -12,20 +12,10 @@ import pytest
 from django.db import connections
 
 from lobby.models import Match
-from tests.conftest import PASSWORD
+from tests.conftest import CHROMIUM, CHROMIUM_FLAGS, PASSWORD
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-FLAGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 
 
 @pytest.fixture
@@ -37,7 +27,7 @@ def browser(monkeypatch):
     # makes between browser steps are ordinary blocking calls, not async code.
     monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
     with playwright.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
         yield b
         b.close()
         # Playwright's greenlet gives the test body its own context, and Django's
