@@ -62,13 +62,6 @@ def test_a_click_from_a_stale_view_is_refused_with_a_notice_and_a_fresh_view(
     assert current(duel).version == 1
 
 
-def test_play_vs_bot_opens_a_table_with_a_bot(client_of, alice):
-    reply = client_of(alice).post("/tables/play-bot/", {"level": "random"})
-    table = Table.objects.get()
-    assert reply.status_code == 302 and reply["Location"] == table.get_absolute_url()
-    assert [s.is_bot for s in table.seats.all()] == [False, True]
-
-
 def test_a_match_opens_one_table_for_both_players(client_of, alice, bob):
     from lobby.models import Match, RoomTier
 
