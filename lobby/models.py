@@ -31,11 +31,18 @@ def engine_choices() -> list[tuple[str, str]]:
     return [(slug, f"{rs.name_zh} / {rs.name_en} ({slug})") for slug, rs in RULESETS.items()]
 
 
-def _bilingual(name: str, name_en: str) -> str:
-    return name_en if get_language() == "en" and name_en else name
+class BilingualName:
+    """For models with ``name`` (Chinese) and ``name_en``: shown in the active language."""
+
+    def __str__(self):
+        return self.display_name
+
+    @property
+    def display_name(self) -> str:
+        return self.name_en if get_language() == "en" and self.name_en else self.name
 
 
-class Ruleset(models.Model):
+class Ruleset(BilingualName, models.Model):
     """An engine ruleset plus operator overrides, validated by the engine itself."""
 
     slug = models.SlugField(_("slug"), unique=True)
@@ -60,13 +67,6 @@ class Ruleset(models.Model):
         verbose_name = _("ruleset")
         verbose_name_plural = _("rulesets")
         ordering = ["ordering", "slug"]
-
-    def __str__(self):
-        return self.display_name
-
-    @property
-    def display_name(self) -> str:
-        return _bilingual(self.name, self.name_en)
 
     def clean(self):
         if self.engine_slug not in RULESETS:
@@ -93,7 +93,7 @@ class Ruleset(models.Model):
         return get_ruleset(self.engine_slug, self.overrides or None)
 
 
-class RoomTier(models.Model):
+class RoomTier(BilingualName, models.Model):
     """A room (房间, RULES.md 4.6): stakes and who may enter."""
 
     slug = models.SlugField(_("slug"), unique=True)
@@ -137,13 +137,6 @@ class RoomTier(models.Model):
                 condition=Q(beans_per_point__gt=0), name="tier_beans_per_point_pos"
             ),
         ]
-
-    def __str__(self):
-        return self.display_name
-
-    @property
-    def display_name(self) -> str:
-        return _bilingual(self.name, self.name_en)
 
     def clean(self):
         if (
@@ -374,7 +367,7 @@ class PrivateRoom(models.Model):
         return reverse("lobby:room", args=[self.code])
 
 
-class Leaderboard(models.Model):
+class Leaderboard(BilingualName, models.Model):
     """A board the operator defines; lobby.leaderboards computes its rows."""
 
     class Metric(models.TextChoices):
@@ -422,13 +415,6 @@ class Leaderboard(models.Model):
         verbose_name = _("leaderboard")
         verbose_name_plural = _("leaderboards")
         ordering = ["ordering", "id"]
-
-    def __str__(self):
-        return self.display_name
-
-    @property
-    def display_name(self) -> str:
-        return _bilingual(self.name, self.name_en)
 
     def clean(self):
         errors = {}

@@ -122,6 +122,18 @@ def _fresh_pools(app) -> None:
         amqp._producer_pool = None
 
 
+def play_out(table):
+    """Let every pending decision time out until the hand ends (as the timers would)."""
+    from mahjong.tables import services
+
+    for _ in range(500):
+        hand = table.current_hand()
+        if hand.game().ended:
+            return hand
+        assert services.advance(hand.pk, hand.version)
+    raise AssertionError("the hand did not end")
+
+
 def wait_until(predicate, timeout=20.0, every=0.05):
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:

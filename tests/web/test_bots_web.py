@@ -19,7 +19,7 @@ from mahjong.engine.game import default_action
 from mahjong.engine.state import GameState
 from mahjong.engine.views import view
 from mahjong.tables import services
-from mahjong.tables.models import Event, Hand, Seat, Table
+from mahjong.tables.models import Event, Seat, Table
 from tests.conftest import PASSWORD
 from tests.web.tables_support import (  # noqa: F401
     celery_worker,
@@ -31,10 +31,6 @@ from tests.web.tables_support import (  # noqa: F401
 
 pytestmark = pytest.mark.django_db
 LEVELS = [lv.slug for lv in engine_bots.LEVELS]
-
-
-def current(table) -> Hand:
-    return Hand.objects.filter(table=table).order_by("-number").first()
 
 
 @pytest.fixture
@@ -156,7 +152,7 @@ def test_the_host_fills_a_private_room_with_a_bot_of_the_chosen_level(client_of,
 def test_a_bot_seat_moves_at_its_level_from_its_seat_view_only(alice, asked):
     table = services.open_table(Ruleset.objects.get(slug="classic"), [alice, bot_for("strong")])
     for _ in range(40):
-        hand = current(table)
+        hand = table.current_hand()
         state = hand.game()
         if state.ended:
             break
@@ -172,13 +168,13 @@ def test_a_bot_seat_moves_at_its_level_from_its_seat_view_only(alice, asked):
 
 
 def test_a_single_timeout_is_the_default_action_and_托管_is_the_efficient_bot(duel, asked):
-    hand = current(duel)
+    hand = duel.current_hand()
     state, turn = hand.game(), hand.game().turn
     services.advance(hand.pk, hand.version)
     record = last_action(hand)
     assert record["by"] == "timeout" and record["action"] == str(default_action(state, turn))
     assert asked == []
-    hand = current(duel)
+    hand = duel.current_hand()
     turn = hand.game().turn
     Seat.objects.filter(table=duel, index=turn).update(auto_play=True)
     services.advance(hand.pk, hand.version)
@@ -187,7 +183,7 @@ def test_a_single_timeout_is_the_default_action_and_托管_is_the_efficient_bot(
 
 
 def test_a_disconnected_seat_is_played_by_the_efficient_bot(duel, asked):
-    hand = current(duel)
+    hand = duel.current_hand()
     turn = hand.game().turn
     seat = Seat.objects.get(table=duel, index=turn)
     services.connected(seat, "ws-test")
@@ -196,7 +192,7 @@ def test_a_disconnected_seat_is_played_by_the_efficient_bot(duel, asked):
     assert last_action(hand)["by"] == "auto"
     assert {level for level, *_rest in asked} <= {"efficient"}
     services.connected(seat, "ws-again")  # back: a missed timer is a plain timeout again
-    hand = current(duel)
+    hand = duel.current_hand()
     if hand.game().turn == turn:
         services.advance(hand.pk, hand.version)
         assert last_action(hand)["by"] == "timeout"
@@ -285,7 +281,7 @@ def test_a_real_worker_plays_托管_with_the_efficient_bot_to_the_end(
         overrides={"timers": {"decision": 3, "locked_delay": 0.1}},
     )
     table = services.open_table(fast, [alice, bob])
-    hand = wait_until(lambda: (h := current(table)).ended_at and h, timeout=60)
+    hand = wait_until(lambda: (h := table.current_hand()).ended_at and h, timeout=60)
     bys = list(Event.objects.filter(hand=hand, kind="action").values_list("data__by", flat=True))
     assert bys.count("timeout") <= 4 and "auto" in bys  # two misses each, then 托管
     assert all(Seat.objects.filter(table=table).values_list("auto_play", flat=True))

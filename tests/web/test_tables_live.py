@@ -27,10 +27,6 @@ from tests.web.tables_support import (  # noqa: F401
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def current(table):
-    return Hand.objects.filter(table=table).order_by("-number").first()
-
-
 def headers_for(user, origin="http://testserver"):
     client = Client()
     client.force_login(user)
@@ -47,7 +43,7 @@ def communicator(table, user, **kw):
 def test_both_players_get_their_own_snapshot_then_a_push_after_a_move(
     redis_layer, duel, alice, bob
 ):
-    hand = current(duel)
+    hand = duel.current_hand()
     state = hand.game()
     mover_seat = state.turn
     action = str(default_action(state, mover_seat))
@@ -67,7 +63,7 @@ def test_both_players_get_their_own_snapshot_then_a_push_after_a_move(
     assert 'id="mj-hand"' in snap_a and 'hx-swap-oob="true"' in snap_a
     assert 'data-version="1"' in snap_a and 'data-version="2"' in push_a
     assert 'data-version="2"' in push_b
-    assert current(duel).version == 2
+    assert duel.current_hand().version == 2
     # each sees their own tiles: the two snapshots show different hands
     assert snap_a.count("data-tile=") == len(state.seat(0).hand)
     assert snap_b.count("data-tile=") == len(state.seat(1).hand)
@@ -89,7 +85,7 @@ def test_both_players_get_their_own_snapshot_then_a_push_after_a_move(
 def test_malformed_oversized_or_unknown_messages_get_an_error_and_change_nothing(
     redis_layer, duel, alice, bob, message
 ):
-    hand = current(duel)
+    hand = duel.current_hand()
     mover = [alice, bob][hand.game().turn]
     ws = communicator(duel, mover)
 
@@ -103,7 +99,7 @@ def test_malformed_oversized_or_unknown_messages_get_an_error_and_change_nothing
 
     reply = run(scenario)
     assert 'id="mj-notice"' in reply and "flash error" in reply
-    assert current(duel).version == 1
+    assert duel.current_hand().version == 1
     assert not Event.objects.filter(hand=hand, kind="action").exists()
 
 
@@ -143,7 +139,7 @@ def test_a_real_worker_plays_timeouts_auto_play_and_the_bot_to_the_end(
         return pushes
 
     pushes = run(watch)
-    hand = wait_until(lambda: (h := current(table)).ended_at and h)
+    hand = wait_until(lambda: (h := table.current_hand()).ended_at and h)
     bys = list(Event.objects.filter(hand=hand, kind="action").values_list("data__by", flat=True))
     assert "bot" in bys and bys.count("timeout") >= 1
     if bys.count("timeout") + bys.count("auto") > 2:
@@ -158,11 +154,11 @@ def test_the_sweeper_task_resolves_a_decision_whose_timer_was_lost(celery_worker
 
     from mahjong.tables import tasks
 
-    hand = current(duel)
+    hand = duel.current_hand()
     # as if the worker holding this decision's timer had died: the deadline has passed
     Hand.objects.filter(pk=hand.pk).update(deadline=timezone.now() - datetime.timedelta(seconds=10))
     tasks.sweep.apply_async()
-    wait_until(lambda: current(duel).version > hand.version)
+    wait_until(lambda: duel.current_hand().version > hand.version)
     record = Event.objects.filter(hand=hand, kind="action").get()
     assert record.data["by"] == "timeout"
 
@@ -179,7 +175,7 @@ def test_the_push_that_ends_a_hand_updates_the_top_bar_beans_and_the_session_sco
     ws = communicator(table, alice)
 
     def play_out():
-        while not (hand := current(table)).game().ended:
+        while not (hand := table.current_hand()).game().ended:
             services.advance(hand.pk, hand.version)
         return hand
 

@@ -20,10 +20,6 @@ def seconds(n):
     return datetime.timedelta(seconds=n)
 
 
-def current(table):
-    return Hand.objects.filter(table=table).order_by("-number").first()
-
-
 @pytest.fixture(autouse=True)
 def no_overdue_decisions(duel):
     """The sweeps here look at presence only: no decision of the hand is overdue."""
@@ -57,11 +53,11 @@ def test_a_stale_connection_of_a_dead_process_ends_in_an_escape_90_s_after_its_l
     seat.refresh_from_db()
     assert seat.connections == 0 and seat.disconnected_at == heard
     assert not Connection.objects.filter(seat=seat).exists()
-    assert current(duel).result is None
+    assert duel.current_hand().result is None
     # 90 s after the last heartbeat, the next sweep finds an escape
     assert services.sweep(now=heard + seconds(ESCAPE - 1)) == 0
     assert services.sweep(now=heard + seconds(ESCAPE + 1)) == 1
-    result = current(duel).result
+    result = duel.current_hand().result
     assert result["kind"] == "escape" and result["escaper"] == 0
 
 
@@ -69,7 +65,7 @@ def test_the_escape_check_itself_does_not_count_a_stale_connection(duel):
     seat = Seat.objects.get(table=duel, index=1)
     killed_process_left(seat, timezone.now() - seconds(ESCAPE + 5))
     assert services.check_escape(seat.pk)
-    assert current(duel).result["escaper"] == 1
+    assert duel.current_hand().result["escaper"] == 1
 
 
 def test_a_heartbeat_keeps_the_seat_present_next_to_a_dead_connection(duel):
@@ -83,7 +79,7 @@ def test_a_heartbeat_keeps_the_seat_present_next_to_a_dead_connection(duel):
     seat.refresh_from_db()
     assert seat.connections == 1 and seat.disconnected_at is None
     assert list(Connection.objects.values_list("channel_name", flat=True)) == ["alive!xyz"]
-    assert current(duel).result is None
+    assert duel.current_hand().result is None
     # and once that one falls silent too, the limit runs from its last ping
     assert services.sweep(now=now + seconds(200 + presence.STALE + 1)) == 0
     assert services.sweep(now=now + seconds(200 + ESCAPE + 1)) == 1

@@ -6,23 +6,9 @@ import pytest
 from accounts import ranks
 from accounts.models import RankLevel, User
 from mahjong.tables import services
-from mahjong.tables.models import Hand
-from tests.web.tables_support import bot_table, duel, no_eager_timers  # noqa: F401
+from tests.web.tables_support import bot_table, duel, no_eager_timers, play_out  # noqa: F401
 
 pytestmark = pytest.mark.django_db
-
-
-def current(table):
-    return Hand.objects.filter(table=table).order_by("-number").first()
-
-
-def play_out(table):
-    for _ in range(500):
-        hand = current(table)
-        if hand.game().ended:
-            return hand
-        assert services.advance(hand.pk, hand.version)
-    raise AssertionError("the hand did not end")
 
 
 def scores(*users):
@@ -35,7 +21,7 @@ def test_an_escape_in_a_room_costs_the_escaper_the_penalty_and_pays_the_opponent
     User.objects.filter(pk=alice.pk).update(rank_score=100)
     services.leave(duel, alice)
     penalty = 13 * duel.base_points  # classic: 13 points (RULES.md 4)
-    assert current(duel).result["deltas"] == [-penalty, penalty]
+    assert duel.current_hand().result["deltas"] == [-penalty, penalty]
     assert scores(alice, bob) == [100 - penalty, penalty]
 
 
@@ -49,7 +35,7 @@ def test_a_played_hand_adds_each_players_net_points_floored_at_zero(duel, alice,
 
 def test_the_rank_score_is_written_once_per_hand(duel, alice, bob):
     services.leave(duel, alice)
-    hand = current(duel)
+    hand = duel.current_hand()
     before = scores(alice, bob)
     locked = services.Locked(duel, hand, list(duel.seats.select_related("user")), hand.game())
     services._record_rank(locked, hand.result["deltas"])  # a second settlement attempt
@@ -70,7 +56,7 @@ def test_play_vs_a_bot_and_unranked_matches_leave_the_rank_alone(bot_table, alic
     )
     table = services.open_table(tier.ruleset, [alice, bob], match=friendly)
     services.leave(table, bob)
-    assert current(table).result["kind"] == "escape"
+    assert table.current_hand().result["kind"] == "escape"
     assert scores(alice, bob) == [0, 0]
     assert not services.counts_for_rank(table)
 

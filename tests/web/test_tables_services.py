@@ -10,27 +10,13 @@ from accounts.models import LedgerEntry
 from mahjong.engine.game import default_action, legal_actions
 from mahjong.tables import presence, services
 from mahjong.tables.models import Event, Hand, Seat, Table
-from tests.web.tables_support import bot_table, duel, no_eager_timers  # noqa: F401
+from tests.web.tables_support import bot_table, duel, no_eager_timers, play_out  # noqa: F401
 
 pytestmark = pytest.mark.django_db
 
 
-def current(table):
-    return Hand.objects.filter(table=table).order_by("-number").first()
-
-
-def play_out(table):
-    """Let every pending decision time out until the hand ends (as the timers would)."""
-    for _ in range(500):
-        hand = current(table)
-        if hand.game().ended:
-            return hand
-        assert services.advance(hand.pk, hand.version)
-    raise AssertionError("the hand did not end")
-
-
 def test_opening_a_table_deals_the_first_hand_and_logs_the_deal(duel):
-    hand = current(duel)
+    hand = duel.current_hand()
     assert hand.number == 1 and hand.version == 1
     assert hand.commitment == hand.game().commitment and hand.seed == ""
     assert [e.kind for e in hand.events.order_by("seq")][:3] == ["deal", "hand", "hand"]
@@ -38,7 +24,7 @@ def test_opening_a_table_deals_the_first_hand_and_logs_the_deal(duel):
 
 
 def test_a_legal_discard_saves_the_next_version_and_appends_events(duel, alice, bob):
-    hand = current(duel)
+    hand = duel.current_hand()
     state = hand.game()
     mover = [alice, bob][state.turn]
     action = str(default_action(state, state.turn))
@@ -50,7 +36,7 @@ def test_a_legal_discard_saves_the_next_version_and_appends_events(duel, alice, 
 
 
 def test_it_refuses_a_discard_out_of_turn(duel, alice, bob):
-    hand = current(duel)
+    hand = duel.current_hand()
     state = hand.game()
     waiting = [alice, bob][1 - state.turn]
     tile = legal_actions(state, state.turn)[-1]
@@ -61,7 +47,7 @@ def test_it_refuses_a_discard_out_of_turn(duel, alice, bob):
 
 
 def test_it_refuses_a_stale_version_and_garbage(duel, alice, bob):
-    hand = current(duel)
+    hand = duel.current_hand()
     mover = [alice, bob][hand.game().turn]
     with pytest.raises(services.StaleVersion):
         services.act(duel, mover, "pass", hand.version + 5)
@@ -79,7 +65,7 @@ def test_an_outsider_cannot_act(duel, outsider):
 
 
 def test_a_timer_for_an_old_version_does_nothing(duel):
-    hand = current(duel)
+    hand = duel.current_hand()
     assert services.advance(hand.pk, hand.version)
     assert not services.advance(hand.pk, hand.version)  # duplicate / late delivery
     hand.refresh_from_db()
@@ -89,7 +75,7 @@ def test_a_timer_for_an_old_version_does_nothing(duel):
 def test_two_timeouts_in_a_row_put_the_seat_on_auto_play_and_im_back_ends_it(duel, alice, bob):
     seen = {0: 0, 1: 0}
     while max(seen.values()) < 2:
-        hand = current(duel)
+        hand = duel.current_hand()
         seen[hand.game().turn] += 1
         services.advance(hand.pk, hand.version)
     seat = Seat.objects.get(table=duel, index=max(seen, key=seen.get))
@@ -108,7 +94,7 @@ def test_a_whole_hand_ends_with_the_seed_revealed_and_a_result(duel):
 
 def test_leaving_during_a_hand_is_an_escape_paid_through_the_ledger(duel, alice, bob):
     assert services.leave(duel, alice) == "escaped"
-    hand = current(duel)
+    hand = duel.current_hand()
     duel.refresh_from_db()
     assert hand.result["kind"] == "escape" and hand.result["escaper"] == 0
     assert duel.status == Table.Status.FINISHED
@@ -122,7 +108,7 @@ def test_leaving_during_a_hand_is_an_escape_paid_through_the_ledger(duel, alice,
 
 def test_settlement_is_written_once_per_hand(duel, alice):
     services.leave(duel, alice)
-    hand = current(duel)
+    hand = duel.current_hand()
     locked = services.Locked(duel, hand, list(duel.seats.select_related("user")), hand.game())
     services._pay(locked, hand.game(), None, dict(base=1, dealer=0, dealer_streak=0))
     assert LedgerEntry.objects.filter(idempotency_key=f"hand:{duel.public_id}:1").count() == 2
@@ -158,7 +144,7 @@ def test_a_disconnected_player_escapes_after_the_limit(duel, alice):
     assert not services.check_escape(seat.pk)  # not yet
     later = timezone.now() + datetime.timedelta(seconds=91)
     assert services.check_escape(seat.pk, now=later)
-    assert current(duel).result["kind"] == "escape"
+    assert duel.current_hand().result["kind"] == "escape"
 
 
 def test_a_reconnect_within_the_limit_is_not_an_escape(duel):
@@ -172,7 +158,7 @@ def test_a_reconnect_within_the_limit_is_not_an_escape(duel):
 
 
 def test_the_sweeper_resolves_an_overdue_decision(duel):
-    hand = current(duel)
+    hand = duel.current_hand()
     assert services.sweep() == 0  # nothing overdue yet
     Hand.objects.filter(pk=hand.pk).update(deadline=timezone.now() - datetime.timedelta(seconds=5))
     assert services.sweep() == 1
@@ -205,7 +191,7 @@ def test_a_player_below_the_room_minimum_is_returned_to_the_lobby(duel, alice, b
 
 def test_a_bot_table_plays_the_bot_seat(bot_table):
     for _ in range(500):
-        hand = current(bot_table)
+        hand = bot_table.current_hand()
         if hand.game().ended:
             break
         services.advance(hand.pk, hand.version)

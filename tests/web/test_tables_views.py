@@ -4,21 +4,17 @@ import re
 
 import pytest
 
-from mahjong.tables.models import Hand, Table
+from mahjong.tables.models import Table
 from tests.web.tables_support import bot_table, duel, no_eager_timers  # noqa: F401
 
 pytestmark = pytest.mark.django_db
-
-
-def current(table):
-    return Hand.objects.filter(table=table).order_by("-number").first()
 
 
 def test_the_page_shows_my_hand_and_only_the_count_of_the_opponents(client_of, duel, alice):
     page = client_of(alice).get(duel.get_absolute_url())
     assert page.status_code == 200
     html = page.content.decode()
-    state = current(duel).game()
+    state = duel.current_hand().game()
     mine = state.seat(0).hand
     assert len(re.findall(r'data-tile="', html)) == len(mine)
     assert f'data-count="{len(state.seat(1).hand)}"' in html
@@ -32,7 +28,7 @@ def test_an_outsider_is_refused(client_of, duel, outsider):
 
 
 def test_a_click_answers_with_fresh_fragments_out_of_band(client_of, duel, alice, bob, htmx):
-    hand = current(duel)
+    hand = duel.current_hand()
     state = hand.game()
     mover = [alice, bob][state.turn]
     html = client_of(mover).get(duel.get_absolute_url()).content.decode()
@@ -44,13 +40,13 @@ def test_a_click_answers_with_fresh_fragments_out_of_band(client_of, duel, alice
     )
     body = reply.content.decode()
     assert 'id="mj-hand"' in body and 'hx-swap-oob="true"' in body
-    assert current(duel).version == 2
+    assert duel.current_hand().version == 2
 
 
 def test_a_click_from_a_stale_view_is_refused_with_a_notice_and_a_fresh_view(
     client_of, duel, alice, bob, htmx
 ):
-    hand = current(duel)
+    hand = duel.current_hand()
     mover = [alice, bob][hand.game().turn]
     reply = client_of(mover).post(
         f"{duel.get_absolute_url()}act/",
@@ -59,7 +55,7 @@ def test_a_click_from_a_stale_view_is_refused_with_a_notice_and_a_fresh_view(
     )
     body = reply.content.decode()
     assert "牌局已更新" in body and 'class="flash error"' in body and 'data-version="1"' in body
-    assert current(duel).version == 1
+    assert duel.current_hand().version == 1
 
 
 def test_a_match_opens_one_table_for_both_players(client_of, alice, bob):
@@ -108,7 +104,7 @@ def test_the_end_of_hand_panel_lists_fans_and_offers_the_next_hand(settings, cli
     settings.MAHJONG_TEST_SEED = "win255"  # timeouts, then 托管, end this wall in a self-draw
     tier = RoomTier.objects.get(slug="novice")
     table = services.open_table(tier.ruleset, [alice, bob], tier=tier, beans_per_point=50)
-    while not (hand := current(table)).game().ended:
+    while not (hand := table.current_hand()).game().ended:
         services.advance(hand.pk, hand.version)
     html = client_of(alice).get(table.get_absolute_url()).content.decode()
     assert 'data-outcome="self_draw"' in html
@@ -130,4 +126,4 @@ def test_the_table_speaks_chinese(client_of, duel, alice):
 def test_leaving_mid_hand_is_an_escape_and_returns_to_the_lobby(client_of, duel, alice, htmx):
     reply = client_of(alice).post(f"{duel.get_absolute_url()}leave/", headers=htmx())
     assert reply["HX-Redirect"] == "/"
-    assert current(duel).result["kind"] == "escape"
+    assert duel.current_hand().result["kind"] == "escape"
