@@ -15,6 +15,7 @@ TIERS = [
     ("intermediate", "中级场", "Intermediate", 2_000, 50_000, 1_000_000),
     ("senior", "高级场", "Senior", 6_000, 200_000, 2_000_000_000),
 ]
+WAITS_HINT_TIER = "novice"  # 听牌提示 helps beginners; the operator may turn it on elsewhere
 TIER_RULESET = "classic"  # the rooms table comes from the classic ruleset's seed
 
 LEADERBOARDS = [
@@ -50,6 +51,7 @@ def load() -> dict[str, int]:
                 "entry_min": low,
                 "entry_max": high,
                 "ordering": order,
+                "waits_hint": slug == WAITS_HINT_TIER,
             },
         )
         created["room tiers"] += new

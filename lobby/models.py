@@ -124,6 +124,12 @@ class RoomTier(BilingualName, models.Model):
         blank=True,
         help_text=_("The strength of the bot that fills the seat."),
     )
+    # 听牌提示: beginners get told which discards keep the hand ready; higher tiers play unaided.
+    waits_hint = models.BooleanField(
+        _("waits hint"),
+        default=False,
+        help_text=_("Show players which discards keep the hand ready and what it waits on."),
+    )
 
     class Meta:
         verbose_name = _("room tier")
@@ -345,6 +351,11 @@ class PrivateRoom(models.Model):
     )
     base_points = models.PositiveIntegerField(_("base (底分)"), default=1)
     state = models.CharField(_("state"), max_length=8, choices=State.choices, default=State.OPEN)
+    allow_spectators = models.BooleanField(
+        _("spectators allowed"),
+        default=True,
+        help_text=_("The host may close the room's table to spectators."),
+    )
     match = models.OneToOneField(
         Match,
         on_delete=models.SET_NULL,

@@ -171,6 +171,8 @@ INSTALLED_APPS = [
     "lobby",
     "mahjong.tables",
     "mahjong.ui",
+    "mahjong.ratings",
+    "mahjong.stages",
 ]
 
 MIDDLEWARE = [

@@ -12,5 +12,8 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),  # set_language for the switcher
     path("tables/", include("mahjong.tables.urls")),
     path("ui/", include("mahjong.ui.urls")),  # the tile and sound gallery
+    path("history/", include("lobby.history_urls")),  # match history, hands, replays
+    path("ratings/", include("mahjong.ratings.urls")),
+    path("stages/", include("mahjong.stages.urls")),  # 关卡 stage mode
     path("", include("lobby.urls")),
 ]

@@ -1,0 +1,8 @@
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class RatingsConfig(AppConfig):
+    name = "mahjong.ratings"
+    label = "ratings"
+    verbose_name = _("Ratings")

@@ -1,0 +1,8 @@
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class StagesConfig(AppConfig):
+    name = "mahjong.stages"
+    label = "stages"
+    verbose_name = _("Stage mode")
