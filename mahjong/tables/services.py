@@ -18,7 +18,7 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import transaction
-from django.db.models import F
+from django.db.models import Case, F, Q, Value, When
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -73,13 +73,28 @@ def seat_of(table: Table, user) -> Seat | None:
 
 
 def _lock(table_id: int) -> Locked:
-    """The table's current hand, locked for this transaction, with its seats."""
-    hand = Hand.objects.select_for_update().filter(table_id=table_id).order_by("-number").first()
+    """The table's current hand, locked for this transaction, with its seats. Two queries:
+    the table and what the end of a hand reads of it come joined to the locked hand row
+    (only that row is locked), the seats with their players (query budget: at most 8 per
+    action, tests/web/test_query_budget.py)."""
+    hand = (
+        Hand.objects.select_for_update(of=("self",))
+        .select_related("table__ruleset", "table__tier", "table__match")
+        .filter(table_id=table_id)
+        .order_by("-number")
+        .first()
+    )
     if hand is None:
         raise TableError(_("This table has no hand yet."))
-    table = Table.objects.get(pk=table_id)
     seats = list(Seat.objects.filter(table_id=table_id).select_related("user").order_by("index"))
-    return Locked(table, hand, seats, hand.game())
+    return Locked(hand.table, hand, seats, hand.game())
+
+
+def _seated(locked: Locked, user) -> Seat:
+    seat = next((s for s in locked.seats if s.user_id == user.pk), None)
+    if seat is None:
+        raise TableError(_("You are not seated at this table."))
+    return seat
 
 
 # ----- opening a table and its hands -----------------------------------------------------
@@ -162,17 +177,18 @@ def _append(hand: Hand, events: list[dict], seq: int) -> None:
 
 
 def act(table: Table, user, text, version) -> Hand:
-    """A player's decision, as text ("discard 5m"), made from the view at ``version``."""
-    seat = seat_of(table, user)
-    if seat is None:
+    """A player's decision, as text ("discard 5m"), made from the view at ``version``.
+    The seat is checked against the seats read under the lock (no query of its own)."""
+    if not getattr(user, "is_authenticated", False):
         raise TableError(_("You are not seated at this table."))
-    try:
-        action = parse_action(text)
-        version = int(version)
-    except (EngineError, TypeError, ValueError) as exc:
-        raise IllegalMove(_("Not an action: %(why)s") % {"why": exc}) from None
     with transaction.atomic():
         locked = _lock(table.pk)
+        seat = _seated(locked, user)
+        try:
+            action = parse_action(text)
+            version = int(version)
+        except (EngineError, TypeError, ValueError) as exc:
+            raise IllegalMove(_("Not an action: %(why)s") % {"why": exc}) from None
         if locked.hand.version != version:
             raise StaleVersion(_("The table moved on; here is the current view."))
         _apply(locked, seat.index, action, by="player")
@@ -439,9 +455,7 @@ def _decomposition(score) -> str:
 
 def _pay(locked: Locked, state: GameState, score, facts: dict) -> dict:
     users = [s.user for s in locked.seats]
-    balances = list(User.objects.filter(pk__in=[u.pk for u in users]).values_list("pk", "beans"))
-    by_pk = dict(balances)
-    beans = [by_pk[u.pk] for u in users]
+    beans = [u.beans for u in users]  # read with the seats, under the hand's lock
     money = settle(
         state.ruleset,
         state.outcome,
@@ -468,18 +482,26 @@ def _pay(locked: Locked, state: GameState, score, facts: dict) -> dict:
 
 
 def _record_stats(locked: Locked, outcome, score) -> None:
-    """The profile's counters: hands played and won, the biggest winning hand."""
+    """The profile's counters: hands played and won, the biggest winning hand. One UPDATE
+    (every SET reads the row's old values, so the best-hand test sees the old best)."""
     humans = [s.user_id for s in locked.seats if not s.is_bot]
-    User.objects.filter(pk__in=humans).update(games_played=F("games_played") + 1)
-    if outcome.winner is None or locked.seats[outcome.winner].is_bot:
+    if not humans:
         return
-    winner = locked.seats[outcome.winner].user_id
-    User.objects.filter(pk=winner).update(games_won=F("games_won") + 1)
-    if score is not None:
-        best = "、".join(f.zh for f in score.fans)[:80]
-        User.objects.filter(pk=winner, best_fan__lt=score.total).update(
-            best_fan=score.total, best_hand=best
-        )
+    counters = {"games_played": F("games_played") + 1}
+    if outcome.winner is not None and not locked.seats[outcome.winner].is_bot:
+        winner = locked.seats[outcome.winner].user_id
+        counters["games_won"] = _only_for(Q(pk=winner), "games_won", F("games_won") + 1)
+        if score is not None:
+            better = Q(pk=winner, best_fan__lt=score.total)
+            best = "、".join(f.zh for f in score.fans)[:80]
+            counters["best_fan"] = _only_for(better, "best_fan", Value(score.total))
+            counters["best_hand"] = _only_for(better, "best_hand", Value(best))
+    User.objects.filter(pk__in=humans).update(**counters)
+
+
+def _only_for(rows: Q, field: str, value):
+    """SET ``field`` to ``value`` in the rows matching ``rows``, leave it elsewhere."""
+    return Case(When(rows, then=value), default=F(field), output_field=User._meta.get_field(field))
 
 
 def counts_for_rank(table: Table) -> bool:
