@@ -95,6 +95,7 @@ def bot_fill_due(ticket: QueueTicket, now: datetime.datetime | None = None) -> f
 def fill_with_bot(ticket: QueueTicket) -> Match | None:
     """Match a player who waited the tier's bot-fill time, still waiting and polling, with
     the bot of the tier's level (seat two). None when it is not time, or not any more."""
+    from accounts.bot_wallets import top_up
     from accounts.builtin import bot_for
 
     with transaction.atomic():
@@ -114,6 +115,8 @@ def fill_with_bot(ticket: QueueTicket) -> Match | None:
             mine.state = QueueTicket.State.CANCELLED
             mine.save(update_fields=["state"])
             return None
+        bot = bot_for(tier.bot_fill_level)
+        top_up(bot, tier.entry_min)  # a bot that lost its beans can still cover its stakes
         match = Match.objects.create(
             kind=Match.Kind.QUICK,
             tier=tier,
@@ -122,7 +125,7 @@ def fill_with_bot(ticket: QueueTicket) -> Match | None:
             beans_per_point=tier.beans_per_point,
             ranked=True,
             player_one_id=mine.player_id,
-            player_two=bot_for(tier.bot_fill_level),
+            player_two=bot,
         )
         mine.state, mine.match = QueueTicket.State.MATCHED, match
         mine.save(update_fields=["state", "match"])
