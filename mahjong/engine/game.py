@@ -15,14 +15,18 @@ is a value, so nothing changed. The pending decision is always ``state.turn``'s,
 
 from __future__ import annotations
 
-from . import flow
+import dataclasses
+
+from . import flow, stage_offers
 from .actions import Action, parse_action
 from .errors import IllegalAction
 from .offers import HU, legal_actions
 from .rulesets import Ruleset, get_ruleset
 from .session import first_session, next_session
 from .shapes import ESCAPE, Outcome
-from .state import CLAIM, ENDED, HAIDI, ROB, TURN, GameState, SeatState, Session
+from .stage import stage_ruleset
+from .stage_deal import start_stage_hand
+from .state import CLAIM, ENDED, EXCHANGE, HAIDI, ROB, TURN, GameState, SeatState, Session
 from .tiles import format_tile, format_tiles
 from .wall import commitment, deal, derive_salt, seed_bytes
 from .wins import DISCARD, HAIDI as HAIDI_WIN, HEAVEN, ROB as ROB_WIN, SELF_DRAW
@@ -35,22 +39,32 @@ __all__ = ["new_hand", "legal_actions", "apply", "default_action", "pending_seat
 # ----- starting a hand --------------------------------------------------------------------
 
 def new_hand(ruleset: Ruleset | str, seed, dealer: int | None = None, session: Session | None = None,
-             *, salt: bytes | None = None, wall=None, back=()) -> GameState:
+             *, salt: bytes | None = None, wall=None, back=(), stage: int = 0,
+             stage_player: int = 0) -> GameState:
     """Shuffle, deal and replace flowers (RULES.md 3.1-3.3). ``dealer`` fixes the first
     dealer (random from the seed otherwise); ``session`` continues a table (its dealer
-    wins). ``wall``/``back`` script the wall's front and back (tests only)."""
+    wins). ``wall``/``back`` script the wall's front and back (tests only). ``stage``
+    (1-4) starts a 关卡 table with the human in ``stage_player`` (RULES.md 5); later
+    hands take the stage from the session."""
     rs = get_ruleset(ruleset) if isinstance(ruleset, str) else ruleset
     seed = seed_bytes(seed)
     salt = derive_salt(seed) if salt is None else salt
     if session is None:
         session = first_session(rs, seed, dealer)
+        if stage:
+            session = dataclasses.replace(session, stage=stage, stage_player=stage_player)
+    if session.stage:
+        rs = stage_ruleset(rs, session.stage)
     dealt = deal(rs, seed, session.dealer, wall=wall, back=back)
     seats = tuple(SeatState(concealed=dealt.hands[s], flowers=dealt.flowers[s]) for s in (0, 1))
-    return GameState(
+    state = GameState(
         ruleset=rs, seed=seed, salt=salt, commitment=commitment(seed, salt), session=session,
         seats=seats, live=dealt.live, reserve=dealt.reserve, indicator=dealt.indicator,
         unused=dealt.unused, phase=TURN, turn=session.dealer,
     )
+    if session.stage:
+        return start_stage_hand(state, rig=wall is None and not back)
+    return state
 
 
 def opening_events(state: GameState) -> list[dict]:
@@ -128,15 +142,21 @@ def apply(state: GameState, seat: int, action: Action) -> tuple[GameState, list[
     """``seat`` takes ``action``: the next state (resting at the next decision or the end)
     and the events on the way. Raises IllegalAction unless the action is offered now."""
     _check_legal(state, seat, action)
+    if state.stage is not None and action.verb not in stage_offers.VERBS:
+        state = stage_offers.expire(state)
     new_state, events = _HANDLERS[action.verb](state, seat, action)
+    if new_state.stage is not None:
+        new_state = stage_offers.after_move(new_state, events)
     return new_state.evolve(moves=state.moves + 1), events
 
 
 def _check_legal(state: GameState, seat: int, action: Action) -> None:
     if not isinstance(action, Action):
         raise IllegalAction(f"{action!r} is not an action")
-    if seat in (0, 1) and action in legal_actions(state, seat):
-        return
+    if seat in (0, 1):
+        offered = legal_actions(state, seat)
+        if action in offered or stage_offers.allows(state, seat, action, offered):
+            return
     raise IllegalAction(f"{action}: {_why_illegal(state, seat, action)}")
 
 
@@ -150,6 +170,8 @@ def _why_illegal(state: GameState, seat: int, action: Action) -> str:
     player = state.seat(seat)
     if action.verb in ("discard", "ting") and action.tile not in player.hand:
         return f"{format_tile(action.tile)} is not in your hand"
+    if stage_offers.why_not(action):
+        return stage_offers.why_not(action)
     offered = ", ".join(str(a) for a in legal_actions(state, seat))
     return f"not allowed now ({state.phase}); offered: {offered}"
 
@@ -194,6 +216,8 @@ def _on_decline(state: GameState, seat: int, action: Action):
         state, more = flow.complete_added_kong(state, 1 - seat, [])
     elif state.phase == HAIDI:
         return flow.haidi_pass(state, seat)
+    elif state.phase == EXCHANGE:
+        return stage_offers.skip_exchange(state, seat)
     else:
         state, more = flow.discard(state, seat, state.seat(seat).drawn)
     return state, events + more
@@ -215,7 +239,7 @@ def _on_addkan(state: GameState, seat: int, action: Action):
 _HANDLERS = {
     "discard": _on_discard, "ting": _on_ting, "hu": _on_hu, "pass": _on_decline,
     "guo": _on_decline, "chi": _on_claim, "pon": _on_claim, "kan": _on_claim,
-    "ankan": _on_ankan, "addkan": _on_addkan,
+    "ankan": _on_ankan, "addkan": _on_addkan, **stage_offers.HANDLERS,
 }
 
 

@@ -8,7 +8,7 @@ from collections import Counter
 
 from .errors import IllegalAction
 from .offers import PASS
-from .state import ENDED, HAIDI, TURN, GameState
+from .state import ENDED, EXCHANGE, HAIDI, TURN, GameState
 from .tiles import format_tiles
 from .views import view
 
@@ -46,7 +46,8 @@ def check_hand_sizes(state: GameState) -> list[str]:
         return []
     problems = []
     for seat, player in enumerate(state.seats):
-        holding_extra = seat == state.turn and state.phase in (TURN, HAIDI)
+        holding_extra = seat == state.turn and state.phase in (TURN, HAIDI) or \
+            state.phase == EXCHANGE and seat == state.dealer  # 关卡 起始换牌 before play
         expected = state.ruleset.hand_size + (1 if holding_extra else 0)
         if player.size() != expected:
             problems.append(f"seat {seat} holds {player.size()} tiles, expected {expected}")

@@ -10,7 +10,7 @@ from itertools import product
 
 from . import analysis
 from .actions import Action
-from .state import CLAIM, HAIDI, ROB, TURN, GameState, SeatState
+from .state import CLAIM, EXCHANGE, HAIDI, ROB, TURN, GameState, SeatState
 from .tiles import WHITE, is_number
 from .wins import DISCARD, HEAVEN, ROB as ROB_WIN, SELF_DRAW, can_win
 
@@ -85,7 +85,16 @@ def _turn_offers(state: GameState, seat: int) -> list[Action]:
         ready = analysis.ready_discards(state.ruleset, player.hand, player.melds, state.wild)
         actions += [Action("ting", (t,)) for t in playable if t in ready]
     actions += [Action("discard", (t,)) for t in playable]
+    if state.stage is not None:
+        actions += _stage().turn_offers(state, seat)
     return actions
+
+
+def _stage():
+    """关卡 offers (stage_offers needs flow, which needs this module: imported late)."""
+    from . import stage_offers
+
+    return stage_offers
 
 
 def _self_draw_kind(state: GameState, seat: int) -> str | None:
@@ -191,4 +200,9 @@ def _haidi_offers(state: GameState, seat: int) -> list[Action]:
     return [HU, PASS]
 
 
-_OFFERS = {TURN: _turn_offers, CLAIM: claim_offers, ROB: rob_offers, HAIDI: _haidi_offers}
+def _exchange_offers(state: GameState, seat: int) -> list[Action]:
+    return _stage().exchange_offers(state, seat)
+
+
+_OFFERS = {TURN: _turn_offers, CLAIM: claim_offers, ROB: rob_offers, HAIDI: _haidi_offers,
+           EXCHANGE: _exchange_offers}

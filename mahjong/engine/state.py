@@ -15,14 +15,16 @@ from typing import Any
 from .melds import Meld
 from .rulesets import RULESETS, OVERRIDABLE, Ruleset, get_ruleset
 from .shapes import Outcome, WinContext
+from .stage import StageState
 
 # Phases: whose decision is pending is always ``GameState.turn``.
 TURN = "turn"      # the seat in turn holds hand_size + 1 tiles: win, kong, ready or discard
 CLAIM = "claim"    # the opponent of the last discarder may win / kong / pon / chi / pass
 ROB = "rob"        # the opponent of an added kong may rob it (hu) or pass
 HAIDI = "haidi"    # 海底捞月 phase: a reserve tile completes the hand; hu or pass
+EXCHANGE = "exchange"  # stage 起始换牌: the player exchanges tiles or passes before play
 ENDED = "ended"
-PHASES = (TURN, CLAIM, ROB, HAIDI, ENDED)
+PHASES = (TURN, CLAIM, ROB, HAIDI, EXCHANGE, ENDED)
 
 # Where the tile in ``SeatState.drawn`` came from
 FRONT, KONG, FLOWER, RESERVE = "front", "kong", "flower", "reserve"
@@ -82,6 +84,8 @@ class Session:
     level: int = 0                      # index into ruleset.base_levels (wenzhou 进阶分)
     round_wind: int = 27                # gb: 东南西北 × 2 hands per match; 东 elsewhere
     scores: tuple[int, int] = (0, 0)    # kept by settlement; the engine only carries it
+    stage: int = 0                      # 关卡: the stage (1-4) this table plays; 0 = none
+    stage_player: int = 0               # 关卡: the human's seat (the computer never gets offers)
 
 
 @dataclass(frozen=True)
@@ -105,6 +109,7 @@ class GameState(Value):
     haidi_seat: int | None = None
     haidi_shown: tuple[int, ...] = ()   # reserve tiles drawn in the phase and set aside
     outcome: Outcome | None = None
+    stage: StageState | None = None     # 关卡: this hand's offers and rigged deal
 
     @property
     def dealer(self) -> int:
@@ -246,6 +251,12 @@ def state_to_dict(state: GameState) -> dict:
     out["session"] = {"hand_number": session.hand_number, "dealer": session.dealer,
                       "streak": session.streak, "level": session.level,
                       "round_wind": session.round_wind, "scores": list(session.scores)}
+    if session.stage:
+        out["session"].update(stage=session.stage, stage_player=session.stage_player)
+    if state.stage is None:
+        del out["stage"]  # hands of other rulesets keep their JSON as it was
+    else:
+        out["stage"] = state.stage.to_dict()
     out["seats"] = [_seat_out(s) for s in state.seats]
     for name in _TILE_TUPLES:
         out[name] = list(getattr(state, name))
@@ -266,4 +277,5 @@ def state_from_dict(data: dict) -> GameState:
         data[name] = tuple(data[name])
     if data.get("outcome") is not None:
         data["outcome"] = outcome_from_dict(data["outcome"])
+    data["stage"] = StageState.from_dict(data.get("stage"))
     return GameState(**data)

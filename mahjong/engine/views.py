@@ -19,6 +19,10 @@ The view (tiles in notation)::
                 "river": "19m5z", "ting": None | "ready" | "tian_ting", "guo": n}, x2],
      "last_discard": {"seat", "tile"} | None, "rob_tile": "5m" | None,
      "haidi": {"seat", "shown", "drawn"}, "legal_actions": ["discard 5m", ...], "auto_play": bool,
+     # stage (关卡) hands only; the offer's contents only for the player it is made to:
+     "stage": {"number", "player", "features": [...], "offer": None | {"kind": "exchange",
+               "choose": "any"} | {"kind": "cuo", "wall": {"5m": 2, ...}} | {"kind": "swap",
+               "triplet": "777p", "choose": 3}, "bleed": name (once ended) | None},
      # once ended only:
      "outcome": {"kind", "winner", "loser", "escaper", "robbed_kong", "win", "hand"},
      "seed": hex, "salt": hex}
@@ -26,11 +30,13 @@ The view (tiles in notation)::
 
 from __future__ import annotations
 
+from collections import Counter
 from functools import lru_cache
 
 from .game import is_forced, legal_actions
 from .melds import Meld
 from .session import base_points, match_over
+from .stage import stage_level
 from .state import CLAIM, ENDED, HAIDI, GameState
 from .tiles import format_tile, format_tiles as _format_tiles
 
@@ -59,6 +65,8 @@ def view(state: GameState, viewer: int | None) -> dict:
         "auto_play": viewer is not None and is_forced(state, viewer),
         "moves": state.moves,
     }
+    if state.stage is not None:
+        out["stage"] = _stage(state, viewer)
     if ended:
         out["outcome"] = _outcome(state)
         out["seed"] = state.seed.hex()
@@ -127,6 +135,24 @@ def _haidi(state: GameState) -> dict:
     offered = state.seat(state.haidi_seat).drawn if state.phase == HAIDI else None
     return {"seat": state.haidi_seat, "shown": format_tiles(state.haidi_shown),
             "drawn": _tile(offered)}
+
+
+def _stage(state: GameState, viewer: int | None) -> dict:
+    """The stage, its features and (for the player only) the open offer. 搓牌 shows the
+    live wall face up, grouped by kind -- counts, never the order (RULES.md 5.4.4)."""
+    number, player = state.session.stage, state.session.stage_player
+    stage = state.stage
+    offer = None
+    if stage.offer is not None and viewer == player and state.turn == player:
+        offer = {"kind": stage.offer}
+        if stage.offer == "exchange":
+            offer["choose"] = "any"
+        elif stage.offer == "cuo":
+            offer["wall"] = {format_tile(k): n for k, n in sorted(Counter(state.live).items())}
+        else:
+            offer.update(triplet=format_tiles((stage.swap_kind,) * 3), choose=3)
+    return {"number": number, "player": player, "features": list(stage_level(number).features),
+            "offer": offer, "bleed": stage.bleed if state.phase == ENDED else None}
 
 
 def _last_discard(state: GameState) -> dict | None:

@@ -1,0 +1,180 @@
+"""The stage offers (RULES.md 5.4.2, 5.4.4) as engine actions, for the player only.
+
+* 起始换牌 ``exchange 19m5z``: in the ``exchange`` phase that opens a stage-2+ hand, any
+  number of concealed tiles, each swapped with a tile at a random live-wall position
+  (``pass`` keeps the hand).
+* 搓牌 ``cuo 5m``: after a front draw (``p_cuo``), the drawn tile is replaced by any tile
+  of the live wall; the drawn tile takes that tile's place.
+* 游戏中换牌 ``swap 258m``: after a front draw (``p_swap``, rolled only without a 搓牌),
+  a triplet of a kind with 3+ copies in the live wall is offered; the player gives any
+  3 concealed tiles back, which take the triplet's places.
+
+``legal_actions`` lists a 搓牌 per kind of the live wall. ``exchange`` and ``swap`` are
+choices: the listed action names the tiles to choose from (the whole hand), and any
+part of it is legal (``swap``: exactly 3) -- ``allows`` checks a chosen action. Every
+random choice (the offer rolls, positions in the wall) comes from the hand's seed
+through SHA-256 sub-streams labelled with the move number, so ``replay`` rebuilds it.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from .actions import Action
+from .flow import Events, hand_without, private_event
+from .offers import PASS
+from .stage import CUO, DRAW_ANY, EXCHANGE, SWAP, stage_level
+from .stage_deal import chance, pick_distinct
+from .state import TURN, GameState
+from .tiles import format_tiles
+from .wall import ByteStream
+
+SWAP_SIZE = 3
+CHOICES = {EXCHANGE: None, SWAP: SWAP_SIZE}  # verb -> tiles to choose (None: one or more)
+VERBS = (EXCHANGE, CUO, SWAP)
+
+
+def _stream(state: GameState, what: bytes) -> ByteStream:
+    return ByteStream(state.seed, b"stage-" + what + b"|" + str(state.moves).encode())
+
+
+def _offer_open(state: GameState, seat: int, kind: str) -> bool:
+    stage = state.stage
+    return stage is not None and stage.offer == kind and seat == state.session.stage_player
+
+
+# ----- what is offered ------------------------------------------------------------------
+
+def exchange_offers(state: GameState, seat: int) -> list[Action]:
+    """The ``exchange`` phase: exchange some of these tiles, or pass."""
+    if not _offer_open(state, seat, EXCHANGE):
+        return []
+    return [Action(EXCHANGE, state.seat(seat).concealed), PASS]
+
+
+def turn_offers(state: GameState, seat: int) -> list[Action]:
+    """A 搓牌 per live-wall kind, or the 游戏中换牌 choice, on the player's turn."""
+    if _offer_open(state, seat, CUO):
+        return [Action(CUO, (kind,)) for kind in sorted(set(state.live))]
+    if _offer_open(state, seat, SWAP):
+        return [Action(SWAP, tuple(sorted(state.seat(seat).hand)))]
+    return []
+
+
+def allows(state: GameState, seat: int, action: Action, offered: list[Action]) -> bool:
+    """A choice (exchange / swap) is legal when its tiles are part of the offered ones."""
+    if action.verb not in CHOICES:
+        return False
+    size = CHOICES[action.verb]
+    if not action.tiles or (size is not None and len(action.tiles) != size):
+        return False
+    choice = next((a for a in offered if a.verb == action.verb), None)
+    return choice is not None and not Counter(action.tiles) - Counter(choice.tiles)
+
+
+def why_not(action: Action) -> str | None:
+    """A clearer refusal for a malformed choice than the list of what is offered."""
+    size = CHOICES.get(action.verb)
+    if size is not None and len(action.tiles) != size:
+        return f"{action.verb} gives back exactly {size} tiles"
+    return None
+
+
+# ----- rolling the in-game offers -------------------------------------------------------
+
+def after_move(state: GameState, events: Events) -> GameState:
+    """5.4.4: when a move ends with the player's front draw in stage 3+ (not locked by
+    报听), roll a 搓牌 (``p_cuo``), else a 游戏中换牌 (``p_swap``): one roll per turn."""
+    stage, seat = state.stage, state.session.stage_player
+    drew = any(e["type"] == "draw" and e.get("seat") == seat and e.get("source") == "front"
+               for e in events)
+    if not drew or state.phase != TURN or state.turn != seat or state.seat(seat).locked \
+            or not stage_level(state.session.stage).has(DRAW_ANY) or not state.live:
+        return state
+    options = state.ruleset.options
+    stream = _stream(state, b"offer")
+    if chance(stream, options["p_cuo"]):
+        return state.evolve(stage=stage.evolve(offer=CUO))
+    if chance(stream, options["p_swap"]):
+        counts = Counter(state.live)
+        kinds = sorted(k for k, n in counts.items() if n >= SWAP_SIZE)
+        if kinds:
+            kind = kinds[stream.below(len(kinds))]
+            return state.evolve(stage=stage.evolve(offer=SWAP, swap_kind=kind))
+    return state
+
+
+def expire(state: GameState) -> GameState:
+    """An offer lasts for the decision it came with: any other action lets it go."""
+    if state.stage is None or state.stage.offer is None:
+        return state
+    return state.evolve(stage=state.stage.evolve(offer=None, swap_kind=None))
+
+
+# ----- taking them up -------------------------------------------------------------------
+
+def on_exchange(state: GameState, seat: int, action: Action) -> tuple[GameState, Events]:
+    """Each chosen tile goes to a distinct random live-wall position, whose tile comes
+    to the hand; the live wall keeps its size. Then play starts with the dealer."""
+    live = list(state.live)
+    positions = pick_distinct(_stream(state, b"exchange"), len(live), len(action.tiles))
+    got = []
+    for pos, tile in zip(positions, action.tiles):
+        got.append(live[pos])
+        live[pos] = tile
+    player = state.seat(seat)
+    concealed = tuple(sorted(hand_without(player, action.tiles) + tuple(got)))
+    stage = state.stage.evolve(offer=None, exchanged=len(action.tiles))
+    state = state.with_seat(seat, player.evolve(concealed=concealed), live=tuple(live), stage=stage)
+    event = private_event(EXCHANGE, seat, {"gave": format_tiles(action.tiles),
+                                           "got": format_tiles(sorted(got))}, count=len(got))
+    return _start_play(state), [event]
+
+
+def skip_exchange(state: GameState, seat: int) -> tuple[GameState, Events]:
+    state = state.evolve(stage=state.stage.evolve(offer=None))
+    return _start_play(state), [{"type": "pass", "seat": seat}]
+
+
+def _start_play(state: GameState) -> GameState:
+    return state.evolve(phase=TURN, turn=state.dealer)
+
+
+def on_cuo(state: GameState, seat: int, action: Action) -> tuple[GameState, Events]:
+    """The chosen kind comes from a random one of its live-wall copies; the drawn tile
+    takes its place."""
+    player, wanted = state.seat(seat), action.tile
+    copies = [i for i, t in enumerate(state.live) if t == wanted]
+    pos = copies[_stream(state, b"cuo").below(len(copies))]
+    live = list(state.live)
+    live[pos] = player.drawn
+    stage = state.stage.evolve(offer=None, cuo=state.stage.cuo + 1)
+    event = private_event(CUO, seat, {"tile": format_tiles([wanted]),
+                                      "gave": format_tiles([player.drawn])})
+    state = state.with_seat(seat, player.evolve(drawn=wanted), live=tuple(live), stage=stage)
+    return state, [event]
+
+
+def on_swap(state: GameState, seat: int, action: Action) -> tuple[GameState, Events]:
+    """Three copies of the offered kind (random ones of the live wall's) come to the
+    hand; the three given tiles take their places. A given drawn tile leaves ``drawn``
+    empty (a timeout then discards the rightmost tile)."""
+    kind, player = state.stage.swap_kind, state.seat(seat)
+    copies = [i for i, t in enumerate(state.live) if t == kind]
+    chosen = pick_distinct(_stream(state, b"swap"), len(copies), SWAP_SIZE)
+    live = list(state.live)
+    for index, tile in zip(chosen, action.tiles):
+        live[copies[index]] = tile
+    drawn = player.drawn
+    if drawn is not None and drawn in action.tiles:
+        rest, drawn = hand_without(player, action.tiles), None
+    else:
+        rest = hand_without(player.evolve(drawn=None), action.tiles)
+    player = player.evolve(concealed=tuple(sorted(rest + (kind,) * SWAP_SIZE)), drawn=drawn)
+    stage = state.stage.evolve(offer=None, swap_kind=None, swaps=state.stage.swaps + 1)
+    event = private_event(SWAP, seat, {"gave": format_tiles(action.tiles),
+                                       "got": format_tiles([kind] * SWAP_SIZE)})
+    return state.with_seat(seat, player, live=tuple(live), stage=stage), [event]
+
+
+HANDLERS = {EXCHANGE: on_exchange, CUO: on_cuo, SWAP: on_swap}
