@@ -7,6 +7,8 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
+from mahjong.ratings.profile import summary as rating_summary
+
 from . import ranks, services, throttle
 from .forms import NicknameForm, SignupForm
 from .models import EconomySettings, User
@@ -49,6 +51,7 @@ def player(request, public_id):
         "shown": shown,
         "is_me": is_me,
         "rank": ranks.progress(shown.rank_score),
+        "rating": rating_summary(shown),
         "nickname_form": NicknameForm(instance=shown) if is_me else None,
         "ledger": shown.ledger.all()[:20] if is_me else None,
     }
@@ -76,5 +79,10 @@ def edit_nickname(request):
     return render(
         request,
         "accounts/profile.html",
-        {**context, "rank": ranks.progress(user.rank_score), "ledger": user.ledger.all()[:20]},
+        {
+            **context,
+            "rank": ranks.progress(user.rank_score),
+            "rating": rating_summary(user),
+            "ledger": user.ledger.all()[:20],
+        },
     )

@@ -267,6 +267,7 @@ class LeaderboardAdmin(admin.ModelAdmin):
         "period",
         "tier",
         "ruleset",
+        "min_games",
         "size",
         "visible",
         "ordering",

@@ -1,8 +1,11 @@
-"""Rows of an operator-defined Leaderboard from the data that exists.
+"""Rows of an operator-defined Leaderboard.
 
-Running totals (beans, rank score, games won) come from the player row; "beans won at
-tables" sums settlement ledger legs in the period, filtered by tier or ruleset through
-the match each settlement references (LedgerEntry.ref = Match.public_id).
+Current values (beans, rank score, rating) come from one row per player. Everything
+sliced by period, room tier or ruleset (beans won, games won, biggest hand, win rate)
+is one grouped query over ratings.HandResult, the narrow row each player gets per ranked
+hand, written with the settlement. A board's standings are cached for CACHE_SECONDS
+(ids and numbers only); the page shows when they were computed, and the players of all
+boards are read in one query.
 """
 
 from __future__ import annotations
@@ -10,19 +13,46 @@ from __future__ import annotations
 import datetime
 from dataclasses import dataclass
 
-from django.db.models import Sum
+from django.core.cache import cache
+from django.db.models import Count, FloatField, Max, Q, Sum
+from django.db.models.functions import Cast
 from django.utils import timezone
+from django.utils.translation import ngettext
 
-from accounts.models import LedgerEntry, User
+from accounts.models import User
+from mahjong.ratings import services as ratings
+from mahjong.ratings.models import HandResult, Rating
 
-from .models import Leaderboard, Match
+from .models import Leaderboard
+
+CACHE_SECONDS = 60
+Metric = Leaderboard.Metric
+
+
+@dataclass(frozen=True)
+class Standing:
+    """What is cached of a row: who, the number ranked by, and an extra figure (the
+    games behind a win rate, the deviation of a rating)."""
+
+    player_id: int
+    value: int | float
+    extra: int | float | None = None
 
 
 @dataclass(frozen=True)
 class Row:
     position: int
     player: User
-    value: int
+    value: int | float
+    shown: str  # the value as the page prints it
+    detail: str = ""
+
+
+@dataclass(frozen=True)
+class Board:
+    board: Leaderboard
+    rows: list[Row]
+    computed_at: datetime.datetime
 
 
 def period_start(period: str, now: datetime.datetime | None = None) -> datetime.datetime | None:
@@ -37,31 +67,129 @@ def period_start(period: str, now: datetime.datetime | None = None) -> datetime.
     return None
 
 
-def rows(board: Leaderboard) -> list[Row]:
-    players = User.objects.filter(kind=User.Kind.PLAYER, is_active=True)
-    if board.metric in Leaderboard.TOTALS:
-        field = board.metric
-        top = players.filter(**{f"{field}__gt": 0}).order_by(f"-{field}", "date_joined")[
-            : board.size
-        ]
-        return [Row(i, p, getattr(p, field)) for i, p in enumerate(top, start=1)]
+# ----- computing standings: one query per board --------------------------------------------
 
-    entries = LedgerEntry.objects.filter(reason=LedgerEntry.Reason.SETTLEMENT, account__in=players)
+
+def _players():
+    return User.objects.filter(kind=User.Kind.PLAYER, is_active=True)
+
+
+def _held(board: Leaderboard) -> list[Standing]:
+    field = board.metric
+    top = (
+        _players()
+        .filter(**{f"{field}__gt": 0})
+        .order_by(f"-{field}", "date_joined")
+        .values_list("pk", field)[: board.size]
+    )
+    return [Standing(pk, value) for pk, value in top]
+
+
+def _rating(board: Leaderboard) -> list[Standing]:
+    """Ranked by the stored rating; the ± shown is today's (grown with idle days)."""
+    top = Rating.objects.filter(
+        games__gte=max(1, board.min_games),
+        player__kind=User.Kind.PLAYER,
+        player__is_active=True,
+    ).order_by("-rating", "player_id")[: board.size]
+    now = timezone.now()
+    return [
+        Standing(row.player_id, round(row.rating), round(2 * ratings.current(row, now).deviation))
+        for row in top
+    ]
+
+
+def _results(board: Leaderboard):
+    """The board's HandResult rows: its period, room or ruleset, no banned player."""
+    results = HandResult.objects.exclude(player__in=User.objects.filter(is_active=False))
     start = period_start(board.period)
     if start is not None:
-        entries = entries.filter(created_at__gte=start)
-    if board.tier_id or board.ruleset_id:
-        matches = Match.objects.all()
-        if board.tier_id:
-            matches = matches.filter(tier_id=board.tier_id)
-        if board.ruleset_id:
-            matches = matches.filter(ruleset_id=board.ruleset_id)
-        entries = entries.filter(ref__in=matches.values("public_id"))
-    totals = (
-        entries.values("account_id")
-        .annotate(total=Sum("amount"))
-        .filter(total__gt=0)
-        .order_by("-total", "account_id")[: board.size]
-    )
-    by_id = User.objects.in_bulk([t["account_id"] for t in totals])
-    return [Row(i, by_id[t["account_id"]], t["total"]) for i, t in enumerate(totals, start=1)]
+        results = results.filter(at__gte=start)
+    if board.tier_id:
+        results = results.filter(tier_id=board.tier_id)
+    if board.ruleset_id:
+        results = results.filter(ruleset_id=board.ruleset_id)
+    return results.values("player_id")
+
+
+def _grouped(board: Leaderboard) -> list[Standing]:
+    results = _results(board)
+    if board.metric == Metric.NET_BEANS:
+        top = results.annotate(value=Sum("beans")).filter(value__gt=0)
+    elif board.metric == Metric.GAMES_WON:
+        top = results.filter(won=True).annotate(value=Count("id"))
+    elif board.metric == Metric.BIGGEST_HAND:
+        top = results.filter(won=True, fan__gt=0).annotate(value=Max("fan"))
+    else:  # win rate among players with enough games
+        top = (
+            results.annotate(games=Count("id"), wins=Count("id", filter=Q(won=True)))
+            .filter(games__gte=max(1, board.min_games), wins__gt=0)
+            .annotate(value=Cast("wins", FloatField()) / Cast("games", FloatField()))
+        )
+    if board.metric == Metric.WIN_RATE:
+        top = top.order_by("-value", "-games", "player_id")[: board.size]
+        return [Standing(r["player_id"], r["value"], r["games"]) for r in top]
+    top = top.order_by("-value", "player_id")[: board.size]
+    return [Standing(r["player_id"], r["value"]) for r in top]
+
+
+def standings(board: Leaderboard) -> list[Standing]:
+    if board.metric in (Metric.BEANS, Metric.RANK_SCORE):
+        return _held(board)
+    if board.metric == Metric.RATING:
+        return _rating(board)
+    return _grouped(board)
+
+
+def _cache_key(board: Leaderboard) -> str:
+    # The definition is in the key: an operator's edit shows at once.
+    parts = (board.metric, board.period, board.tier_id, board.ruleset_id, board.min_games)
+    return f"leaderboard:{board.pk}:{board.size}:" + ":".join(map(str, parts))
+
+
+def cached_standings(board: Leaderboard) -> tuple[list[Standing], datetime.datetime]:
+    key = _cache_key(board)
+    hit = cache.get(key)
+    if hit is not None:
+        return hit
+    fresh = (standings(board), timezone.now())
+    cache.set(key, fresh, CACHE_SECONDS)
+    return fresh
+
+
+# ----- rows for the page ------------------------------------------------------------------
+
+
+def _shown(metric: str, standing: Standing) -> tuple[str, str]:
+    value, extra = standing.value, standing.extra
+    if metric == Metric.RATING:
+        return f"{value:,}", f"± {extra}"
+    if metric == Metric.WIN_RATE:
+        games = ngettext("%(n)s game", "%(n)s games", extra) % {"n": f"{extra:,}"}
+        return f"{value * 100:.1f}%", games
+    if metric == Metric.BIGGEST_HAND:
+        return ngettext("%(n)s fan", "%(n)s fan", value) % {"n": value}, ""
+    return f"{value:,}", ""
+
+
+def _rows(metric: str, top: list[Standing], users: dict[int, User]) -> list[Row]:
+    rows = []
+    for position, standing in enumerate((s for s in top if s.player_id in users), start=1):
+        shown, detail = _shown(metric, standing)
+        rows.append(Row(position, users[standing.player_id], standing.value, shown, detail))
+    return rows
+
+
+def boards(definitions) -> list[Board]:
+    """Every board's rows: one query per board not in the cache, one for all the players."""
+    computed = [(board, *cached_standings(board)) for board in definitions]
+    ids = {s.player_id for _board, top, _at in computed for s in top}
+    users = User.objects.in_bulk(ids) if ids else {}
+    return [Board(board, _rows(board.metric, top, users), at) for board, top, at in computed]
+
+
+def rows(board: Leaderboard) -> list[Row]:
+    """One board's rows, computed now (no cache)."""
+    top = standings(board)
+    users = User.objects.in_bulk({s.player_id for s in top})
+    return _rows(board.metric, top, users)

@@ -384,8 +384,11 @@ class Leaderboard(BilingualName, models.Model):
     class Metric(models.TextChoices):
         BEANS = "beans", _("Beans held")
         RANK_SCORE = "rank_score", _("Rank score")
+        RATING = "rating", _("Rating (Glicko-2)")
         GAMES_WON = "games_won", _("Games won")
         NET_BEANS = "net_beans", _("Beans won at tables")
+        BIGGEST_HAND = "best_fan", _("Biggest hand (fan)")
+        WIN_RATE = "win_rate", _("Win rate")
 
     class Period(models.TextChoices):
         ALL_TIME = "all", _("All time")
@@ -415,12 +418,21 @@ class Leaderboard(BilingualName, models.Model):
         related_name="+",
         verbose_name=_("only this ruleset"),
     )
+    min_games = models.PositiveIntegerField(
+        _("minimum games"),
+        default=0,
+        help_text=_(
+            "Win rate and rating only: players with fewer ranked games are not listed "
+            "(win rate needs at least 1)."
+        ),
+    )
     size = models.PositiveSmallIntegerField(_("rows shown"), default=10)
     visible = models.BooleanField(_("visible"), default=True)
     ordering = models.PositiveSmallIntegerField(_("order"), default=0)
 
-    # Metrics kept as running totals on the player: no history to slice by time or room.
-    TOTALS = {Metric.BEANS, Metric.RANK_SCORE, Metric.GAMES_WON}
+    # Current values kept per player: no history to slice by time or room.
+    TOTALS = {Metric.BEANS, Metric.RANK_SCORE, Metric.RATING}
+    WITH_MIN_GAMES = {Metric.WIN_RATE, Metric.RATING}
 
     class Meta:
         verbose_name = _("leaderboard")
@@ -429,16 +441,30 @@ class Leaderboard(BilingualName, models.Model):
 
     def clean(self):
         errors = {}
+        label = self.Metric(self.metric).label if self.metric in self.Metric.values else ""
         if self.metric in self.TOTALS:
             if self.period != self.Period.ALL_TIME:
                 errors["period"] = _(
                     "%(metric)s is a running total: choose All time, or use "
                     "“Beans won at tables” for a period."
-                ) % {"metric": self.Metric(self.metric).label}
+                ) % {"metric": label}
             if self.tier_id or self.ruleset_id:
-                errors["tier"] = _("Room and ruleset filters apply only to “Beans won at tables”.")
+                errors["tier"] = _(
+                    "%(metric)s is one value per player, not per room or ruleset: "
+                    "remove the filter."
+                ) % {"metric": label}
         if self.tier_id and self.ruleset_id:
             errors["ruleset"] = _("Filter by a room tier or by a ruleset, not both.")
+        elif self.ruleset_id and self.ruleset.is_solo:
+            errors["ruleset"] = _(
+                "%(ruleset)s is played against the computer: it has no ranked games."
+            ) % {"ruleset": self.ruleset}
+        if self.metric == self.Metric.WIN_RATE and not self.min_games:
+            errors["min_games"] = _("A win-rate board needs a minimum of at least 1 game.")
+        elif self.min_games and self.metric not in self.WITH_MIN_GAMES:
+            errors["min_games"] = _(
+                "A minimum number of games applies only to win rate and rating boards."
+            )
         if not 1 <= (self.size or 0) <= 100:
             errors["size"] = _("Show between 1 and 100 rows.")
         if errors:

@@ -18,6 +18,7 @@ urlpatterns = [
     path("rooms/<str:code>/join/", views.room_join, name="room_join"),
     path("rooms/<str:code>/bot/", views.room_bot, name="room_bot"),
     path("rooms/<str:code>/close/", views.room_close, name="room_close"),
+    path("rooms/<str:code>/spectators/", views.room_spectators, name="room_spectators"),
     path("leaderboards/", views.leaderboard_list, name="leaderboards"),
     path("healthz", views.healthz, name="healthz"),
 ]

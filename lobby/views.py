@@ -15,6 +15,7 @@ from django_htmx.http import HttpResponseClientRedirect
 from accounts import ranks, wallet
 from accounts.models import EconomySettings, RankLevel
 from mahjong.engine.bots import LEVEL_SLUGS, LEVELS
+from mahjong.tables import spectators
 
 from . import leaderboards, matchmaking, rooms
 from .forms import JoinByCodeForm, PrivateRoomForm
@@ -275,6 +276,21 @@ def room_bot(request, code):
         messages.error(request, str(exc))
         return _redirect(request, found.get_absolute_url())
     return _redirect(request, match.get_absolute_url())
+
+
+@login_required
+@require_POST
+def room_spectators(request, code):
+    """The host opens or closes the room's table to spectators (closing ends their sockets)."""
+    found = get_object_or_404(PrivateRoom, code=rooms.normalize_code(code))
+    if request.user.pk != found.host_id:
+        raise PermissionDenied(_("Only the host may change this."))
+    found.allow_spectators = request.POST.get("allow") == "1"
+    found.save(update_fields=["allow_spectators"])
+    table = getattr(found.match, "table", None) if found.match_id else None
+    if table is not None and not found.allow_spectators:
+        spectators.close_watchers(table)
+    return _redirect(request, found.get_absolute_url())
 
 
 @login_required

@@ -308,6 +308,11 @@ X_FRAME_OPTIONS = "DENY"
 # (closed tab, lost connection); the waiting page polls every 2 s.
 MATCHMAKING_STALE_SECONDS = env_int("MATCHMAKING_STALE_SECONDS", 20, minimum=5)
 
+# Messages a player may send to tables (tables.ratelimit): a bucket refilled this many a
+# second, holding this many. Honest play needs about one a second at most.
+TABLES_ACTION_RATE = env_int("TABLES_ACTION_RATE", 10, minimum=1)
+TABLES_ACTION_BURST = env_int("TABLES_ACTION_BURST", 20, minimum=1)
+
 # Tests only: a fixed wall seed so browser tests are deterministic. Honoured only when
 # TESTING (pytest, or MAHJONG_TESTING=true with DEBUG on); refused outright with DEBUG off.
 TESTING = "pytest" in sys.modules or env_bool("MAHJONG_TESTING", False)

@@ -1,10 +1,16 @@
-"""The table's WebSocket: thin and synchronous (the ORM is involved). Authenticate, join
-the table's group, pass actions to the service, and on every "hand changed" hint re-read
-the hand and send this viewer's fragments as out-of-band swaps. No rule branching here.
+"""The table's WebSockets: thin and synchronous (the ORM is involved). Authenticate, join
+the groups, pass actions to the service, and on every "hand changed" hint re-read the
+hand and send this viewer's fragments as out-of-band swaps. No rule branching here.
 
-Client -> server: {"action": "discard 5m", "version": 7} (htmx ws-send with hx-vals), and
+Players (``TableConsumer``, /ws/tables/<id>/):
+client -> server: {"action": "discard 5m", "version": 7} (htmx ws-send with hx-vals), and
 {"ping": 1} every presence.HEARTBEAT seconds (table.js): the connection is alive.
-Server -> client: HTML whose root elements carry hx-swap-oob (htmx's ws extension).
+Spectators (``WatchConsumer``, /ws/tables/<id>/watch/) send nothing: any message gets an
+error. Server -> client: HTML whose root elements carry hx-swap-oob (htmx's ws extension).
+
+Every message a player sends takes a token from their bucket (tables.ratelimit): a flood
+gets "slow down" errors, not a disconnect. Every socket also joins its user's group, so a
+log-out closes the sockets of that session (close code LOGGED_OUT).
 """
 
 from __future__ import annotations
@@ -21,10 +27,12 @@ from django.utils.translation.trans_real import (
     parse_accept_lang_header,
 )
 
-from . import presenters, services
+from . import presenters, ratelimit, services, sessions, spectators
 from .models import Table
 
 MAX_MESSAGE = 1024  # bytes; an action is a few dozen
+REFUSED = 4403  # not seated here / may not watch this table
+LOGGED_OUT = 4401  # the session logged out: htmx's ws extension does not reconnect
 
 
 def language_of(scope) -> str:
@@ -42,10 +50,44 @@ def language_of(scope) -> str:
     return settings.LANGUAGE_CODE
 
 
-class TableConsumer(JsonWebsocketConsumer):
+class _TableSocket(JsonWebsocketConsumer):
+    """What both sockets share: language, groups, the log-out close, errors."""
+
     table: Table
-    seat_index: int
     language: str = ""
+    groups_joined: tuple[str, ...] = ()
+
+    def join(self, *groups: str) -> None:
+        user = self.scope["user"]
+        self.groups_joined = (*groups, sessions.user_group(user.pk))
+        for group in self.groups_joined:
+            async_to_sync(self.channel_layer.group_add)(group, self.channel_name)
+        self.language = language_of(self.scope)
+        self.accept()
+
+    def disconnect(self, code):
+        for group in self.groups_joined:
+            async_to_sync(self.channel_layer.group_discard)(group, self.channel_name)
+
+    def receive(self, text_data=None, bytes_data=None, **kwargs):
+        with translation.override(self.language or settings.LANGUAGE_CODE):
+            self._receive(text_data)
+
+    def _receive(self, text_data):
+        raise NotImplementedError
+
+    def session_ended(self, event):
+        """A log-out (tables.sessions): close if it was this socket's session."""
+        session = self.scope.get("session")
+        if event.get("session") in (None, getattr(session, "session_key", None)):
+            self.close(code=LOGGED_OUT)
+
+    def error(self, message: str):
+        raise NotImplementedError
+
+
+class TableConsumer(_TableSocket):
+    seat_index: int
 
     def connect(self):
         user = self.scope.get("user")
@@ -53,27 +95,23 @@ class TableConsumer(JsonWebsocketConsumer):
         table = Table.objects.filter(public_id=public_id).first()
         seat = services.seat_of(table, user) if table else None
         if seat is None:
-            self.close(code=4403)
+            self.close(code=REFUSED)
             return
         self.table, self.seat, self.seat_index = table, seat, seat.index
-        self.language = language_of(self.scope)
-        async_to_sync(self.channel_layer.group_add)(table.group, self.channel_name)
-        self.accept()
+        self.join(table.group)
         services.connected(seat, self.channel_name)
         self.push()
 
     def disconnect(self, code):
         if getattr(self, "seat", None) is None:
             return
-        async_to_sync(self.channel_layer.group_discard)(self.table.group, self.channel_name)
+        super().disconnect(code)
         services.disconnected(self.seat, self.channel_name)
 
-    def receive(self, text_data=None, bytes_data=None, **kwargs):
-        with translation.override(self.language or settings.LANGUAGE_CODE):
-            self._receive(text_data)
-
     def _receive(self, text_data):
-        if text_data is None or len(text_data.encode()) > MAX_MESSAGE:
+        if not ratelimit.allow(self.scope["user"].pk):
+            return self.error(_("Slow down: too many messages. Nothing was done."))
+        if text_data is None or len(text_data) > MAX_MESSAGE or len(text_data.encode()) > MAX_MESSAGE:
             return self.error(_("Message refused: too long or not text."))
         try:
             content = json.loads(text_data)
@@ -82,10 +120,23 @@ class TableConsumer(JsonWebsocketConsumer):
         if isinstance(content, dict) and set(content) == {"ping"}:
             services.heartbeat(self.channel_name)
             return None
-        if not isinstance(content, dict) or not isinstance(content.get("action"), str):
-            return self.error(_("Message refused: expected an action."))
+        problem = self._problem(content)
+        if problem:
+            return self.error(problem)
         services.heartbeat(self.channel_name)
         self.receive_json(content)
+
+    def _problem(self, content) -> str:
+        """What is wrong with a message's shape, before the service judges the move."""
+        if not isinstance(content, dict) or not isinstance(content.get("action"), str):
+            return _("Message refused: expected an action.")
+        version = content.get("version")
+        if type(version) is not int:  # noqa: E721  (a bool is an int subclass: refuse it)
+            return _("Message refused: the version must be a whole number.")
+        table = content.get("table", self.table.public_id)
+        if table != self.table.public_id:
+            return _("Message refused: this connection is for another table.")
+        return ""
 
     def receive_json(self, content, **kwargs):
         with translation.override(self.language or settings.LANGUAGE_CODE):
@@ -107,3 +158,45 @@ class TableConsumer(JsonWebsocketConsumer):
     def error(self, message: str):
         with translation.override(self.language or settings.LANGUAGE_CODE):
             self.send(text_data=presenters.notice_fragment(message))
+
+
+class WatchConsumer(_TableSocket):
+    """A spectator: the public view only (tables.spectators), and never an action."""
+
+    def connect(self):
+        user = self.scope.get("user")
+        public_id = self.scope["url_route"]["kwargs"]["public_id"]
+        table = Table.objects.filter(public_id=public_id).first()
+        if table is None or not user.is_authenticated or spectators.refusal(table):
+            self.close(code=REFUSED)
+            return
+        self.table = table
+        self.join(spectators.watch_group(table))
+        self.push()
+
+    def _receive(self, text_data):
+        if not ratelimit.allow(self.scope["user"].pk):
+            return self.error(_("Slow down: too many messages. Nothing was done."))
+        if text_data is not None and len(text_data) < MAX_MESSAGE:
+            try:
+                if json.loads(text_data) == {"ping": 1}:
+                    return None  # a page's heartbeat: spectators have no presence to keep
+            except ValueError:
+                pass
+        return self.error(_("Spectators cannot act at this table."))
+
+    def hand_changed(self, event):
+        self.table.refresh_from_db()
+        self.push()
+
+    def watch_closed(self, event):
+        """The host closed the private room to spectators (spectators.close_watchers)."""
+        self.close(code=REFUSED)
+
+    def push(self):
+        with translation.override(self.language or settings.LANGUAGE_CODE):
+            self.send(text_data=spectators.fragments(self.table))
+
+    def error(self, message: str):
+        with translation.override(self.language or settings.LANGUAGE_CODE):
+            self.send(text_data=spectators.notice_fragment(message))

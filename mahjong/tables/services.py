@@ -265,7 +265,10 @@ def _notify_on_commit(table: Table, version: int) -> None:
     def send():
         layer = get_channel_layer()
         if layer is not None:
-            async_to_sync(layer.group_send)(group, {"type": "hand.changed", "version": version})
+            hint = {"type": "hand.changed", "version": version}
+            async_to_sync(layer.group_send)(group, hint)
+            # spectators (tables.spectators) after the players, in a group of their own
+            async_to_sync(layer.group_send)(f"{group}-watch", hint)
 
     transaction.on_commit(send)
 

@@ -15,7 +15,8 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from lobby.models import Match
 
-from . import presenters, services
+from . import presenters, ratelimit, services, spectators
+from . import sessions  # noqa: F401  (connects the log-out receiver that closes sockets)
 from .models import Seat, Table
 
 
@@ -51,6 +52,8 @@ def act(request, public_id):
     table, seat = _table_for(request, public_id)
     notice = ""
     try:
+        if not ratelimit.allow(request.user.pk):
+            raise services.TableError(_("Slow down: too many messages. Nothing was done."))
         services.act(
             table, request.user, request.POST.get("action", ""), request.POST.get("version", "")
         )
@@ -118,3 +121,23 @@ def for_match(request, public_id):
         except IntegrityError:
             table = Table.objects.get(match=match)
     return redirect(table.get_absolute_url())
+
+
+@login_required
+@require_GET
+def watch(request, public_id):
+    """A spectator's page: the public view, live. A player of the table goes to their seat."""
+    table = get_object_or_404(Table.objects.select_related("ruleset", "match"), public_id=public_id)
+    if services.seat_of(table, request.user) is not None:
+        return redirect(table.get_absolute_url())
+    refusal = spectators.refusal(table)
+    if refusal:
+        raise PermissionDenied(refusal)
+    return render(request, "tables/watch.html", spectators.context_for(table))
+
+
+@login_required
+@require_GET
+def live(request):
+    """The tables being played now, to pick one to watch."""
+    return render(request, "tables/live.html", {"tables": spectators.live_tables()})

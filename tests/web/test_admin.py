@@ -195,6 +195,7 @@ def test_a_leaderboard_cannot_slice_a_running_total_by_period(staff, client):
             "name": "周榜 新手场",
             "metric": "net_beans",
             "period": "week",
+            "min_games": 0,
             "size": 10,
             "visible": "on",
             "tier": RoomTier.objects.get(slug="novice").pk,

@@ -39,7 +39,14 @@ def test_it_loads_six_rulesets_sixteen_levels_and_bots_with_beans(builtin):
     bots = User.objects.filter(kind="bot").order_by("pk")
     assert [b.bot_level for b in bots] == ["random", "novice", "efficient", "strong"]
     assert all(b.beans == 1_000_000 and not b.has_usable_password() for b in bots)
-    assert Leaderboard.objects.count() == 4
+    assert set(Leaderboard.objects.values_list("metric", flat=True)) == {
+        "beans",
+        "rank_score",
+        "net_beans",
+        "games_won",
+        "rating",
+        "best_fan",
+    }
 
 
 def test_loading_again_creates_nothing_and_keeps_admin_edits(builtin):

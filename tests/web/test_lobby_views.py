@@ -3,7 +3,6 @@
 import pytest
 from django.urls import reverse
 
-from accounts import wallet
 from accounts.models import LedgerEntry
 from lobby.models import Match, PrivateRoom, QueueTicket, RoomTier
 
@@ -287,14 +286,27 @@ def test_relief_button_appears_below_the_novice_entry_and_grants_once(
     assert broke.ledger.filter(reason="relief").count() == 1
 
 
+def _ranked_escape(tier, escaper, other):
+    """A ranked hand in ``tier`` that ``escaper`` leaves at once: ``other`` wins the penalty."""
+    from mahjong.tables import services
+
+    table = services.open_table(
+        tier.ruleset, [escaper, other], tier=tier, beans_per_point=tier.beans_per_point
+    )
+    services.leave(table, escaper)
+    return table.current_hand()
+
+
 def test_leaderboards_show_visible_boards_and_the_rank_levels(alice, bob, client):
-    wallet.settle(winner=bob, loser=alice, amount=3_000, rake_percent=0, key="h1")
+    hand = _ranked_escape(RoomTier.objects.get(slug="novice"), alice, bob)
+    won = hand.result["beans"][1]
+    assert won > 0
     response = client.get(reverse("lobby:leaderboards"))
     html = response.content.decode()
     assert response.status_code == 200
-    boards = {board.metric: rows for board, rows in response.context["boards"]}
+    boards = {entry.board.metric: entry.rows for entry in response.context["boards"]}
     assert [r.player for r in boards["beans"]][:2] == [bob, alice]
-    assert [(r.player, r.value) for r in boards["net_beans"]] == [(bob, 3_000)]
+    assert [(r.player, r.value) for r in boards["net_beans"]] == [(bob, won)]
     assert "自摸王" in html and "200,000" in html
     assert len(response.context["levels"]) == 16
 
@@ -304,7 +316,7 @@ def test_a_hidden_board_is_not_shown(builtin, client):
 
     Leaderboard.objects.filter(metric="beans").update(visible=False)
     boards = client.get(reverse("lobby:leaderboards")).context["boards"]
-    assert "beans" not in {b.metric for b, _rows in boards}
+    assert "beans" not in {entry.board.metric for entry in boards}
 
 
 def test_a_net_beans_board_filters_by_room_and_period(alice, bob, outsider):
@@ -314,39 +326,29 @@ def test_a_net_beans_board_filters_by_room_and_period(alice, bob, outsider):
 
     from lobby import leaderboards
     from lobby.models import Leaderboard
+    from mahjong.ratings.models import HandResult
 
     novice, normal = RoomTier.objects.get(slug="novice"), RoomTier.objects.get(slug="normal")
-    in_novice = Match.objects.create(
-        kind="quick", tier=novice, ruleset=novice.ruleset, player_one=alice, player_two=bob
+    in_novice = _ranked_escape(novice, bob, alice).result["beans"][1]
+    in_normal = _ranked_escape(normal, bob, outsider).result["beans"][1]
+    old = [_ranked_escape(normal, alice, bob) for _ in range(2)]
+    HandResult.objects.filter(hand__in=old).update(
+        at=timezone.now() - datetime.timedelta(days=40)
     )
-    in_normal = Match.objects.create(
-        kind="quick", tier=normal, ruleset=normal.ruleset, player_one=outsider, player_two=bob
-    )
-    wallet.settle(
-        winner=alice, loser=bob, amount=800, rake_percent=0, key="n1", ref=in_novice.public_id
-    )
-    wallet.settle(
-        winner=outsider, loser=bob, amount=900, rake_percent=0, key="n2", ref=in_normal.public_id
-    )
-    old = wallet.settle(
-        winner=bob, loser=alice, amount=5_000, rake_percent=0, key="old", ref=in_novice.public_id
-    )
-    LedgerEntry.objects.filter(idempotency_key=old.key).update(
-        created_at=timezone.now() - datetime.timedelta(days=40)
-    )
+    totals = {}
+    for result in HandResult.objects.all():
+        totals[result.player] = totals.get(result.player, 0) + result.beans
 
     board = Leaderboard(name="x", metric="net_beans", period="month", tier=novice, size=10)
-    assert [(r.player, r.value) for r in leaderboards.rows(board)] == [(alice, 800)]
+    assert [(r.player, r.value) for r in leaderboards.rows(board)] == [(alice, in_novice)]
     board.tier = None
-    assert [(r.player, r.value) for r in leaderboards.rows(board)] == [
-        (outsider, 900),
-        (alice, 800),
-    ]
+    assert [(r.player, r.value) for r in leaderboards.rows(board)] == sorted(
+        [(outsider, in_normal), (alice, in_novice)], key=lambda pair: -pair[1]
+    )
     board.period = "all"
-    assert [(r.player, r.value) for r in leaderboards.rows(board)] == [
-        (bob, 3_300),
-        (outsider, 900),
-    ]
+    winners = sorted(((p, v) for p, v in totals.items() if v > 0), key=lambda pair: -pair[1])
+    assert [(r.player, r.value) for r in leaderboards.rows(board)] == winners
+    assert bob in dict(winners)  # the old hands count for all time only
 
 
 def test_the_csrf_token_in_body_hx_headers_authorizes_htmx_posts(alice):

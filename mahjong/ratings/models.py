@@ -1,0 +1,100 @@
+"""Ratings and the compact per-hand results leaderboards read.
+
+Written only by ``ratings.services.record_ranked_hand``, in the transaction that settles
+a ranked hand (tables.services), so they never disagree with the hands they describe.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from . import glicko2
+
+
+class Rating(models.Model):
+    """A player's current Glicko-2 rating, as of their last rated hand (``rated_at``);
+    the deviation shown today also grows with the days since (services.current)."""
+
+    player = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        primary_key=True,
+        related_name="rating",
+        verbose_name=_("player"),
+    )
+    rating = models.FloatField(_("rating"), default=glicko2.START_RATING)
+    deviation = models.FloatField(_("rating deviation"), default=glicko2.START_DEVIATION)
+    volatility = models.FloatField(_("volatility"), default=glicko2.START_VOLATILITY)
+    games = models.PositiveIntegerField(_("rated hands"), default=0)
+    rated_at = models.DateTimeField(_("last rated"), default=timezone.now)
+
+    class Meta:
+        verbose_name = _("rating")
+        verbose_name_plural = _("ratings")
+        indexes = [models.Index(fields=["-rating"], name="rating_board")]
+
+    def __str__(self):
+        return f"{self.player_id}: {self.rating:.0f} ± {2 * self.deviation:.0f}"
+
+    def glicko(self) -> glicko2.Rating:
+        return glicko2.Rating(self.rating, self.deviation, self.volatility)
+
+
+class RatingChange(models.Model):
+    """One rated hand of one player: the history the profile charts."""
+
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rating_changes"
+    )
+    opponent = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+    )
+    hand = models.ForeignKey("tables.Hand", on_delete=models.CASCADE, related_name="+")
+    score = models.FloatField()  # 1 win, 0.5 draw, 0 loss
+    rating_before = models.FloatField()
+    rating_after = models.FloatField()
+    deviation_before = models.FloatField()
+    deviation_after = models.FloatField()
+    at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["player", "hand"], name="one_rating_change_per_hand")
+        ]
+        indexes = [models.Index(fields=["player", "at"])]
+
+    def __str__(self):
+        return f"{self.player_id} {self.rating_before:.0f}->{self.rating_after:.0f}"
+
+
+class HandResult(models.Model):
+    """One ranked hand of one human player, all a leaderboard needs, in one narrow row."""
+
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="hand_results"
+    )
+    hand = models.ForeignKey("tables.Hand", on_delete=models.CASCADE, related_name="+")
+    tier = models.ForeignKey("lobby.RoomTier", on_delete=models.CASCADE, related_name="+")
+    ruleset = models.ForeignKey("lobby.Ruleset", on_delete=models.CASCADE, related_name="+")
+    won = models.BooleanField()
+    fan = models.PositiveIntegerField()  # the winning hand's fan; 0 when not won
+    beans = models.BigIntegerField()  # net beans of the hand, rake paid
+    at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["player", "hand"], name="one_result_per_player_hand")
+        ]
+        # A board reads one period (and maybe one room or ruleset) and groups by player;
+        # the trailing columns let the database answer from the index alone.
+        indexes = [
+            models.Index(fields=["at", "player", "won", "fan", "beans"], name="result_period"),
+            models.Index(fields=["tier", "at", "player"], name="result_tier"),
+            models.Index(fields=["ruleset", "at", "player"], name="result_ruleset"),
+        ]
+
+    def __str__(self):
+        return f"{self.player_id}@{self.hand_id}"

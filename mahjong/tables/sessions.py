@@ -1,0 +1,26 @@
+"""Sockets end with the session: every table socket joins its user's group, and a log-out
+tells that group which session ended; the sockets of that session close (the user's
+other sessions, e.g. another device, keep theirs). Connected by importing this module
+(tables.views does, so the URL conf that routes the log-out has loaded it)."""
+
+from __future__ import annotations
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.contrib.auth.signals import user_logged_out
+from django.dispatch import receiver
+
+
+def user_group(user_id: int) -> str:
+    return f"user-{user_id}"
+
+
+@receiver(user_logged_out, dispatch_uid="tables.sessions.close_sockets")
+def close_sockets(sender, request, user, **kwargs):
+    if user is None:
+        return
+    session = getattr(request, "session", None)
+    layer = get_channel_layer()
+    if layer is not None:
+        message = {"type": "session.ended", "session": getattr(session, "session_key", None)}
+        async_to_sync(layer.group_send)(user_group(user.pk), message)

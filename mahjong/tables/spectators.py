@@ -1,0 +1,146 @@
+"""Watching a table: who may, which tables are live, and what a spectator sees.
+
+A spectator's whole context comes from ``engine.views.view(state, None)``: rivers, melds
+(concealed kongs face down), flowers, concealed COUNTS, the wall count, the clock, and
+both hands only once the hand has ended (with the seed). Nothing else about the hand
+enters a spectator template.
+
+Spectators follow the players' hints-then-render flow in a group of their own
+(``watch_group``): a hint names the version, each spectator connection renders. The
+spectator view is the same for everyone, so one rendering per version and language is
+cached and shared by every spectator of the table: a crowd costs one render, not one
+each, and the players' connections never render for it.
+"""
+
+from __future__ import annotations
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.core.cache import cache
+from django.db.models import Q
+from django.template.loader import render_to_string
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+
+from mahjong.engine.tiles import format_tile, parse_tiles
+from mahjong.engine.views import HIDDEN_KONG, view
+
+from .models import Hand, Seat, Table
+
+PARTIALS = ("watch_notice", "watch_status", "watch_seats", "watch_clock", "watch_result")
+RENDER_TTL = 120  # seconds a shared rendering is kept; a new version renders anew
+LIVE_LIMIT = 50
+
+
+def watch_group(table: Table) -> str:
+    return f"{table.group}-watch"
+
+
+def close_watchers(table: Table) -> None:
+    """Close every spectator socket of this table (the host closed it to spectators)."""
+    layer = get_channel_layer()
+    if layer is not None:
+        async_to_sync(layer.group_send)(watch_group(table), {"type": "watch.closed"})
+
+
+def refusal(table: Table) -> str | None:
+    """Why nobody may watch this table, or None: a private room's host may close it."""
+    match = table.match if table.match_id else None
+    room = getattr(match, "private_room", None) if match else None
+    if room is not None and not room.allow_spectators:
+        return _("The host of this private room does not allow spectators.")
+    return None
+
+
+def live_tables():
+    """Tables being played that spectators may open, newest first."""
+    closed_rooms = Q(match__private_room__allow_spectators=False)
+    return (
+        Table.objects.filter(status=Table.Status.PLAYING)
+        .exclude(closed_rooms)
+        .select_related("ruleset", "tier")
+        .prefetch_related("seats__user")
+        .order_by("-created_at")[:LIVE_LIMIT]
+    )
+
+
+def _tiles(text: str | None) -> list[str]:
+    return [format_tile(t) for t in parse_tiles(text)] if text else []
+
+
+def _meld(text: str) -> dict:
+    if text == HIDDEN_KONG:
+        return {"verb": HIDDEN_KONG, "tiles": [], "hidden": True}
+    verb, tiles = text.split(" ", 1)
+    return {"verb": verb, "tiles": _tiles(tiles.replace(" ", "")), "hidden": False}
+
+
+def _seat(data: dict, row: Seat, wild: str | None) -> dict:
+    return {
+        "index": data["seat"],
+        "name": row.user.display_name,
+        "bot": row.is_bot,
+        "auto_play": row.auto_play,
+        "count": data["concealed_count"],
+        "backs": range(data["concealed_count"]),
+        # empty until the hand has ended
+        "concealed": [{"tile": t, "wild": t == wild} for t in _tiles(data["concealed"])],
+        "drawn": data["drawn"],
+        "melds": [_meld(m) for m in data["melds"]],
+        "flowers": _tiles(data["flowers"]),
+        "river": _tiles(data["river"]),
+        "ting": data["ting"],
+    }
+
+
+def context_for(table: Table, hand: Hand | None = None) -> dict:
+    hand = hand or table.current_hand()
+    rows = list(table.seats.select_related("user").order_by("index"))
+    v = view(hand.game(), None)
+    ended = v["phase"] == "ended"
+    seats = [_seat(v["seats"][i], rows[i], v["wild"]) for i in (0, 1)]
+    result = hand.result if ended else None
+    scores = list(v["session"]["scores"])
+    if result:  # as the next hand will start them, like the players' panel
+        scores = [s + d for s, d in zip(scores, result.get("deltas") or [0, 0], strict=True)]
+    for seat, score in zip(seats, scores, strict=True):
+        seat["score"] = score
+    return {
+        "table": table,
+        "version": hand.version,
+        "view": v,
+        "seats": seats,
+        "top": seats[1],
+        "bottom": seats[0],
+        "ended": ended,
+        "closed": table.status == Table.Status.FINISHED,
+        "result": result,
+        "winner": seats[result["winner"]] if result and result.get("winner") is not None else None,
+        "seed": v.get("seed", ""),
+        "deadline": hand.deadline.isoformat() if hand.deadline and not ended else "",
+        "haidi_shown": _tiles(v["haidi"]["shown"]),
+        "ws_url": f"/ws/tables/{table.public_id}/watch/",
+    }
+
+
+def fragments(table: Table, hand: Hand | None = None) -> str:
+    """Every spectator partial as out-of-band swaps (one message), shared through the
+    cache by all spectators of this version in this language."""
+    hand = hand or table.current_hand()
+    flags = "".join("a" if s.auto_play else "-" for s in table.seats.all())
+    key = f"tables:watch:{table.public_id}:{hand.pk}:{hand.version}:{table.status}:{flags}"
+    key += f":{get_language()}"
+    html = cache.get(key)
+    if html is None:
+        html = render(table, hand)
+        cache.set(key, html, RENDER_TTL)
+    return html
+
+
+def render(table: Table, hand: Hand) -> str:
+    ctx = context_for(table, hand) | {"oob": True}
+    return "".join(render_to_string(f"tables/watch.html#{p}", ctx) for p in PARTIALS)
+
+
+def notice_fragment(message: str) -> str:
+    return render_to_string("tables/watch.html#watch_notice", {"notice": message, "oob": True})

@@ -1,0 +1,223 @@
+"""Spectating (issue 7 item 6): the watch page and socket show the public view only, both
+hands once the hand ends, never accept an action, follow the hints-then-render flow in a
+group of their own, and a private room's host may close the table to spectators."""
+
+import json
+import re
+
+import pytest
+from channels.testing import WebsocketCommunicator
+from django.test import Client
+from django.urls import reverse
+
+from lobby import rooms
+from lobby.models import PrivateRoom, Ruleset
+from mahjong.asgi import application
+from mahjong.engine.game import default_action
+from mahjong.tables import spectators
+from mahjong.tables.consumers import REFUSED
+from tests.web.tables_support import (  # noqa: F401
+    bot_table,
+    duel,
+    no_eager_timers,
+    play_out,
+    redis_layer,
+    run,
+)
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+TILE = re.compile(r'data-tile="(\w+)"')
+
+
+def watch_socket(table, user):
+    client = Client()
+    client.force_login(user)
+    headers = [
+        (b"origin", b"http://testserver"),
+        (b"cookie", f"sessionid={client.cookies['sessionid'].value}".encode()),
+    ]
+    return WebsocketCommunicator(
+        application, f"/ws/tables/{table.public_id}/watch/", headers=headers
+    )
+
+
+def hand_area(html: str, seat: int) -> str:
+    """The concealed part of a seat's area on the watch page (backs or the revealed hand)."""
+    area = html.split(f'class="mj-watch-seat" data-seat="{seat}"', 1)[1]
+    return area.split('class="concealed row"', 1)[1].split('class="melds"', 1)[0]
+
+
+def private_room_table(host, guest, client_of, allow=True):
+    room = rooms.create(host, Ruleset.objects.get(slug="classic"), 1)
+    room.allow_spectators = allow
+    room.save()
+    match = rooms.join(room, guest)
+    client_of(host).get(reverse("tables:for_match", args=[match.public_id]))
+    room.refresh_from_db()
+    return room, match.table
+
+
+def test_an_outsider_watches_backs_only_a_player_goes_to_the_seat_anonymous_logs_in(
+    duel, alice, outsider, client_of
+):
+    url = reverse("tables:watch", args=[duel.public_id])
+    page = client_of(outsider).get(url)
+    assert page.status_code == 200
+    html = page.content.decode()
+    state = duel.current_hand().game()
+    for seat in (0, 1):
+        area = hand_area(html, seat)
+        assert area.count('data-tile="back"') == len(state.seat(seat).hand)
+        assert not [t for t in TILE.findall(area) if t != "back"]
+    assert f'ws-connect="/ws/tables/{duel.public_id}/watch/"' in html
+    assert state.seed.hex() not in html
+
+    mine = client_of(alice).get(url)
+    assert mine.status_code == 302 and mine.url == duel.get_absolute_url()
+    anonymous = Client().get(url)
+    assert anonymous.status_code == 302 and anonymous.url.startswith(reverse("accounts:login"))
+
+
+def test_the_live_list_shows_tables_being_played_and_the_lobby_links_to_it(
+    duel, bot_table, outsider, client_of
+):
+    from mahjong.tables.models import Table
+
+    Table.objects.filter(pk=bot_table.pk).update(status=Table.Status.FINISHED)
+    client = client_of(outsider)
+    html = client.get(reverse("tables:live")).content.decode()
+    assert reverse("tables:watch", args=[duel.public_id]) in html
+    assert "Alice" in html and "Bob" in html
+    assert bot_table.public_id not in html
+    assert reverse("tables:live") in client.get("/").content.decode()
+
+
+def test_a_host_may_close_the_private_room_to_spectators(
+    redis_layer, alice, bob, outsider, client_of
+):
+    room, table = private_room_table(alice, bob, client_of)
+    watcher = client_of(outsider)
+    url = reverse("tables:watch", args=[table.public_id])
+    assert watcher.get(url).status_code == 200
+    assert table.public_id in watcher.get(reverse("tables:live")).content.decode()
+    ws = watch_socket(table, outsider)
+    toggle = reverse("lobby:room_spectators", args=[room.code])
+    host, guest = client_of(alice), client_of(bob)
+
+    async def watch_then_closed():
+        assert (await ws.connect())[0]
+        await ws.receive_from(5)
+        # only the host may switch; the guest is refused and nothing changes
+        assert (await _post(guest, toggle, {"allow": "0"})).status_code == 403
+        assert await ws.receive_nothing(0.3)
+        assert (await _post(host, toggle, {"allow": "0"})).status_code == 302
+        return await ws.receive_output(5)
+
+    closed = run(watch_then_closed)
+    assert closed == {"type": "websocket.close", "code": REFUSED}
+    room.refresh_from_db()
+    assert room.allow_spectators is False
+    assert watcher.get(url).status_code == 403
+    assert table.public_id not in watcher.get(reverse("tables:live")).content.decode()
+    assert client_of(alice).get(url).status_code == 302  # a player still reaches the seat
+
+    again = watch_socket(table, outsider)
+
+    async def refused():
+        return await again.connect()
+
+    assert run(refused) == (False, REFUSED)
+    client_of(alice).post(toggle, {"allow": "1"})
+    assert PrivateRoom.objects.get(pk=room.pk).allow_spectators
+    assert watcher.get(url).status_code == 200
+
+
+async def _post(client, url, data):
+    from channels.db import database_sync_to_async
+
+    return await database_sync_to_async(client.post)(url, data)
+
+
+def test_the_room_page_offers_the_host_the_switch(alice, bob, client_of):
+    room = rooms.create(alice, Ruleset.objects.get(slug="classic"), 1)
+    html = client_of(alice).get(room.get_absolute_url()).content.decode()
+    assert reverse("lobby:room_spectators", args=[room.code]) in html
+    assert 'data-testid="room-spectators"' in html
+    other = client_of(bob).get(room.get_absolute_url()).content.decode()
+    assert "room-spectators" not in other
+
+
+def test_a_spectator_follows_every_move_cannot_act_and_sees_both_hands_at_the_end(
+    redis_layer, duel, alice, bob, outsider
+):
+    from channels.db import database_sync_to_async
+
+    from mahjong.tables import services
+
+    hand = duel.current_hand()
+    state = hand.game()
+    ws = watch_socket(duel, outsider)
+    mover = [alice, bob][state.turn]
+    action = str(default_action(state, state.turn))
+
+    def move():
+        services.act(duel, mover, action, hand.version)
+
+    async def scenario():
+        assert (await ws.connect())[0]
+        snapshot = await ws.receive_from(5)
+        await ws.send_to(json.dumps({"action": action, "version": hand.version}))
+        refusal = await ws.receive_from(5)
+        unchanged = await database_sync_to_async(lambda: duel.current_hand().version)()
+        await ws.send_to(json.dumps({"ping": 1}))
+        silent = await ws.receive_nothing(0.3)
+        await database_sync_to_async(move)()
+        push = await ws.receive_from(5)
+        await database_sync_to_async(play_out)(duel)
+        last = push
+        while "data-outcome" not in last:
+            last = await ws.receive_from(5)
+        await ws.disconnect()
+        return snapshot, refusal, unchanged, silent, push, last
+
+    snapshot, refusal, unchanged, silent, push, last = run(scenario)
+    assert f'data-version="{hand.version}"' in snapshot and 'hx-swap-oob="true"' in snapshot
+    assert "Spectators cannot act" in refusal or "旁观" in refusal
+    assert unchanged == hand.version  # the spectator's action did nothing
+    assert silent
+    assert f'data-version="{hand.version + 1}"' in push
+    final = duel.current_hand().game()
+    for seat in (0, 1):
+        shown = [t for t in TILE.findall(hand_area(last, seat)) if t != "back"]
+        assert len(shown) == len(final.seat(seat).hand)
+    assert final.seed.hex() in last
+
+
+def test_a_crowd_of_spectators_shares_one_rendering_per_version(
+    redis_layer, duel, outsider, make_player, monkeypatch
+):
+    from channels.db import database_sync_to_async
+
+    from mahjong.tables import services
+
+    renders = []
+    real = spectators.render
+    monkeypatch.setattr(spectators, "render", lambda *a: renders.append(1) or real(*a))
+    crowd = [outsider] + [make_player(f"watcher{i}") for i in range(3)]
+    sockets = [watch_socket(duel, u) for u in crowd]
+    hand = duel.current_hand()
+
+    async def scenario():
+        for ws in sockets:
+            assert (await ws.connect())[0]
+        first = [await ws.receive_from(5) for ws in sockets]
+        await database_sync_to_async(services.advance)(hand.pk, hand.version)
+        second = [await ws.receive_from(5) for ws in sockets]
+        for ws in sockets:
+            await ws.disconnect()
+        return first, second
+
+    first, second = run(scenario)
+    assert len(set(first)) == 1 and len(set(second)) == 1 and first[0] != second[0]
+    assert len(renders) == 2  # one per version for four spectators
