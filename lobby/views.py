@@ -331,7 +331,7 @@ def leaderboard_list(request):
         request,
         "lobby/leaderboards.html",
         {
-            "boards": [(board, leaderboards.rows(board)) for board in boards],
+            "boards": leaderboards.boards(boards),
             "levels": levels,
             "my_rank": mine,
         },

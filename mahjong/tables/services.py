@@ -34,6 +34,7 @@ from mahjong.engine.settlement import Table as MoneyFacts
 from mahjong.engine.state import GameState
 from mahjong.engine.tiles import format_tiles
 from mahjong.engine.wall import new_seed
+from mahjong.ratings import services as ratings
 
 from . import presence
 from .models import Event, Hand, Seat, Table
@@ -447,6 +448,7 @@ def _finish(locked: Locked, state: GameState) -> dict:
         result.update(_pay(locked, state, score, facts))
     _record_stats(locked, outcome, score)
     _record_rank(locked, result["deltas"])
+    ratings.record_ranked_hand(locked, result)  # Glicko-2 and leaderboard rows, once per hand
     return result
 
 
