@@ -1,0 +1,193 @@
+"""Match history: the finished hands a player sat in, and one hand's public record.
+
+Only hands that have ended are ever read here (``ended_at`` set, the seed revealed): a
+hand in play would leak concealed tiles and the wall. A list page is a fixed number of
+queries whatever its length: the hands with their table, ruleset, room and match joined,
+the seats with their players prefetched, and this player's ledger rows of the page's
+hands in one query (the beans come from the ledger, not from the stored result).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db.models import Q, QuerySet
+
+from accounts.models import LedgerEntry
+from mahjong.engine.views import view
+from mahjong.tables.models import Event, Hand, Seat, Table
+from mahjong.tables.presenters import tiles_of
+
+WON, LOST, DRAWN = "won", "lost", "drawn"
+RESULTS = (WON, LOST, DRAWN)
+NO_ROOM = "none"  # the tier filter's value for private rooms and games against a bot
+
+
+def ledger_key(table: Table, number: int) -> str:
+    """The idempotency key tables.services settles a hand under (one posting per hand)."""
+    return f"hand:{table.public_id}:{number}"
+
+
+def finished_hands(user, *, ruleset: str = "", tier: str = "", result: str = "") -> QuerySet:
+    """The hands ``user`` sat in that have ended, newest first, filtered by a lobby
+    ruleset slug, a room tier slug (or NO_ROOM) and the player's result."""
+    mine = Q(table__seats__user=user)
+    if result == WON:
+        mine &= _seat_result(winner_is_me=True)
+    elif result == LOST:
+        mine &= _seat_result(winner_is_me=False)
+    elif result == DRAWN:
+        mine &= Q(result__winner=None)
+    hands = Hand.objects.filter(mine, ended_at__isnull=False)
+    if ruleset:
+        hands = hands.filter(table__ruleset__slug=ruleset)
+    if tier == NO_ROOM:
+        hands = hands.filter(table__tier__isnull=True)
+    elif tier:
+        hands = hands.filter(table__tier__slug=tier)
+    return (
+        hands.select_related("table__ruleset", "table__tier", "table__match")
+        .prefetch_related("table__seats__user")
+        .defer("state")  # the whole engine state: a list never needs it
+        .order_by("-ended_at", "-pk")
+    )
+
+
+def _seat_result(*, winner_is_me: bool) -> Q:
+    # In one filter() with the seat condition, these refer to the same Seat row: the
+    # player's own seat (0 or 1) against the winner's index kept in the result.
+    q = Q()
+    for index in (0, 1):
+        winner = index if winner_is_me else 1 - index
+        q |= Q(table__seats__index=index, result__winner=winner)
+    return q
+
+
+def page_rows(hands, user) -> list[dict]:
+    """A list page's rows from a page of ``finished_hands``: one more query, this
+    player's ledger movements for those hands."""
+    hands = list(hands)
+    keys = {ledger_key(h.table, h.number): h for h in hands}
+    beans = dict(
+        LedgerEntry.objects.filter(account=user, idempotency_key__in=keys).values_list(
+            "idempotency_key", "amount"
+        )
+    )
+    return [_row(h, user, beans.get(ledger_key(h.table, h.number))) for h in hands]
+
+
+def _row(hand: Hand, user, beans: int | None) -> dict:
+    seats = list(hand.table.seats.all())
+    me = next(s for s in seats if s.user_id == user.pk)
+    opponent = next(s for s in seats if s.pk != me.pk)
+    result = hand.result or {}
+    return {
+        "hand": hand,
+        "table": hand.table,
+        "opponent": opponent.user,
+        "outcome": outcome_for(result, me.index),
+        "kind": result.get("kind", ""),
+        "fan": result.get("total", 0),
+        "points": (result.get("deltas") or [0, 0])[me.index],
+        "beans": beans,
+    }
+
+
+def outcome_for(result: dict, seat: int) -> str:
+    winner = result.get("winner")
+    if winner is None:
+        return DRAWN
+    return WON if winner == seat else LOST
+
+
+# ----- one hand ----------------------------------------------------------------------------
+
+
+def finished_hand(table_id: str, number: int) -> Hand | None:
+    """A hand by its table's public id and number, only if it has ended."""
+    return (
+        Hand.objects.select_related("table__ruleset", "table__tier", "table__match")
+        .filter(table__public_id=table_id, number=number, ended_at__isnull=False)
+        .exclude(seed="")
+        .first()
+    )
+
+
+@dataclass(frozen=True)
+class SeatRecord:
+    index: int
+    seat: Seat
+    concealed: list[str]
+    drawn: str | None
+    melds: list[dict]
+    flowers: list[str]
+    river: list[str]
+    outcome: str
+    points: int
+
+
+def seat_records(hand: Hand) -> list[SeatRecord]:
+    """Both final hands from the engine's view of the ended state (public now)."""
+    final = view(hand.game(), None)
+    result = hand.result or {}
+    deltas = result.get("deltas") or [0, 0]
+    seats = list(hand.table.seats.select_related("user").order_by("index"))
+    return [
+        SeatRecord(
+            index=seat.index,
+            seat=seat,
+            concealed=tiles_of(data["concealed"]),
+            drawn=data["drawn"],
+            melds=[_meld(m) for m in data["melds"]],
+            flowers=tiles_of(data["flowers"]),
+            river=tiles_of(data["river"]),
+            outcome=outcome_for(result, seat.index),
+            points=deltas[seat.index],
+        )
+        for seat, data in zip(seats, final["seats"], strict=True)
+    ]
+
+
+def _meld(text: str) -> dict:
+    verb, _, tiles = text.partition(" ")
+    return {"verb": verb, "tiles": tiles_of(tiles.replace(" ", ""))}
+
+
+def bean_movements(hand: Hand) -> list[LedgerEntry]:
+    """The ledger rows of the hand's settlement: both players and the house's rake."""
+    return list(
+        LedgerEntry.objects.filter(idempotency_key=ledger_key(hand.table, hand.number))
+        .select_related("account")
+        .order_by("pk")
+    )
+
+
+def recorded_deal(hand: Hand) -> dict:
+    """What each seat was dealt, as the Event log recorded it when the hand began (the
+    private "hand" events), for the fairness check against the rebuilt wall."""
+    hands = ["", ""]
+    flowers = ["", ""]
+    rows = Event.objects.filter(hand=hand, kind="hand").order_by("seq").values_list("data", flat=True)
+    for data in rows:
+        seat = data["private"]
+        hands[seat] = (data.get("secret") or {}).get("tiles", "")
+        flowers[seat] = data.get("flowers", "")
+    indicator = (
+        Event.objects.filter(hand=hand, kind="deal").values_list("data", flat=True).first() or {}
+    ).get("indicator")
+    return {"hands": hands, "flowers": flowers, "indicator": indicator}
+
+
+def verify_line(hand: Hand) -> dict:
+    """The input line of ``python -m mahjong.engine verify`` for this hand."""
+    state = hand.state
+    line = {
+        "ruleset": state["ruleset"]["slug"],
+        "seed": hand.seed,
+        "commitment": hand.commitment,
+        "dealer": state["session"]["dealer"],
+        "deal": recorded_deal(hand),
+    }
+    if state["ruleset"].get("overrides"):
+        line["overrides"] = state["ruleset"]["overrides"]
+    return line

@@ -1,0 +1,172 @@
+"""Match history pages: a player's finished hands, one hand's record, its replay (牌谱) and
+the fairness check. Every page reads finished hands only: a hand still in play is a 404
+(its page would show concealed tiles); the list of anyone's finished games is public, as
+the hand pages are (shareable links)."""
+
+from __future__ import annotations
+
+import json
+from urllib.parse import urlencode
+
+from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
+from django.http import Http404
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+
+from accounts.models import User
+from mahjong.engine.cli.verify import check as verify_check
+from mahjong.engine.errors import EngineError
+from mahjong.engine.rulesets import RULESETS
+from mahjong.tables.presenters import tiles_of
+
+from . import history, replays
+from .models import RoomTier, Ruleset
+
+PAGE_SIZE = 50
+
+
+@login_required
+def mine(request):
+    return redirect("history:player", public_id=request.user.public_id)
+
+
+def player(request, public_id):
+    person = get_object_or_404(User, public_id=public_id, kind=User.Kind.PLAYER)
+    chosen = {
+        "ruleset": request.GET.get("ruleset", ""),
+        "tier": request.GET.get("tier", ""),
+        "result": request.GET.get("result", ""),
+    }
+    if chosen["result"] not in history.RESULTS:
+        chosen["result"] = ""
+    page = Paginator(history.finished_hands(person, **chosen), PAGE_SIZE).get_page(
+        request.GET.get("page")
+    )
+    query = urlencode({k: v for k, v in chosen.items() if v})
+    return render(
+        request,
+        "lobby/history/list.html",
+        {
+            "person": person,
+            "own": request.user == person,
+            "page": page,
+            "rows": history.page_rows(page.object_list, person),
+            "chosen": chosen,
+            "query": query,
+            "rulesets": Ruleset.objects.all(),
+            "tiers": RoomTier.objects.all(),
+            "results": [
+                (history.WON, _("Won")),
+                (history.LOST, _("Lost")),
+                (history.DRAWN, _("Drawn")),
+            ],
+            "no_room": history.NO_ROOM,
+        },
+    )
+
+
+def _finished(table_id: str, number: int):
+    hand = history.finished_hand(table_id, number)
+    if hand is None:  # unknown, or still being played: both look the same from outside
+        raise Http404(_("No finished hand here: a hand in play cannot be viewed."))
+    return hand
+
+
+def hand(request, table_id, number):
+    record = _finished(table_id, number)
+    line = history.verify_line(record)
+    return render(
+        request,
+        "lobby/history/hand.html",
+        {
+            "hand": record,
+            "table": record.table,
+            "result": record.result or {},
+            "decomposition": [tiles_of(b) for b in (record.result or {}).get("decomposition", "").split()],
+            "seats": history.seat_records(record),
+            "movements": history.bean_movements(record),
+            "verify_line": json.dumps(line, ensure_ascii=False),
+            "verify_query": _verify_query(line),
+        },
+    )
+
+
+def _verify_query(line: dict) -> str:
+    deal = line["deal"]
+    return urlencode({
+        "ruleset": line["ruleset"],
+        "seed": line["seed"],
+        "commitment": line["commitment"],
+        "dealer": line["dealer"],
+        "hand0": deal["hands"][0],
+        "hand1": deal["hands"][1],
+        "overrides": json.dumps(line.get("overrides") or {}),
+    })
+
+
+def replay(request, table_id, number):
+    record = _finished(table_id, number)
+    try:
+        steps = replays.rebuild(record)
+    except replays.ReplayError as exc:
+        return render(
+            request, "lobby/history/replay_error.html", {"hand": record, "why": str(exc)},
+            status=409,
+        )
+    index = replays.clamp(request.GET.get("step"), len(steps) - 1)
+    seats = list(record.table.seats.select_related("user").order_by("index"))
+    context = {
+        "hand": record,
+        "table": record.table,
+        "players": [s.user for s in seats],
+        **replays.step_context(steps, index),
+    }
+    if request.headers.get("HX-Request"):
+        return render(request, "lobby/history/replay.html#board", context)
+    return render(request, "lobby/history/replay.html", context)
+
+
+def verify(request):
+    """The fairness check as a page: the same check as the CLI, on what was pasted."""
+    form = {k: request.GET.get(k, "").strip() for k in
+            ("ruleset", "seed", "commitment", "dealer", "hand0", "hand1", "overrides")}
+    verdict = error = None
+    if form["seed"] or form["commitment"]:
+        try:
+            verdict = verify_check(_verify_request(form))
+        except (EngineError, KeyError, ValueError) as exc:
+            error = str(exc) if not isinstance(exc, KeyError) else _("%(field)s is missing.") % {
+                "field": exc.args[0]
+            }
+    return render(
+        request,
+        "lobby/history/verify.html",
+        {
+            "form": form,
+            "verdict": verdict,
+            "error": error,
+            "rulesets": [
+                (slug, rs.name_en if get_language() == "en" else rs.name_zh)
+                for slug, rs in RULESETS.items()
+            ],
+            "rebuilt_hands": [tiles_of(h) for h in verdict["rebuilt"]["hands"]] if verdict else [],
+        },
+    )
+
+
+def _verify_request(form: dict) -> dict:
+    request = {"ruleset": form["ruleset"], "seed": form["seed"], "commitment": form["commitment"]}
+    if form["dealer"] in ("0", "1"):
+        request["dealer"] = int(form["dealer"])
+    elif form["dealer"]:
+        raise ValueError(_("The dealer is seat 0 or seat 1."))
+    if form["hand0"] or form["hand1"]:
+        request["deal"] = {"hands": [form["hand0"], form["hand1"]]}
+    if form["overrides"] and form["overrides"] != "{}":
+        try:
+            request["overrides"] = json.loads(form["overrides"])
+        except json.JSONDecodeError:
+            raise ValueError(_("The overrides are not valid JSON.")) from None
+    return request

@@ -1,0 +1,154 @@
+"""Replays (牌谱): a finished hand rebuilt step by step by the engine.
+
+Nothing here trusts a stored snapshot of the tiles. The wall comes from the hand's revealed
+seed (checked against the commitment published when the hand began), the moves from the
+append-only Event log, and every move is validated by the engine as it was live. The
+record supplies only what is not random: the ruleset as configured for that table and the
+session (hand number, dealer, scores), which a hand never changes. The rebuilt end must
+equal the recorded final state (Hand.state) exactly, or the replay is refused.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+from django.utils.translation import gettext
+
+from mahjong.engine.errors import EngineError
+from mahjong.engine.game import escape, new_hand, replay
+from mahjong.engine.state import GameState
+from mahjong.engine.views import view
+from mahjong.engine.wall import derive_salt, matches_commitment
+from mahjong.tables.models import Event, Hand
+from mahjong.tables.presenters import VERB_LABELS, tiles_of
+
+ESCAPE = "escape"  # logged by tables.services for a player who left; not a game action
+
+
+class ReplayError(Exception):
+    """The record cannot be replayed: a hand still in play, or one that does not rebuild."""
+
+
+@dataclass(frozen=True)
+class Step:
+    number: int
+    state: GameState
+    seat: int | None = None  # who acted to reach this step (None: the deal)
+    action: str = ""
+    by: str = ""  # "player", "timeout", "bot", ... as tables.services logged it
+
+
+def moves_of(hand: Hand) -> list[tuple[int, str, str]]:
+    """(seat, action, by) of every decision, in the order they were applied."""
+    rows = Event.objects.filter(hand=hand, kind="action").order_by("seq").values_list("data", flat=True)
+    return [(d["seat"], d["action"], d.get("by", "")) for d in rows]
+
+
+def rebuild(hand: Hand) -> list[Step]:
+    """Every state of a finished hand from the deal to the end, rebuilt by the engine."""
+    if hand.ended_at is None or not hand.seed:
+        raise ReplayError("the hand is still being played")
+    return rebuild_from(hand.state, hand.seed, hand.commitment, moves_of(hand))
+
+
+def rebuild_from(record: dict, seed_hex: str, published: str,
+                 moves: list[tuple[int, str, str]]) -> list[Step]:
+    """The steps from the seed and the moves; ``record`` (the stored final state) gives
+    the ruleset and session, and the rebuilt end must equal it."""
+    recorded = GameState.from_dict(record)
+    seed = bytes.fromhex(seed_hex)
+    if not matches_commitment(seed, derive_salt(seed), published):
+        raise ReplayError("the revealed seed does not match the published commitment")
+    state = new_hand(recorded.ruleset, seed, session=recorded.session)
+    steps = [Step(0, state)]
+    try:
+        for number, (seat, action, by) in enumerate(moves, start=1):
+            if action == ESCAPE:
+                state, _events = escape(state, seat)
+            else:
+                state, _events = replay(state, [(seat, action)])
+            steps.append(Step(number, state, seat, action, by))
+    except EngineError as exc:
+        raise ReplayError(f"move {len(steps)} does not replay: {exc}") from None
+    if _as_json(state.to_dict()) != _as_json(record):
+        raise ReplayError("the rebuilt hand does not end in the recorded final state")
+    return steps
+
+
+def _as_json(data: dict) -> str:
+    # Tuples and lists, int and float keys: compare the JSON the database stores.
+    return json.dumps(data, sort_keys=True)
+
+
+def clamp(step: str | None, last: int) -> int:
+    """The ``?step=`` of a URL as an index: bad text is the deal, too far is the end."""
+    try:
+        value = int(step or 0)
+    except ValueError:
+        return 0
+    return min(max(value, 0), last)
+
+
+def step_context(steps: list[Step], index: int) -> dict:
+    """What the replay page shows at ``steps[index]``: both hands (the hand is over) and
+    the actions the engine offered each seat there, the one taken next marked."""
+    step = steps[index]
+    following = steps[index + 1] if index + 1 < len(steps) else None
+    views = [view(step.state, seat) for seat in (0, 1)]
+    seats = []
+    for seat in (0, 1):
+        data = views[seat]["seats"][seat]
+        taken = following.action if following is not None and following.seat == seat else ""
+        seats.append({
+            "index": seat,
+            "concealed": tiles_of(data["concealed"]),
+            "drawn": data["drawn"],
+            "melds": [_meld(m) for m in data["melds"]],
+            "flowers": tiles_of(data["flowers"]),
+            "river": tiles_of(data["river"]),
+            "ting": data["ting"],
+            "to_act": views[seat]["turn"] == seat,
+            "prompts": [_prompt(a, taken) for a in views[seat]["legal_actions"]],
+            "taken_off_menu": taken == ESCAPE,
+        })
+    public = views[0]
+    return {
+        "step": step,
+        "index": index,
+        "last": len(steps) - 1,
+        "seats": seats,
+        "phase": public["phase"],
+        "wall_live": public["wall"]["live"],
+        "wall_reserve": public["wall"]["reserve"],
+        "wild": public["wild"],
+        "last_discard": public["last_discard"],
+        "outcome": public.get("outcome"),
+        "action_label": _label(step.action) if step.action else "",
+        "by_label": _by_label(step.by),
+    }
+
+
+def _meld(text: str) -> dict:
+    verb, _, tiles = text.partition(" ")
+    return {"label": VERB_LABELS.get(verb, verb), "tiles": tiles_of(tiles.replace(" ", ""))}
+
+
+def _label(action: str) -> str:
+    verb, _space, rest = action.partition(" ")
+    names = {"discard": gettext("Discard"), ESCAPE: gettext("Escape (逃跑)")}
+    return f"{names.get(verb) or VERB_LABELS.get(verb, verb)} {rest}".strip()
+
+
+def _by_label(by: str) -> str:
+    """Who made a move the player did not choose (tables.services' ``by``)."""
+    return {
+        "timeout": gettext("timed out"),
+        "auto": gettext("auto-play"),
+        "leave": gettext("left the table"),
+        "disconnect": gettext("disconnected"),
+    }.get(by, "")
+
+
+def _prompt(action: str, taken: str) -> dict:
+    return {"action": action, "label": _label(action), "taken": action == taken}

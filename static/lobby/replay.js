@@ -1,0 +1,71 @@
+// The replay (牌谱) viewer's keys and auto-play. Each step is a server-rendered board
+// fetched by the nav links (htmx, the URL keeps ?step=N); this file only clicks them.
+(function () {
+  "use strict";
+  var timer = null;
+
+  function board() { return document.getElementById("replay-board"); }
+  function nav(name) { return document.querySelector('#replay-board [data-nav="' + name + '"]'); }
+  function go(name) { var link = nav(name); if (link) link.click(); return !!link; }
+  function atEnd() {
+    var b = board();
+    return !b || Number(b.dataset.step) >= Number(b.dataset.last);
+  }
+  function playButton() { return document.getElementById("replay-play"); }
+  function delay() { return Number(document.getElementById("replay-speed").value) || 1000; }
+
+  function setPlaying(on) {
+    var button = playButton();
+    if (!on && timer) { clearTimeout(timer); timer = null; }
+    button.setAttribute("aria-pressed", on ? "true" : "false");
+    button.textContent = on ? button.dataset.pause : button.dataset.play;
+  }
+  function playing() { return playButton().getAttribute("aria-pressed") === "true"; }
+
+  // One step per tick; the next tick is scheduled when the step has been swapped in, so a
+  // slow response never makes steps pile up.
+  function tick() {
+    timer = null;
+    if (!playing()) return;
+    if (atEnd() || !go("next")) setPlaying(false);
+  }
+  function schedule() {
+    if (timer) clearTimeout(timer);
+    timer = playing() && !atEnd() ? setTimeout(tick, delay()) : null;
+    if (playing() && atEnd()) setPlaying(false);
+  }
+
+  function toggle() {
+    if (playing()) { setPlaying(false); return; }
+    if (atEnd()) go("first"); // play again from the deal
+    setPlaying(true);
+    schedule();
+  }
+
+  var KEYS = { ArrowLeft: "prev", ArrowRight: "next", Home: "first", End: "last" };
+
+  document.addEventListener("keydown", function (event) {
+    var tag = (event.target.tagName || "").toLowerCase();
+    if (tag === "input" || tag === "select" || tag === "textarea" || event.altKey || event.ctrlKey || event.metaKey) return;
+    if (event.key === " " || event.key === "Spacebar") {
+      event.preventDefault();
+      toggle();
+    } else if (KEYS[event.key]) {
+      event.preventDefault();
+      setPlaying(false);
+      go(KEYS[event.key]);
+    }
+  });
+
+  document.addEventListener("DOMContentLoaded", function () {
+    playButton().addEventListener("click", function (event) {
+      event.preventDefault();
+      playButton().blur(); // space must not also "click" the focused button
+      toggle();
+    });
+    document.getElementById("replay-speed").addEventListener("change", schedule);
+    document.body.addEventListener("htmx:afterSettle", function (event) {
+      if (event.target && event.target.id === "replay-board") schedule();
+    });
+  });
+})();

@@ -1,0 +1,197 @@
+"""Match history: a player's finished hands (public, paginated, filtered by ruleset, room
+and result, in a bounded number of queries), the hand page (both final hands, the
+winning decomposition, fans, the ledger's bean movements, the commitment and the seed),
+the replay page and the wall check. A hand still in play is never shown."""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+from django.urls import reverse
+
+from accounts.models import LedgerEntry
+from lobby import history
+from mahjong.engine.rulesets import SLUGS
+from mahjong.tables import services
+from tests.web.tables_support import bot_table, duel, no_eager_timers, play_out  # noqa: F401
+
+pytestmark = pytest.mark.django_db
+
+
+def hand_url(hand, name="history:hand"):
+    return reverse(name, args=[hand.table.public_id, hand.number])
+
+
+WON_SEED = "history-12"  # on this wall the timed-out play ends in alice winning on a discard
+
+
+@pytest.fixture
+def won_hand(alice, bob, settings):
+    """A whole novice-room hand between alice (seat 0) and bob, won, beans settled."""
+    from lobby.models import RoomTier
+
+    tier = RoomTier.objects.get(slug="novice")
+    settings.MAHJONG_TEST_SEED = WON_SEED
+    table = services.open_table(tier.ruleset, [alice, bob], tier=tier,
+                                beans_per_point=tier.beans_per_point)
+    hand = play_out(table)
+    assert hand.result["winner"] is not None and hand.result["fans"], "pick another WON_SEED"
+    return hand
+
+
+# ----- the list ----------------------------------------------------------------------------
+
+
+def test_my_history_redirects_to_my_public_list_and_needs_a_login(client, client_of, alice):
+    response = client.get(reverse("history:mine"))
+    assert response.status_code == 302 and "/accounts/login/" in response["Location"]
+    response = client_of(alice).get(reverse("history:mine"))
+    assert response["Location"] == reverse("history:player", args=[alice.public_id])
+
+
+def test_the_list_shows_finished_hands_only_and_is_public(client, client_of, won_hand, alice, bob,
+                                                          outsider):
+    in_play = services.open_table(won_hand.table.ruleset, [alice, bob]).current_hand()
+    url = reverse("history:player", args=[alice.public_id])
+    for viewer in (client, client_of(outsider), client_of(alice)):
+        page = viewer.get(url).content.decode()
+        assert f'data-hand="{won_hand.table.public_id}/{won_hand.number}"' in page
+        assert in_play.table.public_id not in page
+        assert hand_url(won_hand) in page and hand_url(won_hand, "history:replay") in page
+
+
+def test_rows_carry_the_result_and_the_ledgers_beans(won_hand, alice, bob):
+    winner = won_hand.result["winner"]
+    for user, seat in ((alice, 0), (bob, 1)):
+        [row] = history.page_rows(history.finished_hands(user), user)
+        assert row["outcome"] == (history.WON if seat == winner else history.LOST)
+        leg = LedgerEntry.objects.get(account=user, idempotency_key=history.ledger_key(
+            won_hand.table, won_hand.number))
+        assert row["beans"] == leg.amount == won_hand.result["beans"][seat]
+        assert row["fan"] == won_hand.result["total"] > 0
+
+
+def test_filters_by_result_ruleset_and_room(won_hand, bot_table, alice):
+    vs_bot = play_out(bot_table)
+    won = history.WON if won_hand.result["winner"] == 0 else history.LOST
+    lost = history.LOST if won == history.WON else history.WON
+
+    def found(**filters):
+        return {h.pk for h in history.finished_hands(alice, **filters)}
+
+    assert found() == {won_hand.pk, vs_bot.pk}
+    assert won_hand.pk in found(result=won) and won_hand.pk not in found(result=lost)
+    bot_outcome = history.outcome_for(vs_bot.result, 0)
+    assert vs_bot.pk in found(result=bot_outcome)
+    assert all(vs_bot.pk not in found(result=r) for r in history.RESULTS if r != bot_outcome)
+    assert found(tier=won_hand.table.tier.slug) == {won_hand.pk}
+    assert found(tier=history.NO_ROOM) == {vs_bot.pk}
+    assert found(ruleset=won_hand.table.ruleset.slug) >= {won_hand.pk}
+    assert found(ruleset="gb") == set()
+
+
+def test_the_filter_form_and_pages_keep_the_choices(client, won_hand, alice):
+    url = reverse("history:player", args=[alice.public_id])
+    page = client.get(url, {"tier": won_hand.table.tier.slug, "result": "bogus"}).content.decode()
+    assert f'value="{won_hand.table.tier.slug}" selected' in page
+    assert won_hand.table.public_id in page  # an unknown result is no filter
+    empty = client.get(url, {"ruleset": "gb"}).content.decode()
+    assert won_hand.table.public_id not in empty
+
+
+def test_a_page_of_fifty_games_takes_a_bounded_number_of_queries(
+    client, django_assert_max_num_queries, alice, bob, builtin
+):
+    from lobby.models import RoomTier
+
+    tier = RoomTier.objects.get(slug="novice")
+    for _ in range(52):  # a quick way to finish a hand: one player leaves (an escape)
+        table = services.open_table(tier.ruleset, [alice, bob], tier=tier,
+                                    beans_per_point=tier.beans_per_point)
+        services.leave(table, bob)
+    url = reverse("history:player", args=[alice.public_id])
+    with django_assert_max_num_queries(12):
+        page = client.get(url).content.decode()
+    assert page.count('data-hand="') == 50
+    assert 'rel="next"' in page
+    second = client.get(url, {"page": 2}).content.decode()
+    assert second.count('data-hand="') == 2
+    # the beans column comes from the ledger: escapes paid the penalty
+    assert "result-won" in page and "+" in page
+
+
+# ----- the hand page -----------------------------------------------------------------------
+
+
+def test_the_hand_page_shows_both_hands_fans_beans_and_the_proof(client, won_hand):
+    page = client.get(hand_url(won_hand)).content.decode()
+    state = won_hand.game()
+    for seat in state.seats:  # both final hands, tile by tile
+        for tile in seat.hand:
+            assert f'tiles/{_notation(tile)}.svg' in page
+    for fan in won_hand.result["fans"]:
+        assert fan["zh"] in page and fan["en"] in page
+    decomposition = won_hand.result["decomposition"]
+    assert decomposition and 'class="tiles-row decomposition"' in page
+    legs = LedgerEntry.objects.filter(
+        idempotency_key=history.ledger_key(won_hand.table, won_hand.number))
+    assert legs.count() >= 2
+    for leg in legs:
+        assert f"{abs(leg.amount):,}" in page
+    assert won_hand.commitment in page and won_hand.seed in page
+    assert "python -m mahjong.engine verify" in page
+
+
+def _notation(kind):
+    from mahjong.engine.tiles import format_tile
+
+    return format_tile(kind)
+
+
+def test_a_hand_in_play_is_not_shown_even_to_its_players(client_of, duel, alice):
+    hand = duel.current_hand()
+    for name in ("history:hand", "history:replay"):
+        response = client_of(alice).get(hand_url(hand, name))
+        assert response.status_code == 404
+        assert hand.state["seats"][1]["concealed"] and b"concealed" not in response.content
+    missing = reverse("history:hand", args=["nosuchtable", 1])
+    assert client_of(alice).get(missing).status_code == 404
+
+
+def test_the_hand_pages_link_to_the_wall_check_which_verifies_it(client, won_hand):
+    page = client.get(hand_url(won_hand)).content.decode()
+    link = re.search(r'href="(/history/verify/\?[^"]+)"', page).group(1).replace("&amp;", "&")
+    query = parse_qs(urlsplit(link).query)
+    assert query["seed"] == [won_hand.seed] and query["commitment"] == [won_hand.commitment]
+    checked = client.get(link).content.decode()
+    assert 'data-ok="true"' in checked
+    assert 'data-check="deal"' in checked and "data-dealt=\"0\"" in checked
+    tampered = client.get(link.replace(won_hand.commitment, "0" * 64)).content.decode()
+    assert 'data-ok="false"' in tampered
+
+
+def test_the_wall_check_refuses_bad_input_clearly(client):
+    url = reverse("history:verify")
+    assert 'data-ok' not in client.get(url).content.decode()  # an empty form checks nothing
+    page = client.get(url, {"ruleset": "classic", "seed": "ab" * 32, "commitment": "00",
+                            "dealer": "7"}).content.decode()
+    assert 'role="alert"' in page and 'data-ok' not in page
+    page = client.get(url, {"ruleset": "nope", "seed": "ab", "commitment": "00"}).content.decode()
+    assert 'role="alert"' in page
+
+
+def test_pages_speak_chinese_by_default_without_english_left_over(client_of, won_hand, alice):
+    c = client_of(alice)
+    assert "对局记录" in c.get(reverse("history:mine"), follow=True).content.decode()
+    assert "公平性证明" in c.get(hand_url(won_hand)).content.decode()
+    # identifiers and data allowed: names, the CLI command and the wall's notation
+    allowed = {"Online", "Alice", "English", "python", "mahjong", "engine", "verify", "Home", "JSON",
+               won_hand.table.public_id, *SLUGS}
+    for url in (reverse("history:player", args=[alice.public_id]),
+                hand_url(won_hand, "history:replay") + "?step=3", reverse("history:verify")):
+        html = c.get(url).content.decode()
+        text = re.sub(r"<script.*?</script>|<[^>]+>", " ", html, flags=re.S)
+        words = re.findall(r"\b[A-Za-z]{4,}\b", text)
+        assert [w for w in words if w not in allowed] == [], url

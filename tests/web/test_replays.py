@@ -1,0 +1,200 @@
+"""Replays are rebuilt by the engine from the seed and the logged moves and must end in
+exactly the recorded final state: checked on many random hands of every ruleset (the
+engine for the bulk, whole sessions with later hands), on tables played through
+tables.services, and refused for tampered records and hands still in play."""
+
+from __future__ import annotations
+
+import hashlib
+
+import pytest
+
+from lobby import replays
+from mahjong.engine.bots import RandomBot
+from mahjong.engine.game import escape, legal_actions, new_hand, next_hand
+from mahjong.engine.rulesets import SLUGS
+from tests.web.tables_support import bot_table, duel, no_eager_timers, play_out  # noqa: F401
+
+HANDS_PER_RULESET = 6  # 36 random hands in all, in sessions (later hands carry scores)
+
+
+def random_session(slug: str, hands: int, seed: str):
+    """Play ``hands`` hands of one table with random legal moves; yields what a table's
+    record holds for each: the final state's JSON, the seed, the commitment, the moves.
+    Every fifth hand a player escapes half way (the log's "escape" move)."""
+    bot = RandomBot(seed)
+    state = None
+    for number in range(hands):
+        hand_seed = hashlib.sha256(f"{seed}|{number}".encode()).digest()
+        if state is None:
+            state = new_hand(slug, hand_seed)
+        else:
+            state = next_hand(state, None, hand_seed, scores=(number, -number))
+        start, moves = state, []
+        while not state.ended:
+            if number % 5 == 4 and len(moves) == 20:
+                seat = state.turn
+                state, _ = escape(state, seat)
+                moves.append((seat, "escape", "leave"))
+                break
+            seat = state.turn
+            action = bot.choose(None, legal_actions(state, seat))
+            state, _ = replays.replay(state, [(seat, action)])
+            moves.append((seat, str(action), "bot"))
+        yield start, state.to_dict(), state.seed.hex(), state.commitment, moves
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_random_hands_of_every_ruleset_rebuild_to_the_recorded_end(slug):
+    played = list(random_session(slug, HANDS_PER_RULESET, f"replay-{slug}"))
+    assert len(played) == HANDS_PER_RULESET
+    for start, final, seed, commitment, moves in played:
+        steps = replays.rebuild_from(final, seed, commitment, moves)
+        assert len(steps) == len(moves) + 1
+        assert steps[0].state.to_dict() == start.to_dict()  # the deal, from the seed alone
+        assert steps[-1].state.ended
+        assert [(s.seat, s.action) for s in steps[1:]] == [(m[0], m[1]) for m in moves]
+
+
+def test_a_changed_move_or_seed_or_end_is_refused():
+    start, final, seed, commitment, moves = next(random_session("classic", 1, "tamper"))
+    with pytest.raises(replays.ReplayError, match="commitment"):
+        replays.rebuild_from(final, "00" * 32, commitment, moves)
+    with pytest.raises(replays.ReplayError, match="does not replay"):
+        replays.rebuild_from(final, seed, commitment, [(1 - moves[0][0], *moves[0][1:])] + moves[1:])
+    with pytest.raises(replays.ReplayError, match="recorded final state"):
+        replays.rebuild_from(final, seed, commitment, moves[:-1])
+    with pytest.raises(replays.ReplayError, match="recorded final state"):
+        replays.rebuild_from({**final, "moves": final["moves"] + 1}, seed, commitment, moves)
+
+
+def test_prompts_at_each_step_are_the_engines_and_mark_the_move_taken():
+    _start, final, seed, commitment, moves = next(random_session("gb", 1, "prompts"))
+    steps = replays.rebuild_from(final, seed, commitment, moves)
+    for index, step in enumerate(steps[:-1]):
+        ctx = replays.step_context(steps, index)
+        acting = [s for s in ctx["seats"] if s["prompts"]]
+        assert [s["index"] for s in acting] == [step.state.turn]
+        offered = [p["action"] for p in acting[0]["prompts"]]
+        assert offered == [str(a) for a in legal_actions(step.state, step.state.turn)]
+        assert [p["action"] for p in acting[0]["prompts"] if p["taken"]] == [steps[index + 1].action]
+        for seat in ctx["seats"]:  # both hands, every step
+            assert len(seat["concealed"]) + bool(seat["drawn"]) == len(step.state.seat(seat["index"]).hand)
+    end = replays.step_context(steps, len(steps) - 1)
+    assert end["outcome"]["kind"] == final["outcome"]["kind"]
+    assert all(not s["prompts"] for s in end["seats"])
+
+
+def test_step_numbers_from_the_url_are_clamped():
+    assert replays.clamp("12", 40) == 12
+    assert replays.clamp("99", 40) == 40
+    assert replays.clamp("-3", 40) == 0
+    assert replays.clamp("x", 40) == 0
+    assert replays.clamp(None, 40) == 0
+
+
+# ----- hands played through the real services ------------------------------------------------
+
+
+def open_bot_table(slug, player):
+    from accounts.models import User
+    from lobby.models import Ruleset
+    from mahjong.tables import services
+
+    bot = User.objects.filter(kind=User.Kind.BOT).order_by("pk").first()
+    ruleset = Ruleset.objects.filter(engine_slug=slug).order_by("pk").first()
+    return services.open_table(ruleset, [player, bot], bot_level="random")
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("slug", SLUGS)
+def test_hands_played_through_the_services_rebuild_to_hand_state(alice, slug):
+    from mahjong.tables import services
+
+    table = open_bot_table(slug, alice)
+    first = play_out(table)
+    assert replays.rebuild(first)[-1].state.to_dict() == first.game().to_dict()
+    if services.ready_next(table, alice) is None:
+        return  # the match is over after one hand
+    second = play_out(table)
+    assert second.number == 2
+    steps = replays.rebuild(second)
+    assert steps[0].state.session.hand_number == 2
+    assert steps[-1].state.to_dict() == second.game().to_dict()
+
+
+@pytest.mark.django_db
+def test_an_escape_through_the_services_rebuilds(duel, alice):
+    from mahjong.tables import services
+
+    hand = duel.current_hand()
+    services.advance(hand.pk, hand.version)  # one timed-out move first
+    services.leave(duel, alice)
+    hand.refresh_from_db()
+    steps = replays.rebuild(hand)
+    assert steps[-1].action == "escape" and steps[-1].seat == 0
+    assert steps[-1].state.outcome.kind == "escape"
+
+
+@pytest.mark.django_db
+def test_a_hand_in_play_or_a_tampered_log_is_refused(bot_table):
+    hand = bot_table.current_hand()
+    with pytest.raises(replays.ReplayError, match="still being played"):
+        replays.rebuild(hand)
+    hand = play_out(bot_table)
+    event = hand.events.filter(kind="action").order_by("seq").first()
+    event.data = {**event.data, "seat": 1 - event.data["seat"]}
+    event.save()
+    with pytest.raises(replays.ReplayError):
+        replays.rebuild(hand)
+
+
+# ----- the replay page -----------------------------------------------------------------------
+
+
+def replay_url(hand):
+    from django.urls import reverse
+
+    return reverse("history:replay", args=[hand.table.public_id, hand.number])
+
+
+@pytest.mark.django_db
+def test_the_replay_page_steps_through_the_hand_with_a_shareable_url(client, bot_table, htmx):
+    import re
+
+    hand = play_out(bot_table)
+    steps = replays.rebuild(hand)
+    last = len(steps) - 1
+    url = replay_url(hand)
+
+    page = client.get(url).content.decode()  # anyone with the link, the deal first
+    assert f'data-step="0" data-last="{last}"' in page
+    assert 'data-nav="first"' not in page and f'href="{url}?step=1"' in page
+    assert "replay.js" in page
+    hands = re.findall(r'data-tiles="([^"]*)"', page)
+    assert hands == ["".join(replays.step_context(steps, 0)["seats"][s]["concealed"]) for s in (0, 1)]
+    assert hands[0] and hands[1]  # both hands at the deal, the opponent's too
+
+    middle = client.get(url, {"step": 5}).content.decode()
+    assert 'data-step="5"' in middle and f'href="{url}?step=4"' in middle
+    assert f'href="{url}?step=6"' in middle and 'aria-current="true"' in middle
+    assert f'data-move="{steps[5].action}"' in middle
+
+    fragment = client.get(url, {"step": last}, headers=htmx("replay-board")).content.decode()
+    assert fragment.lstrip().startswith('<div id="replay-board"')
+    assert "<html" not in fragment and 'data-nav="next"' not in fragment
+    assert f'data-outcome="{hand.result["kind"]}"' in fragment
+
+    beyond = client.get(url, {"step": 10_000}).content.decode()
+    assert f'data-step="{last}"' in beyond
+
+
+@pytest.mark.django_db
+def test_a_replay_that_does_not_rebuild_is_refused_with_the_reason(client, bot_table):
+    hand = play_out(bot_table)
+    event = hand.events.filter(kind="action").order_by("-seq").first()
+    event.data = {**event.data, "action": "pass"}
+    event.save()
+    response = client.get(replay_url(hand))
+    assert response.status_code == 409
+    assert b"does not" in response.content
