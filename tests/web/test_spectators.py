@@ -221,3 +221,13 @@ def test_a_crowd_of_spectators_shares_one_rendering_per_version(
     first, second = run(scenario)
     assert len(set(first)) == 1 and len(set(second)) == 1 and first[0] != second[0]
     assert len(renders) == 2  # one per version for four spectators
+
+
+def test_the_watch_and_live_pages_speak_chinese(duel, outsider, client_of):
+    client = client_of(outsider)
+    for url in (reverse("tables:watch", args=[duel.public_id]), reverse("tables:live")):
+        html = client.get(url).content.decode()
+        text = re.sub(r"<script.*?</script>|<style.*?</style>|<[^>]+>", " ", html, flags=re.S)
+        text = text.replace(duel.public_id, "")
+        words = re.findall(r"\b[A-Za-z]{4,}\b", text)
+        assert [w for w in words if w not in {"Online", "Alice", "Carol", "English"}] == [], url
