@@ -44,6 +44,13 @@ class User(AbstractUser):
         blank=True,
         help_text=_("For bot accounts: the strength it plays with (a level slug, e.g. efficient)."),
     )
+    # Per-player settings (accounts.preferences): remembered across devices.
+    sound_on = models.BooleanField(_("sound effects"), default=True)
+    emotes_muted = models.BooleanField(_("mute emotes"), default=False)
+    auto_win = models.BooleanField(_("win automatically"), default=False)
+    auto_pass = models.BooleanField(_("pass claims automatically"), default=False)
+    discard_drawn = models.BooleanField(_("discard the drawn tile automatically"), default=False)
+    language = models.CharField(_("language"), max_length=10, blank=True)
 
     class Meta:
         verbose_name = _("player")

@@ -1,7 +1,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path, reverse_lazy
 
-from . import views
+from . import preferences, views
 from .forms import LoginForm
 
 app_name = "accounts"
@@ -34,4 +34,7 @@ urlpatterns = [
     path("profile/", views.my_profile, name="profile"),
     path("profile/nickname/", views.edit_nickname, name="nickname"),
     path("players/<str:public_id>/", views.player, name="player"),
+    path("settings/", preferences.page, name="preferences"),
+    path("settings/toggle/", preferences.toggle, name="preference_toggle"),
+    path("language/", preferences.language, name="language"),
 ]

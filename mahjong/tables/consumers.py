@@ -151,6 +151,16 @@ class TableConsumer(_TableSocket):
         self.table.refresh_from_db()
         self.push()
 
+    def table_emote(self, event):
+        """A preset emote from a seat (tables.emotes): shown to the other seat, unless muted."""
+        from . import emotes
+
+        html = emotes.fragment_for(
+            event, self.seat_index, self.scope["user"], self.language or settings.LANGUAGE_CODE
+        )
+        if html:
+            self.send(text_data=html)
+
     def push(self, notice: str = ""):
         with translation.override(self.language or settings.LANGUAGE_CODE):
             self.send(text_data=presenters.fragments(self.table, self.seat_index, notice=notice))

@@ -8,29 +8,39 @@ renders every partial with ``oob`` set, so each root element swaps by its id.
 
 from __future__ import annotations
 
+from collections import Counter
+
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
 
-from mahjong.engine.tiles import format_tile, parse_tiles
+from mahjong.engine import analysis
+from mahjong.engine.state import GameState
+from mahjong.engine.tiles import format_tile, max_copies, parse_tiles
 from mahjong.engine.views import view
 
-from . import presence
+from . import emotes, presence
 from .models import Hand, Seat, Table
 
 PARTIALS = ("notice", "status", "opponent", "rivers", "hand", "prompt", "clock", "result")
 RIVER_ROW = 11
+KEYS = "1234567890-="  # keyboard play: the hand's first twelve tiles, left to right
 
+# The moves' names as buttons and meld titles say them (English source, 胡/碰/杠 in Chinese).
 VERB_LABELS = {
-    "hu": "胡",
-    "pass": "过",
-    "guo": "过胡",
-    "pon": "碰",
-    "kan": "杠",
-    "ankan": "暗杠",
-    "addkan": "加杠",
-    "chi": "吃",
-    "ting": "报听",
+    "hu": _("Win"),
+    "pass": _("Pass"),
+    "guo": _("Pass the win"),
+    "pon": _("Pong"),
+    "kan": _("Kong"),
+    "ankan": _("Concealed kong"),
+    "addkan": _("Added kong"),
+    "chi": _("Chow"),
+    "ting": _("Declare ready"),
 }
+# Keyboard play (table.js): the letter of each claim verb, as the help popover lists them.
+VERB_KEYS = {"hu": "h", "pon": "p", "chi": "c", "kan": "k", "ankan": "k", "addkan": "k",
+             "pass": "Escape", "guo": "Escape"}
 
 
 def tiles_of(text: str | None) -> list[str]:
@@ -43,7 +53,7 @@ def _rows(tiles: list[str]) -> list[list[str]]:
 
 def _meld(text: str) -> dict:
     if text == "ankan":
-        return {"label": "暗杠", "tiles": ["", "", "", ""], "hidden": True}
+        return {"label": VERB_LABELS["ankan"], "tiles": ["back"] * 4, "hidden": True}
     verb, tiles = text.split(" ", 1)
     return {
         "label": VERB_LABELS.get(verb, verb),
@@ -53,12 +63,36 @@ def _meld(text: str) -> dict:
 
 
 def _prompt(action: str) -> dict:
-    verb, _, rest = action.partition(" ")
-    label = VERB_LABELS.get(verb, verb)
-    return {"action": action, "label": f"{label} {rest}".strip(), "verb": verb}
+    verb, _sep, rest = action.partition(" ")
+    return {
+        "action": action,
+        "label": VERB_LABELS.get(verb, verb),
+        "tiles": tiles_of(rest.replace(" ", "")),
+        "verb": verb,
+        "key": VERB_KEYS.get(verb, ""),
+    }
 
 
-def _seat_view(seat_data: dict, row: Seat) -> dict:
+def latest_discarder(v: dict) -> int | None:
+    """Whose river ends with the most recent discard: the discarder while it is open to a
+    claim (or was won on); once the other seat has drawn, the seat before it. A claimed
+    discard has left the river: then nothing is marked."""
+    if v["last_discard"]:
+        return v["last_discard"]["seat"]
+    turn = v["turn"]
+    if v["phase"] == "turn" and turn is not None and v["seats"][turn]["has_drawn"]:
+        return 1 - turn
+    return None
+
+
+def _river(seat_data: dict, latest_seat: int | None) -> list[list[dict]]:
+    """The discards in rows of 11, the most recent one marked."""
+    tiles = tiles_of(seat_data["river"])
+    latest = len(tiles) - 1 if latest_seat == seat_data["seat"] else -1
+    return _rows([{"tile": t, "latest": i == latest} for i, t in enumerate(tiles)])
+
+
+def _seat_view(seat_data: dict, row: Seat, latest_seat: int | None = None) -> dict:
     return {
         "index": seat_data["seat"],
         "name": row.user.display_name,
@@ -68,29 +102,89 @@ def _seat_view(seat_data: dict, row: Seat) -> dict:
         "count": seat_data["concealed_count"],
         "melds": [_meld(m) for m in seat_data["melds"]],
         "flowers": tiles_of(seat_data["flowers"]),
-        "river": _rows(tiles_of(seat_data["river"])),
+        "river": _river(seat_data, latest_seat),
         "ting": seat_data["ting"],
         "concealed": tiles_of(seat_data["concealed"]),
         "drawn": seat_data["drawn"],
     }
 
 
+def hint_enabled(table: Table, seats: list[Seat], seat: int) -> bool:
+    """听牌提示: the room tier's setting; without a tier (play vs bot, a private room)
+    it helps against a bot, and stays off between two people."""
+    if table.tier_id is not None:
+        return table.tier.waits_hint
+    return seats[1 - seat].is_bot
+
+
+def _unseen(state: GameState, seat: int) -> Counter:
+    """Copies of each kind this seat cannot see: every copy minus its own concealed
+    tiles, both rivers, the melds shown face up and the 财神 indicator. Only what the
+    seat sees enters (never the opponent's concealed tiles or the wall)."""
+    seen = Counter(state.seat(seat).hand)
+    for s in state.seats:
+        seen.update(s.river)
+        for meld in s.melds:
+            if s is state.seat(seat) or meld.type != "ankan":
+                seen.update(meld.tiles)
+    if state.indicator is not None:
+        seen[state.indicator] += 1
+    return Counter({k: max(0, max_copies(k) - seen[k]) for k in state.ruleset.kinds})
+
+
+def _waits_of(kinds, unseen: Counter) -> dict:
+    waits = [{"tile": format_tile(k), "left": unseen[k]} for k in sorted(kinds)]
+    return {"waits": waits, "left": sum(w["left"] for w in waits)}
+
+
+def waits_hint(state: GameState, seat: int) -> dict | None:
+    """What the seat's own hand is ready for: with a tile to discard, each discard that
+    keeps it ready and the waits it leaves (most tiles left first); otherwise its waits.
+    None when the hand is not ready."""
+    me = state.seat(seat)
+    rs, wild, unseen = state.ruleset, state.wild, _unseen(state, seat)
+    if len(me.hand) % 3 == 2:
+        ready = analysis.ready_discards(rs, me.hand, me.melds, wild)
+        options = [
+            {"discard": format_tile(d)} | _waits_of(kinds, unseen) for d, kinds in ready.items()
+        ]
+        options.sort(key=lambda o: -o["left"])
+        return {"discards": options} if options else None
+    kinds = analysis.waits(rs, me.concealed, me.melds, wild)
+    return {"ready": _waits_of(kinds, unseen)} if kinds else None
+
+
+def _prefs(user) -> dict:
+    """The viewer's remembered table settings (accounts.preferences)."""
+    return {
+        "sound_on": user.sound_on,
+        "emotes_muted": user.emotes_muted,
+        "auto_win": user.auto_win,
+        "auto_pass": user.auto_pass,
+        "discard_drawn": user.discard_drawn,
+    }
+
+
 def context_for(table: Table, seat: int, hand: Hand | None = None, notice: str = "") -> dict:
     hand = hand or table.current_hand()
     seats = list(table.seats.select_related("user").order_by("index"))
-    v = view(hand.game(), seat)
+    state = hand.game()
+    v = view(state, seat)
+    latest = latest_discarder(v)
     me, opp = (
-        _seat_view(v["seats"][seat], seats[seat]),
-        _seat_view(v["seats"][1 - seat], seats[1 - seat]),
+        _seat_view(v["seats"][seat], seats[seat], latest),
+        _seat_view(v["seats"][1 - seat], seats[1 - seat], latest),
     )
     legal = v["legal_actions"]
-    discards = {a.split(" ", 1)[1] for a in legal if a.startswith("discard ")}
-    own = [{"tile": t, "action": f"discard {t}" if t in discards else ""} for t in me["concealed"]]
-    drawn = None
-    if me["drawn"]:
-        t = me["drawn"]
-        drawn = {"tile": t, "action": f"discard {t}" if t in discards else ""}
     ended = v["phase"] == "ended"
+    hint_on = hint_enabled(table, seats, seat)
+    hint = waits_hint(state, seat) if hint_on and not ended else None
+    ready = {o["discard"]: o for o in (hint or {}).get("discards", ())}
+    discards = {a.split(" ", 1)[1] for a in legal if a.startswith("discard ")}
+    own = [_own(t, discards, ready) for t in me["concealed"]]
+    drawn = _own(me["drawn"], discards, ready) if me["drawn"] else None
+    for i, t in enumerate(own + ([drawn] if drawn else [])):
+        t["key"] = KEYS[i] if i < len(KEYS) else ""
     result = hand.result if ended else None
     scores = list(v["session"]["scores"])
     if result:  # the session's scores as the next hand will start them
@@ -123,6 +217,22 @@ def context_for(table: Table, seat: int, hand: Hand | None = None, notice: str =
         "my_score": scores[seat],
         "opp_score": scores[1 - seat],
         "viewer": seats[seat].user,
+        "wild": v["wild"],
+        "hint": hint,
+        "hint_on": hint_on,
+        "prefs": _prefs(seats[seat].user),
+        "emotes": emotes.choices(),
+        "emote_url": reverse("tables:emote", args=[table.public_id]),
+    }
+
+
+def _own(tile: str, discards: set[str], ready: dict) -> dict:
+    """One of the viewer's concealed tiles: its discard action if legal, and whether
+    discarding it keeps the hand ready (the waits hint)."""
+    return {
+        "tile": tile,
+        "action": f"discard {tile}" if tile in discards else "",
+        "keeps_ready": tile in ready,
     }
 
 

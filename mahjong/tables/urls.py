@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from . import emotes, views
 
 app_name = "tables"
 
@@ -14,4 +14,5 @@ urlpatterns = [
     path("<str:public_id>/back/", views.back, name="back"),
     path("<str:public_id>/leave/", views.leave, name="leave"),
     path("<str:public_id>/watch/", views.watch, name="watch"),
+    path("<str:public_id>/emote/", emotes.send, name="emote"),
 ]

@@ -12,6 +12,7 @@ words, so a screen reader hears "五万（财神）" where a sighted player sees
 
 from __future__ import annotations
 
+import re
 from html import escape
 
 from mahjong.engine.errors import InvalidAction
@@ -80,15 +81,19 @@ def size_px(size: str | int) -> int:
 
 
 def tile_html(tile: str | int, lang: str = "zh", *, src: str, size: str | int = "md",
-              wild: bool = False, drawn: bool = False) -> str:
-    """One tile: a span with the CSS modifiers around an img with the accessible name."""
+              wild: bool = False, drawn: bool = False, attr: str = "data-tile") -> str:
+    """One tile: a span with the CSS modifiers around an img with the accessible name.
+    ``attr`` names the data attribute that carries the notation (a page may keep
+    ``data-tile`` for the player's own hand and use another, or none, elsewhere)."""
     code = notation(tile)
     px = size_px(size)
     style = "" if isinstance(size, str) and size in SIZES else f' style="--tile-w:{px}px"'
     alt = tile_label(code, lang, wild=wild, drawn=drawn)
+    if attr and not re.fullmatch(r"data-[a-z][a-z-]*", attr):
+        raise ValueError(f"tile attr must be a data-* name, got {attr!r}")
+    hook = f' {attr}="{escape(code)}"' if attr else ""
     return (
-        f'<span class="{tile_classes(code, size, wild=wild, drawn=drawn)}" '
-        f'data-tile="{escape(code)}"{style}>'
+        f'<span class="{tile_classes(code, size, wild=wild, drawn=drawn)}"{hook}{style}>'
         f'<img class="tile__img" src="{escape(src)}" alt="{escape(alt)}" width="{px}" '
         f'height="{px * 4 // 3}" draggable="false"></span>'
     )

@@ -1,7 +1,26 @@
-// The clock of whoever must act: counts down to the server's deadline (data-deadline).
+// The table page's behaviour. The server stays authoritative: everything here either shows
+// what the server sent (clock, sounds, animations, emotes) or clicks the same buttons a
+// player would (keyboard play, the comfort switches), so every move takes the normal path.
 (function () {
+  "use strict";
+
+  function $(selector) { return document.querySelector(selector); }
+  function table() { return $(".mj-table"); }
+  function pref(name) {
+    var chip = $('.mj-tools [data-pref="' + name + '"]');
+    return !!chip && chip.getAttribute("aria-pressed") === "true";
+  }
+  function sounds() { return window.MahjongSounds; }
+  function csrf() {
+    try { return JSON.parse(document.body.getAttribute("hx-headers"))["X-CSRFToken"]; } catch (e) { return ""; }
+  }
+
+  // ----- the clock: counts down to the server's deadline; the last five seconds of the
+  // player's own turn tick, and a screen reader hears one announcement at five seconds.
+  var announced = null;
   function tick() {
     var clock = document.getElementById("mj-clock");
+    var say = document.getElementById("mj-clock-say");
     if (!clock) return;
     var out = clock.querySelector(".mj-seconds");
     var deadline = clock.dataset.deadline;
@@ -10,9 +29,178 @@
     var left = Math.max(0, Math.ceil((Date.parse(deadline) - Date.now()) / 1000));
     out.textContent = left + "s";
     clock.classList.toggle("urgent", left <= 5);
+    var mine = clock.dataset.turn === "me";
+    if (mine && sounds()) sounds().countdown(left);
+    if (say && announced !== deadline) {
+      if (mine && left > 0 && left <= 5) {
+        announced = deadline;
+        say.textContent = say.dataset.say;
+      } else if (say.textContent) {
+        say.textContent = "";
+      }
+    }
   }
   setInterval(tick, 250);
-  document.addEventListener("htmx:oobAfterSwap", tick);
+
+  // ----- what changed with a push: one sound and a short animation for the new tiles.
+  var last = null;
+  function snapshot() {
+    var status = document.getElementById("mj-status");
+    var outcome = $("[data-outcome]");
+    var drawn = $("#mj-hand [data-drawn] [data-tile]");
+    return {
+      version: status ? status.dataset.version : "",
+      rivers: document.querySelectorAll("#mj-rivers .tile").length,
+      melds: document.querySelectorAll(".mj-table .meld").length,
+      drawn: drawn ? drawn.dataset.tile : "",
+      outcome: outcome ? outcome.dataset.outcome : ""
+    };
+  }
+  function enter(elements) {
+    elements.forEach(function (el) { if (el) el.classList.add("tile--enter"); });
+  }
+  function react() {
+    var now = snapshot();
+    if (last && now.version !== last.version) {
+      var sound = null;
+      if (now.outcome && !last.outcome) {
+        sound = now.outcome === "self_draw" || now.outcome === "discard_win" ? "win" : null;
+      } else if (now.melds > last.melds) {
+        sound = "claim";
+        document.querySelectorAll(".mj-table .meld:last-of-type .tile").forEach(function (t) { enter([t]); });
+      } else if (now.drawn && now.rivers === last.rivers) {
+        sound = "draw";
+      } else if (now.rivers > last.rivers) {
+        sound = "discard";
+      }
+      if (now.rivers > last.rivers) enter([$("#mj-rivers .latest .tile")]);
+      if (now.drawn && (now.drawn !== last.drawn || now.rivers !== last.rivers)) {
+        enter([$("#mj-hand [data-drawn] .tile")]);
+        if (!sound) sound = "draw";
+      }
+      if (sound && sounds()) sounds().play(sound);
+    }
+    last = now;
+    autoplay(now);
+  }
+  var pending = false;
+  function afterSwap() {
+    if (pending) return;
+    pending = true;
+    setTimeout(function () { pending = false; tick(); react(); }, 0);
+  }
+  document.addEventListener("htmx:oobAfterSwap", afterSwap);
+  document.addEventListener("htmx:afterSettle", afterSwap);
+
+  // ----- the comfort switches: click what the player would have clicked, once per version.
+  var fired = null;
+  function fire(button, version) {
+    fired = version;
+    setTimeout(function () {
+      var status = document.getElementById("mj-status");
+      if (button.isConnected && status && status.dataset.version === version) button.click();
+    }, 400);
+  }
+  function autoplay(now) {
+    if (now.outcome || fired === now.version || !$('#mj-clock[data-turn="me"]')) return;
+    var hu = $('#mj-prompt [data-verb="hu"]');
+    if (hu) { if (pref("auto_win")) fire(hu, now.version); return; }  // a win is never passed
+    var pass = $('#mj-prompt [data-verb="pass"]');
+    if (pass) { if (pref("auto_pass")) fire(pass, now.version); return; }
+    var drawn = $("#mj-hand button[data-drawn]");
+    if (drawn && pref("discard_drawn") && !$("#mj-prompt [data-action]")) fire(drawn, now.version);
+  }
+
+  // ----- keyboard play: 1-9 0 - = discard that tile, arrows + Enter choose one, h p c k the
+  // claims, Space or Esc pass. Keys never fire while typing in a field.
+  var VERB_KEYS = { h: ["hu"], p: ["pon"], c: ["chi"], k: ["kan", "ankan", "addkan"] };
+  function handButtons() { return Array.prototype.slice.call(document.querySelectorAll("#mj-hand .tile-button")); }
+  function prompt(verbs) {
+    for (var i = 0; i < verbs.length; i++) {
+      var b = $('#mj-prompt [data-verb="' + verbs[i] + '"]');
+      if (b) return b;
+    }
+    return null;
+  }
+  document.addEventListener("keydown", function (e) {
+    if (e.ctrlKey || e.metaKey || e.altKey || !table()) return;
+    if (e.target.closest && e.target.closest("input, select, textarea, [contenteditable], [popover]")) return;
+    var key = e.key, target = null;
+    if (/^[0-9=-]$/.test(key)) {
+      target = $('#mj-hand button[data-key="' + key + '"]');
+    } else if (VERB_KEYS[key.toLowerCase()]) {
+      target = prompt(VERB_KEYS[key.toLowerCase()]);
+    } else if (key === "Escape" || (key === " " && !(e.target.closest && e.target.closest("button, a")))) {
+      target = prompt(["pass", "guo"]);
+    } else if (key === "ArrowLeft" || key === "ArrowRight") {
+      var buttons = handButtons();
+      if (!buttons.length) return;
+      var at = buttons.indexOf(document.activeElement);
+      var next = at < 0 ? (key === "ArrowLeft" ? buttons.length - 1 : 0)
+        : Math.min(buttons.length - 1, Math.max(0, at + (key === "ArrowLeft" ? -1 : 1)));
+      e.preventDefault();
+      buttons[next].focus();
+      return;
+    }
+    if (target) { e.preventDefault(); target.click(); }
+  });
+  // Keep keyboard focus in the hand when a push replaces it (same place, or the nearest).
+  var focusAt = -1;
+  document.addEventListener("htmx:oobBeforeSwap", function () {
+    focusAt = handButtons().indexOf(document.activeElement);
+  });
+  document.addEventListener("htmx:oobAfterSwap", function () {
+    if (focusAt < 0) return;
+    var buttons = handButtons();
+    if (buttons.length && !document.activeElement.closest(".mj-table button")) {
+      buttons[Math.min(focusAt, buttons.length - 1)].focus();
+    }
+  });
+
+  // ----- switches remembered on the account (accounts.preferences.toggle).
+  function remember(name, on) {
+    var t = table();
+    if (!t) return;
+    var body = new URLSearchParams({ name: name, on: on ? "1" : "0" });
+    fetch(t.dataset.toggleUrl, { method: "POST", body: body, headers: { "X-CSRFToken": csrf() },
+      credentials: "same-origin" }).catch(function () {});
+  }
+  document.addEventListener("click", function (e) {
+    var chip = e.target.closest && e.target.closest(".mj-tools [data-pref]");
+    if (!chip) return;
+    var on = chip.getAttribute("aria-pressed") !== "true";
+    chip.setAttribute("aria-pressed", on ? "true" : "false");
+    remember(chip.dataset.pref, on);
+    if (chip.dataset.pref === "sound_on" && sounds()) sounds().setMuted(!on);
+    if (chip.dataset.pref === "emotes_muted" && on) hideEmote();
+    if (last) { fired = null; autoplay(snapshot()); }
+  });
+
+  // ----- emotes: an opponent's shows for three seconds, unless emotes are muted.
+  var emoteTimer = null;
+  function hideEmote() {
+    var box = document.getElementById("mj-emote");
+    if (box) box.textContent = "";
+  }
+  document.addEventListener("htmx:oobAfterSwap", function () {
+    var box = document.getElementById("mj-emote");
+    if (!box || !box.firstElementChild) return;
+    if (pref("emotes_muted")) { hideEmote(); return; }
+    clearTimeout(emoteTimer);
+    emoteTimer = setTimeout(hideEmote, 3000);
+  });
+  document.addEventListener("click", function (e) {
+    var sent = e.target.closest && e.target.closest("[data-emote-id]");
+    var pop = sent && sent.closest("[popover]");
+    if (pop && pop.hidePopover) pop.hidePopover();
+  });
+
+  document.addEventListener("DOMContentLoaded", function () {
+    var t = table();
+    if (t && sounds()) sounds().setMuted(t.dataset.soundOn === "0");
+    last = snapshot();
+    tick();
+  });
 })();
 
 // The heartbeat: while the table's WebSocket is open, a ping every data-heartbeat seconds

@@ -162,9 +162,9 @@ def test_an_idle_player_is_played_for_by_the_server(player, site):
 
 
 def rivers(page) -> list[list[str]]:
-    """Each seat's discards in order, opponent first."""
+    """Each seat's discards in order (their notation, e.g. "5m"), opponent first."""
     return [
-        [t.inner_text() for t in river.query_selector_all(".tile")]
+        [t.get_attribute("data-face") for t in river.query_selector_all(".tile")]
         for river in page.query_selector_all("#mj-rivers .river")
     ]
 
@@ -177,6 +177,7 @@ def test_a_reload_mid_hand_returns_the_full_view_and_play_goes_on(player, site):
         take_turn(page)
     tiles_before = len(page.query_selector_all("#mj-hand [data-tile]"))
     rivers_before = rivers(page)
+    assert all(face for river in rivers_before for face in river)  # every discard named
     page.reload()
     page.wait_for_selector("#mj-hand [data-tile]")
     assert len(page.query_selector_all("#mj-hand [data-tile]")) >= tiles_before - 1

@@ -1,0 +1,200 @@
+"""The table page as a player sees it (issue 11): tile art with accessible names, the drawn
+tile and the 财神 marked, opponent's tiles as backs, the latest discard marked, keyboard
+hooks, the waits hint (听牌提示) per room, and the comfort switches as remembered."""
+
+import re
+
+import pytest
+from django.test import Client
+from django.utils import translation
+
+from accounts.models import User
+from lobby.models import RoomTier, Ruleset
+from mahjong.engine.scripted import scripted_hand
+from mahjong.tables import presenters, services
+from tests.web.tables_support import bot_table, duel, no_eager_timers  # noqa: F401
+
+pytestmark = pytest.mark.django_db
+
+IMG = re.compile(r'<img class="tile__img" src="[^"]+" alt="([^"]*)"')
+# alice (dealer, seat 0) holds 123456789m 11z 22z and 3z: discarding 3z waits on 1z and 2z
+READY_DEALER = "123456789m11z22z3z"
+OTHER = "444555666777z1m"
+
+
+def page_of(client, table) -> str:
+    response = client.get(table.get_absolute_url())
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+def between(html: str, start: str, end: str) -> str:
+    return html[html.index(start) : html.index(end)]
+
+
+def script(table, dealer_hand=READY_DEALER, other_hand=OTHER, rules="classic"):
+    """Put a scripted deal on the table's current hand (alice dealing)."""
+    hand = table.current_hand()
+    hand.state = scripted_hand(rules, dealer_hand=dealer_hand, other_hand=other_hand).to_dict()
+    hand.save(update_fields=["state"])
+    return hand
+
+
+def until_drawn(table, players) -> int:
+    """Play plain moves (pass a claim, else discard) until a seat holds a drawn tile."""
+    from mahjong.engine.game import legal_actions
+
+    for _ in range(10):
+        hand = table.current_hand()
+        state = hand.game()
+        if state.phase == "turn" and state.seat(state.turn).drawn is not None:
+            return state.turn
+        moves = [str(a) for a in legal_actions(state, state.turn)]
+        move = "pass" if "pass" in moves else next(m for m in moves if m.startswith("discard"))
+        services.act(table, players[state.turn], move, hand.version)
+    raise AssertionError("nobody drew")
+
+
+def test_every_tile_is_art_with_a_name_and_the_opponent_shows_backs(client_of, duel, alice):
+    html = page_of(client_of(alice), duel)
+    state = duel.current_hand().game()
+    hand_html = between(html, 'id="mj-hand"', 'id="mj-prompt"')
+    mine = IMG.findall(hand_html)
+    assert len(mine) >= len(state.seat(0).hand)
+    assert all(mine), "a tile without an accessible name"
+    # the page is Chinese by default: 五万-style names, never the notation
+    assert all(not re.fullmatch(r"\d[mpsz]", name) for name in mine)
+    opponent = between(html, 'id="mj-opponent"', 'id="mj-rivers"')
+    backs = IMG.findall(opponent)
+    assert backs.count("牌背") == len(state.seat(1).hand)
+    assert "tile--back" in opponent and "data-tile" not in opponent
+    # the old text tiles are gone: no tile carries its notation as text
+    assert not re.search(r'class="tile[^"]*">\d[mpsz]<', html)
+
+
+def test_names_follow_the_language(client_of, duel, alice):
+    c = client_of(alice)
+    c.post("/accounts/language/", {"language": "en", "next": "/"})
+    html = page_of(c, duel)
+    names = IMG.findall(between(html, 'id="mj-hand"', 'id="mj-prompt"'))
+    assert any(" of " in n or "wind" in n or "dragon" in n for n in names), names
+    assert "Tile back" in IMG.findall(between(html, 'id="mj-opponent"', 'id="mj-rivers"'))
+
+
+def test_the_drawn_tile_is_marked_apart_and_every_own_tile_has_a_key(client_of, duel, alice, bob):
+    mover = [alice, bob][until_drawn(duel, [alice, bob])]
+    html = page_of(client_of(mover), duel)
+    own = between(html, 'id="mj-hand"', 'id="mj-prompt"')
+    drawn = re.search(r'<button class="tile-button drawn[^>]*data-drawn="1".*?</button>', own, re.S)
+    assert drawn and "tile--drawn" in drawn.group(0)
+    assert re.search(r'alt="[^"]+（刚摸到）"', drawn.group(0))
+    keys = re.findall(r'data-key="([^"]*)"', own)
+    assert keys[:12] == list("1234567890-=") and set(keys[12:]) <= {""}
+    assert 'aria-keyshortcuts="1"' in own
+
+
+def test_the_wenzhou_wild_is_marked_wherever_it_shows(client_of, alice):
+    bot = User.objects.filter(kind=User.Kind.BOT).order_by("pk").first()
+    table = services.open_table(Ruleset.objects.get(slug="wenzhou"), [alice, bot])
+    state = table.current_hand().game()
+    wild = presenters.format_tile(state.wild)
+    html = page_of(client_of(alice), table)
+    status = between(html, 'id="mj-status"', 'id="mj-opponent"')
+    assert "tile--wild" in status and f'data-face="{wild}"' in status
+    own = between(html, 'id="mj-hand"', 'id="mj-prompt"')
+    held = [t for t in state.seat(0).hand if t == state.wild]
+    marked = re.findall(r'tile--wild" data-tile="([^"]+)"', own)
+    assert marked == [wild] * len(held)
+    assert len(re.findall(r'alt="[^"]+（财神）', own)) == len(held)
+
+
+def test_the_latest_discard_is_marked_in_its_river(client_of, duel, alice, bob, htmx):
+    hand = duel.current_hand()
+    mover_seat = hand.game().turn
+    mover = [alice, bob][mover_seat]
+    c = client_of(mover)
+    action = re.search(r'data-action="(discard [^"]+)"', page_of(c, duel)).group(1)
+    c.post(f"{duel.get_absolute_url()}act/", {"action": action, "version": hand.version},
+           headers=htmx())
+    for viewer in (alice, bob):
+        rivers = between(page_of(client_of(viewer), duel), 'id="mj-rivers"', 'id="mj-clock"')
+        latest = re.findall(r'<span class="latest"><span class="tile[^"]*" data-face="([^"]+)"',
+                            rivers)
+        assert latest == [action.split()[1]]
+        river = re.search(rf'data-seat="{mover_seat}".*?</div></div>', rivers, re.S).group(0)
+        assert 'class="latest"' in river
+
+
+def test_the_waits_hint_lists_ready_discards_with_what_is_left(client_of, bot_table, alice):
+    script(bot_table)
+    html = page_of(client_of(alice), bot_table)  # no tier, against a bot: the hint is on
+    hint = re.search(r'data-testid="waits-hint".*?</div>', html, re.S).group(0)
+    assert re.findall(r'data-discard="([^"]+)"', hint) == ["3z"]
+    assert re.findall(r'data-face="(\dz)"', hint) == ["3z", "1z", "2z"]
+    assert re.findall(r'data-left="(\d+)"', hint) == ["2", "2"]
+    ready = re.findall(r'class="tile-button[^"]*keeps-ready"[^>]*data-action="discard (\w+)"', html)
+    assert ready == ["3z"]
+
+
+def test_the_hint_counts_only_what_the_seat_can_see():
+    state = scripted_hand("classic", dealer_hand=READY_DEALER, other_hand=OTHER)
+    # seat 1 waits on 1m; the dealer holds one, which seat 1 cannot see: 3 are unseen
+    assert presenters.waits_hint(state, 1) == {
+        "ready": {"waits": [{"tile": "1m", "left": 3}], "left": 3}
+    }
+    assert presenters.waits_hint(state, 0)["discards"][0]["left"] == 4
+
+
+def test_the_hint_follows_the_room_tier(client_of, duel, alice):
+    script(duel)
+    assert duel.tier.waits_hint  # the novice room
+    assert 'data-testid="waits-hint"' in page_of(client_of(alice), duel)
+    RoomTier.objects.filter(pk=duel.tier_id).update(waits_hint=False)
+    duel.refresh_from_db()
+    html = page_of(client_of(alice), duel)
+    assert 'data-testid="waits-hint"' not in html and "keeps-ready" not in html
+
+
+def test_no_hint_between_two_people_without_a_tier(client_of, alice, bob):
+    table = services.open_table(Ruleset.objects.get(slug="classic"), [alice, bob])
+    script(table)
+    assert 'data-testid="waits-hint"' not in page_of(client_of(alice), table)
+
+
+def test_the_switches_show_the_remembered_settings(client_of, duel, alice):
+    User.objects.filter(pk=alice.pk).update(auto_pass=True, sound_on=False)
+    html = page_of(client_of(alice), duel)
+    pressed = dict(re.findall(r'data-pref="(\w+)" aria-pressed="(true|false)"', html))
+    assert pressed == {
+        "auto_win": "false",
+        "auto_pass": "true",
+        "discard_drawn": "false",
+        "sound_on": "false",
+        "emotes_muted": "false",
+    }
+    assert 'data-sound-on="0"' in html
+
+
+def test_prompts_are_named_in_the_page_language(client_of, bot_table, alice):
+    script(bot_table)
+    c = client_of(alice)
+    prompt = between(page_of(c, bot_table), 'id="mj-prompt"', 'id="mj-result"')
+    assert 'data-verb="ting"' in prompt and "报听" in prompt
+    c.post("/accounts/language/", {"language": "en", "next": "/"})
+    prompt = between(page_of(c, bot_table), 'id="mj-prompt"', 'id="mj-result"')
+    assert "Declare ready" in prompt
+
+
+def test_the_end_of_a_hand_names_every_fan_in_both_languages(client_of, bot_table, alice):
+    from tests.web.tables_support import play_out
+
+    hand = play_out(bot_table)
+    result = hand.result
+    client = Client()
+    client.force_login(alice)
+    with translation.override("zh-hans"):
+        html = page_of(client, bot_table)
+    for fan in result["fans"]:
+        row = re.search(rf'<tr data-fan="{fan["key"]}">.*?</tr>', html, re.S).group(0)
+        assert fan["zh"] in row and fan["en"] in row
+    assert 'data-outcome="' in html
