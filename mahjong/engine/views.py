@@ -120,6 +120,7 @@ def _seat(state: GameState, seat: int, viewer: int | None) -> dict:
         "flowers": format_tiles(player.flowers),
         "river": format_tiles(player.river),
         "ting": player.ting,
+        "ting_at": player.ting_at,   # the move ("moves") of the 报听 declaration: public
         "guo": player.guo,
     }
 

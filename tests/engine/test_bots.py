@@ -219,3 +219,71 @@ def test_a_bot_refuses_a_spectators_view():
     state = new_hand("classic", b"spectator")
     with pytest.raises(ValueError):
         get_bot("efficient", 1).choose(view(state, None), legal_actions(state, state.turn))
+
+
+# ----- the ready declaration in the view (defence) ---------------------------------------
+def test_the_discards_a_ready_opponent_let_pass_are_only_ones_made_after_the_declaration():
+    from mahjong.engine.bots.seen import read_view
+
+    checked = 0
+    for n in range(12):
+        state = new_hand("classic", f"passed{n}".encode())
+        after = {0: set(), 1: set()}   # per seat: its discards since the other declared
+        while state.phase != ENDED:
+            seat = state.turn
+            seen = read_view(view(state, seat))
+            assert seen.passed_since_ready <= after[seat]
+            checked += bool(seen.passed_since_ready)
+            action = choose_for(get_bot("efficient", n), state, seat)
+            if action.verb in ("discard", "ting") and state.seat(1 - seat).ting:
+                after[seat].add(action.tile)
+            state, _ = apply(state, seat, action)
+    assert checked   # the property was met with something to check
+
+
+def test_strong_treats_a_tile_the_ready_opponent_let_pass_as_safe():
+    state = scripted_hand("classic", dealer_hand="1359m258m1z2z3z5m6z7z4m", other_hand="2223336667z455z")
+    shown = view(state, 0)
+    shown["seats"][1]["ting"], shown["seats"][1]["ting_at"] = "ready", 0
+    shown["moves"] = 9                          # three rounds since: my last 3 discards
+    shown["seats"][0]["river"] = "1p2p5m"
+    offered = legal_actions(state, 0)
+    calm = str(get_bot("strong", 1).choose(view(state, 0), offered))
+    assert calm != "discard 5m"
+    assert str(get_bot("strong", 1).choose(shown, offered)) == "discard 5m"
+
+
+# ----- wenzhou 财神 ----------------------------------------------------------------------
+def test_the_bots_shanten_with_wilds_matches_the_engines():
+    import random
+    from types import SimpleNamespace
+
+    from mahjong.engine import hand
+    from mahjong.engine.bots.efficient import Analyst
+    from mahjong.engine.rulesets import get_ruleset
+
+    rs = get_ruleset("wenzhou")
+    rnd = random.Random(6)
+    box = [k for k in rs.kinds if k < 34 for _ in range(4)]
+    compared = 0
+    for _ in range(300):
+        wild = rnd.randrange(34)
+        rnd.shuffle(box)
+        tiles = box[:16]
+        if tiles.count(wild) > 3:
+            continue
+        unseen = [4 - tiles.count(k) - (k == wild) for k in range(34)]
+        analyst = Analyst(SimpleNamespace(ruleset=rs, wild=wild, hand=tuple(tiles), unseen=unseen))
+        exact = hand.shanten(tiles, (), rs, wild)
+        assert analyst.shanten(to_counts(tiles, 34), 5) == exact, (tiles, wild)
+        compared += wild in tiles
+    assert compared > 30
+
+
+@pytest.mark.parametrize("level", THINKING)
+def test_a_white_dragon_plays_as_the_wilds_kind(level):
+    # 财神 3m (the indicator is the first back tile): 5z is a plain 3m and makes 123m,
+    # so the lone 7z goes, not the 5z
+    state = scripted_hand("wenzhou", dealer_hand="12456m789p12399s11z5z7z",
+                          other_hand="1111p2222p4444p5555p", back="3m")
+    assert decide(level, state, 0) in ("discard 7z", "ting 7z")

@@ -6,12 +6,19 @@
 * claims (chi, pon, kong) only when the claim lowers its shanten;
 * declares a concealed or added kong when it costs no shanten;
 * declares 报听 as soon as its discard leaves the hand ready.
+
+wenzhou's 财神 (RULES.md 9.2): the bot counts in *plain* counts, where a 财神 is taken out
+as a wild and each 白板 plays as the wild's kind. A wild lowers the standard-form shanten
+by one (it completes a partial or pairs a single), and holding wilds also approaches
+三财神 (three wilds win at once), so shanten is the smaller of the two. Wilds are never
+offered as discards (the engine refuses them), so the bot never throws one away.
 """
 
 from __future__ import annotations
 
 from ..actions import Action
 from ..state import CLAIM, TURN
+from ..tiles import WHITE
 from .seen import Seen, read_view
 from .shanten import seven_pairs_shanten, standard_shanten
 
@@ -27,16 +34,43 @@ def shanten_of(counts, sets_needed: int, seven_pairs: bool) -> int:
 
 
 class Analyst:
-    """Shanten and improving tiles of the hands one decision considers (3n+1 counts)."""
+    """Shanten and improving tiles of the hands one decision considers (3n+1 counts).
+
+    Counts are by the tiles' faces (what the view shows); with a wenzhou 财神 they are
+    read through ``plain`` before the block count."""
 
     def __init__(self, seen: Seen):
         self.seen = seen
         self.seven_pairs = "seven_pairs" in seen.ruleset.forms
+        self.wild = seen.wild
         self.kinds = tuple(k for k in range(34) if seen.unseen[k] or k in seen.hand)
         self._memo: dict = {}
 
+    def plain(self, counts) -> tuple[list[int], int]:
+        """(counts with the wilds taken out and each 白板 as the wild's kind, wilds)."""
+        wild = self.wild
+        if wild is None:
+            return counts, 0
+        plain = list(counts)
+        wilds = plain[wild]
+        plain[wild] = 0
+        if wild != WHITE:
+            plain[wild] = plain[WHITE]
+            plain[WHITE] = 0
+        return plain, wilds
+
+    def with_wilds(self, shanten: int, wilds: int, tiles: int) -> int:
+        """A block-count shanten of the plain tiles, given ``wilds`` wild tiles held, or
+        the distance to 三财神 (all three wilds) while enough of them are unseen."""
+        best = 0 if tiles % 3 == 1 else -1
+        san_cai_shen = 2 - wilds if self.seen.unseen[self.wild] >= 3 - wilds else shanten
+        return max(best, min(shanten - wilds, san_cai_shen))
+
     def shanten(self, counts, sets_needed: int) -> int:
-        return shanten_of(counts, sets_needed, self.seven_pairs and sets_needed == 4)
+        if self.wild is None:
+            return shanten_of(counts, sets_needed, self.seven_pairs and sets_needed == 4)
+        plain, wilds = self.plain(counts)
+        return self.with_wilds(standard_shanten(plain, sets_needed), wilds, sum(counts))
 
     def improving(self, counts, sets_needed: int, base: int | None = None) -> tuple[int, dict]:
         """(unseen copies of the kinds that lower the shanten, {kind: copies})."""
@@ -54,15 +88,25 @@ class Analyst:
         return sum(found.values()), found
 
     def _candidates(self, counts):
+        plain, _ = self.plain(counts)
         near = set()
         for kind in range(34):
-            if counts[kind]:
+            if plain[kind]:
                 if kind < 27:
                     low = kind - kind % 9
                     near.update(range(max(low, kind - 2), min(low + 8, kind + 2) + 1))
                 else:
                     near.add(kind)
+        if self.wild is not None:
+            if self.wild in near and self.wild != WHITE:
+                near.add(WHITE)          # a 白板 is the plain copy of the wild's kind
+            near.add(self.wild)          # a drawn 财神 always helps
         return sorted(near)
+
+    def keep_value(self, counts, kind: int) -> int:
+        plain, _ = self.plain(counts)
+        face = self.wild if kind == WHITE and self.wild is not None else kind
+        return keep_value(plain, face)
 
     def discard_table(self, counts, sets_needed: int, kinds) -> dict[int, tuple[int, int, dict]]:
         """For each kind that may be discarded: (shanten after, improving copies, waits)."""
@@ -132,7 +176,7 @@ class EfficientBot:
         if not kinds:
             return actions[0]
         table = analyst.discard_table(counts, seen.sets_needed, kinds)
-        best = min(kinds, key=lambda k: (table[k][0], -table[k][1], keep_value(counts, k), k))
+        best = min(kinds, key=lambda k: (table[k][0], -table[k][1], analyst.keep_value(counts, k), k))
         s_best = table[best][0]
         for kong in (a for a in actions if a.verb in ("ankan", "addkan")):
             if self._kong_shanten(analyst, seen, kong) <= s_best:

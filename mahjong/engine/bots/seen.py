@@ -46,6 +46,7 @@ class Seen:
     opp_hidden_kongs: int
     opp_river: tuple[int, ...]
     opp_ting: str | None
+    opp_ting_moves: int | None       # moves since the opponent declared ready
     opp_concealed: int               # how many concealed tiles the opponent holds
     river: tuple[int, ...]
     live: int                        # tiles left in the live wall
@@ -62,6 +63,17 @@ class Seen:
     @property
     def sets_needed(self) -> int:
         return self.ruleset.sets_in_hand - len(self.melds)
+
+    @property
+    def passed_since_ready(self) -> frozenset[int]:
+        """Kinds of my discards the opponent let pass while ready (a locked hand cannot
+        chi or pon, so my river only grows after the declaration). Each round after it
+        takes at most three moves (my discard, theirs, my pass on it), so my last
+        ``moves // 3`` discards surely came after."""
+        if self.opp_ting_moves is None or not self.river:
+            return frozenset()
+        after = min(len(self.river), self.opp_ting_moves // 3)
+        return frozenset(self.river[len(self.river) - after:]) if after else frozenset()
 
     @property
     def my_draws_left(self) -> int:
@@ -104,11 +116,16 @@ def read_view(view: dict, ruleset: Ruleset | None = None) -> Seen:
         ruleset=rs, seat=me, phase=view["phase"], hand=hand, drawn=drawn, melds=melds,
         flowers=_tiles(mine["flowers"]), ting=mine["ting"], guo=mine["guo"],
         opp_melds=opp_melds, opp_hidden_kongs=sum(1 for t in theirs["melds"] if t == HIDDEN_KONG),
-        opp_river=opp_river, opp_ting=theirs["ting"], opp_concealed=theirs["concealed_count"],
+        opp_river=opp_river, opp_ting=theirs["ting"],
+        opp_ting_moves=_since(view, theirs.get("ting_at")), opp_concealed=theirs["concealed_count"],
         river=river, live=view["wall"]["live"], dealer=view["dealer"] == me,
         round_wind=parse_tile(view["session"]["round_wind"]), wild=wild,
         claim_tile=claim_tile, unseen=unseen,
     )
+
+
+def _since(view: dict, move: int | None) -> int | None:
+    return None if move is None else view["moves"] - move
 
 
 @lru_cache(maxsize=64)

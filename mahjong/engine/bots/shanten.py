@@ -9,6 +9,15 @@ solved per suit and cached by the suit's counts.
 
 Counts are lists of 34 ints indexed by tile kind (``tiles.py``); -1 is a complete hand,
 0 ready.
+
+Why not the engine's exact ``hand.shanten``: it takes whole hands only (3n+1 or 3n+2
+tiles), so it cannot answer the part-of-a-hand questions of ``strong``'s targets, and it
+costs 33-45 us a call on fresh wenzhou/gb/classic hands (5-35 us warm) against about 3 us
+here warm (measured 2026-11-30, 3,000 random hands per ruleset). A decision asks ~300
+shanten questions (each discard x each improving draw): about 10 ms per decision in
+shanten alone with the engine's, half the 20 ms median target, against about 1 ms now. The two agree on whole
+hands apart from waits on a kind the hand holds all four of (the engine's dead waits);
+with wenzhou wilds ``efficient.Analyst`` matches the engine exactly (tested).
 """
 
 from __future__ import annotations

@@ -30,7 +30,7 @@ from ..settlement import Table, settle
 from ..shapes import DISCARD_WIN, SELF_DRAW, Outcome, WinContext
 from ..state import CLAIM, TURN
 from .efficient import (HU, Analyst, EfficientBot, _decline, _ready_or_discard, claim_outcome,
-                        counts_of, discard_kinds, keep_value)
+                        counts_of, discard_kinds)
 from .seen import Seen
 from .shanten import NO_HAND, pungs_shanten, seven_pairs_shanten, standard_shanten
 
@@ -144,6 +144,7 @@ class StrongBot(EfficientBot):
         self.analyst = Analyst(seen)
         self.unseen_total = max(1, sum(seen.unseen))
         self.threat = _threat(seen)
+        self.passed = seen.passed_since_ready
         self.hazard = HAZARD + 0.15 * self.threat
         self.opp_value = self.payer.points(_TYPICAL_FAN.get(seen.ruleset.scoring, 8), False) * (
             1.5 if seen.opp_ting else 1.0)
@@ -232,6 +233,8 @@ class StrongBot(EfficientBot):
     def _targets(self, seen: Seen, counts, melds, sets_needed: int):
         """(fan of the target, shanten towards it) for flush x shape targets."""
         pay = self.payer
+        counts, wilds = self.analyst.plain(counts)   # a 财神 fits every target
+        unseen, _ = self.analyst.plain(seen.unseen)
         suits = [s for s in range(3) if any(counts[9 * s:9 * s + 9])
                  or any(m.tiles[0] // 9 == s and m.tiles[0] < 27 for m in melds)]
         number_suits = [s for s in range(3) if 9 * s in seen.ruleset.kinds]
@@ -258,15 +261,17 @@ class StrongBot(EfficientBot):
                 kept = [c if _fits(k, suit, name) else 0 for k, c in enumerate(counts)]
                 if name == "hun" and not has_honors:
                     fan = 0.0   # it would be read as a full flush (its own target)
-            yield fan, standard_shanten(kept, sets_needed)
+            yield fan, _less(standard_shanten(kept, sets_needed), wilds)
             if pung_fan and all(m.type != "chi" for m in melds):
-                yield fan + pung_fan, pungs_shanten(kept, sets_needed, seen.unseen)
+                yield fan + pung_fan, _less(pungs_shanten(kept, sets_needed, unseen), wilds)
             if pairs_fan and not melds and "seven_pairs" in seen.ruleset.forms:
                 yield fan + pairs_fan, seven_pairs_shanten(kept)
 
     # ----- defence ------------------------------------------------------------------
-    def danger(self, seen: Seen, kind: int) -> float:
-        if seen.opp_ting and kind in seen.opp_river:
+    def danger(self, seen: Seen, kind: int, passed: frozenset[int] = frozenset()) -> float:
+        """Chance-like weight that discarding ``kind`` deals in; ``passed``: my discards
+        the ready opponent already let go (``Seen.passed_since_ready``)."""
+        if seen.opp_ting and (kind in seen.opp_river or kind in passed):
             return 0.05
         if kind in seen.opp_river:
             base = 0.4
@@ -288,7 +293,7 @@ class StrongBot(EfficientBot):
     def _penalty(self, seen: Seen, kind: int) -> float:
         if not self.threat:
             return 0.0
-        return self.threat * DEAL_IN * self.danger(seen, kind) * self.opp_value
+        return self.threat * DEAL_IN * self.danger(seen, kind, self.passed) * self.opp_value
 
     # ----- decisions ----------------------------------------------------------------
     def on_turn(self, seen: Seen, actions: list[Action]) -> Action:
@@ -314,7 +319,7 @@ class StrongBot(EfficientBot):
             counts[kind] += 1
             scored[kind] = value - (self._penalty(seen, kind) if self.threat >= 0.5 else 0.0)
         best = max(scored, key=lambda k: (scored[k], -table[k][0], table[k][1],
-                                          -keep_value(counts, k), -k))
+                                          -self.analyst.keep_value(counts, k), -k))
         for kong in (a for a in actions if a.verb in ("ankan", "addkan")):
             if self._kong_shanten(self.analyst, seen, kong) <= table[best][0] and \
                     self._kong_value(seen, kong) >= scored[best]:
@@ -458,6 +463,12 @@ class StrongBot(EfficientBot):
             value += alive * p_ron * by_ron
             alive *= 1 - p_ron
         return value
+
+
+def _less(shanten: int, wilds: int) -> int:
+    """A target's shanten with ``wilds`` 财神 standing in (each fills one gap) for a
+    3n+1 hand, which is at best ready."""
+    return shanten if shanten >= NO_HAND else max(0, shanten - wilds)
 
 
 def _fits(kind: int, suit: int, name: str) -> bool:
