@@ -1,4 +1,6 @@
-"""Chinese first, English second, and the committed .mo is the compiled .po."""
+"""Chinese first, English second, and the committed .mo is the compiled .po: for every
+catalog in the repository (the project's and each app's), and the table page rendered in
+Chinese keeps no English."""
 
 import gettext
 import re
@@ -7,9 +9,21 @@ from pathlib import Path
 import pytest
 from django.urls import reverse
 
-LOCALE = Path(__file__).resolve().parents[2] / "mahjong" / "locale"
-PO = LOCALE / "zh_Hans" / "LC_MESSAGES" / "django.po"
-MO = PO.with_suffix(".mo")
+ROOT = Path(__file__).resolve().parents[2]
+PO = ROOT / "mahjong" / "locale" / "zh_Hans" / "LC_MESSAGES" / "django.po"
+SKIP = {".venv", "var", "tests", "node_modules", "build", "test-artifacts", "bench"}
+
+
+def catalogs() -> list[Path]:
+    """Every */locale/zh_Hans/LC_MESSAGES/django.po of the project, apps included."""
+    found = []
+    for top in sorted(ROOT.iterdir()):
+        if top.is_dir() and not top.name.startswith(".") and top.name not in SKIP:
+            found += sorted(top.glob("**/locale/zh_Hans/LC_MESSAGES/django.po"))
+    return found
+
+
+CATALOGS = catalogs()
 
 
 def parse_po(text: str) -> list[dict]:
@@ -27,7 +41,7 @@ def parse_po(text: str) -> list[dict]:
         elif line.startswith("#"):
             continue
         else:
-            m = re.match(r'(msgid_plural|msgid|msgstr(?:\[(\d+)\])?) "(.*)"$', line)
+            m = re.match(r'(msgctxt|msgid_plural|msgid|msgstr(?:\[(\d+)\])?) "(.*)"$', line)
             if m:
                 key = (
                     ("msgstr", int(m.group(2) or 0))
@@ -54,20 +68,40 @@ def parse_po(text: str) -> list[dict]:
     return [e for e in entries if e.get("msgid")]
 
 
-def test_every_message_is_translated_to_chinese_and_none_is_fuzzy():
-    entries = parse_po(PO.read_text(encoding="utf-8"))
-    assert len(entries) > 200
+def test_the_catalogs_are_found():
+    names = {str(p.relative_to(ROOT)).split("/locale/")[0] for p in CATALOGS}
+    assert {"mahjong", "mahjong/tables"} <= names
+    assert len(parse_po(PO.read_text(encoding="utf-8"))) > 200
+
+
+@pytest.mark.parametrize("po", CATALOGS, ids=lambda p: str(p.relative_to(ROOT)))
+def test_every_message_is_translated_to_chinese_and_none_is_fuzzy(po):
+    entries = parse_po(po.read_text(encoding="utf-8"))
+    assert entries, f"{po}: no messages"
     assert [e["msgid"] for e in entries if "fuzzy" in e["flags"]] == []
     assert [e["msgid"] for e in entries if not all(e["msgstr"].values())] == []
 
 
-def test_the_committed_mo_file_matches_the_po_file():
-    compiled = gettext.GNUTranslations(MO.open("rb"))
-    for e in parse_po(PO.read_text(encoding="utf-8")):
+@pytest.mark.parametrize("po", CATALOGS, ids=lambda p: str(p.relative_to(ROOT)))
+def test_the_committed_mo_file_matches_the_po_file(po):
+    mo = po.with_suffix(".mo")
+    assert mo.exists(), f"{mo} is missing: msgfmt -o django.mo django.po"
+    compiled = gettext.GNUTranslations(mo.open("rb"))
+    for e in parse_po(po.read_text(encoding="utf-8")):
+        context = e.get("msgctxt")
         if "msgid_plural" in e:
-            assert compiled.ngettext(e["msgid"], e["msgid_plural"], 1) == e["msgstr"][0], e["msgid"]
+            got = (
+                compiled.npgettext(context, e["msgid"], e["msgid_plural"], 1)
+                if context is not None
+                else compiled.ngettext(e["msgid"], e["msgid_plural"], 1)
+            )
         else:
-            assert compiled.gettext(e["msgid"]) == e["msgstr"][0], e["msgid"]
+            got = (
+                compiled.pgettext(context, e["msgid"])
+                if context is not None
+                else compiled.gettext(e["msgid"])
+            )
+        assert got == e["msgstr"][0], (po, e["msgid"])
 
 
 @pytest.mark.django_db
@@ -96,3 +130,38 @@ def test_no_template_has_an_untranslated_english_sentence(alice, client_of):
         words = re.findall(r"\b[A-Za-z]{4,}\b", text)
         allowed = {"Online", "Alice", "English", "Rank", "classic"}
         assert [w for w in words if w not in allowed] == [], url
+
+
+def english_words(html: str, allowed: set[str]) -> list[str]:
+    """English words (4+ letters) left in the page's text: scripts, tags and the parts
+    marked lang="en" on purpose (the fans' English names beside the Chinese) removed."""
+    html = re.sub(r'<(\w+)[^>]*\blang="en"[^>]*>.*?</\1>', " ", html, flags=re.S)
+    text = re.sub(r"<script.*?</script>|<[^>]+>", " ", html, flags=re.S)
+    return [w for w in re.findall(r"\b[A-Za-z]{4,}\b", text) if w not in allowed]
+
+
+@pytest.mark.django_db
+def test_the_table_speaks_chinese_mid_hand_with_the_hint_and_at_the_end(alice, client_of):
+    """Every string of the table page (switches, hint, popovers, result) in Chinese."""
+    from accounts.models import User
+    from lobby.models import Ruleset
+    from mahjong.engine.scripted import scripted_hand
+    from mahjong.tables import services
+    from tests.web.tables_support import play_out
+
+    bot = User.objects.filter(kind=User.Kind.BOT).order_by("pk").first()
+    table = services.open_table(Ruleset.objects.get(slug="classic"), [alice, bot])
+    hand = table.current_hand()
+    hand.state = scripted_hand(
+        "classic", dealer_hand="123456789m11z22z3z", other_hand="444555666777z1m"
+    ).to_dict()
+    hand.save(update_fields=["state"])
+    c = client_of(alice)
+    allowed = {"Online", "Alice", "English", table.public_id}
+    mid = c.get(table.get_absolute_url()).content.decode()
+    assert 'data-testid="waits-hint"' in mid and "popover" in mid
+    assert english_words(mid, allowed) == []
+    play_out(table)
+    end = c.get(table.get_absolute_url()).content.decode()
+    assert "data-outcome" in end
+    assert english_words(end, allowed) == []

@@ -1,0 +1,84 @@
+"""Preset emotes: only a known id travels, rate-limited, shown to the other seat over the
+table's WebSocket unless that player muted emotes."""
+
+import pytest
+from channels.testing import WebsocketCommunicator
+from django.test import Client
+
+from accounts.models import User
+from mahjong.asgi import application
+from tests.web.tables_support import duel, no_eager_timers, redis_layer, run  # noqa: F401
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def socket_of(table, user):
+    client = Client()
+    client.force_login(user)
+    cookie = f"sessionid={client.cookies['sessionid'].value}"
+    return WebsocketCommunicator(
+        application,
+        f"/ws/tables/{table.public_id}/",
+        headers=[(b"origin", b"http://testserver"), (b"cookie", cookie.encode())],
+    )
+
+
+def url(table):
+    return f"{table.get_absolute_url()}emote/"
+
+
+def received_after(table, sender, watchers, emote):
+    """Connect the watchers, let `sender` post `emote`; what each watcher got next (or None)."""
+    sockets = [socket_of(table, w) for w in watchers]
+    client = Client()
+    client.force_login(sender)
+
+    async def scenario():
+        for s in sockets:
+            assert (await s.connect())[0]
+            await s.receive_from(5)  # the snapshot
+        from channels.db import database_sync_to_async
+
+        status = await database_sync_to_async(
+            lambda: client.post(url(table), {"emote": emote}).status_code
+        )()
+        got = []
+        for s in sockets:
+            quiet = await s.receive_nothing(timeout=1)
+            got.append(None if quiet else await s.receive_from(1))
+            await s.disconnect()
+        return status, got
+
+    return run(scenario)
+
+
+def test_the_other_seat_sees_the_emote_and_the_sender_gets_nothing_back(
+    redis_layer, duel, alice, bob
+):
+    status, (to_bob, to_alice) = received_after(duel, alice, [bob, alice], "nice")
+    assert status == 204
+    assert to_bob is not None and 'id="mj-emote"' in to_bob and 'data-emote="nice"' in to_bob
+    assert "好牌" in to_bob
+    assert to_alice is None
+
+
+def test_a_player_who_muted_emotes_gets_none(redis_layer, duel, alice, bob):
+    User.objects.filter(pk=bob.pk).update(emotes_muted=True)
+    status, (to_bob,) = received_after(duel, alice, [bob], "hello")
+    assert status == 204 and to_bob is None
+
+
+def test_only_preset_ids_are_accepted(redis_layer, duel, alice, bob):
+    status, (to_bob,) = received_after(duel, alice, [bob], "<b>free text</b>")
+    assert status == 400 and to_bob is None
+
+
+def test_emotes_are_rate_limited_and_only_seated_players_may_send(duel, alice, outsider):
+    c = Client()
+    c.force_login(alice)
+    assert c.post(url(duel), {"emote": "hello"}).status_code == 204
+    assert c.post(url(duel), {"emote": "thanks"}).status_code == 429
+    assert c.get(url(duel)).status_code == 405
+    other = Client()
+    other.force_login(outsider)
+    assert other.post(url(duel), {"emote": "hello"}).status_code == 403
