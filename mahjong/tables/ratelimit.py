@@ -38,6 +38,7 @@ return taken
 """
 
 _local_lock = threading.Lock()
+clock = time.time  # seconds; tests stop it
 
 
 def limits() -> tuple[float, int]:
@@ -49,7 +50,7 @@ def limits() -> tuple[float, int]:
 def allow(user_id: int, now: float | None = None) -> bool:
     """Take one token from this user's bucket; False when it is empty."""
     rate, burst = limits()
-    now = time.time() if now is None else now
+    now = clock() if now is None else now
     key = cache.make_key(f"tables:bucket:{user_id}")
     client = _redis_client(key)
     if client is not None:
