@@ -37,9 +37,9 @@
 
   function toggle() {
     if (playing()) { setPlaying(false); return; }
-    if (atEnd()) go("first"); // play again from the deal
     setPlaying(true);
-    schedule();
+    if (atEnd()) go("first"); // play again from the deal; the swap schedules the next step
+    else schedule();
   }
 
   var KEYS = { ArrowLeft: "prev", ArrowRight: "next", Home: "first", End: "last" };

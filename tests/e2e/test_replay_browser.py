@@ -1,0 +1,116 @@
+"""A finished hand's replay (牌谱) in a real browser: the arrow keys, Home and End step
+through it, the URL follows the step (shareable), and auto-play (space) runs to the end
+and stops there. The hand is played on the site's own database through tables.services,
+as a bot table's timers would play it."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+from tests.e2e.conftest import ROOT, shot
+
+pytestmark = pytest.mark.e2e
+
+PLAY_A_HAND = """
+from accounts import services as accounts
+from accounts.models import User
+from lobby.models import Ruleset
+from mahjong.tables import services
+player = accounts.register(username="replayer{suffix}", password="tile-river-5m-7z")
+bot = User.objects.filter(kind=User.Kind.BOT).order_by("pk").first()
+for attempt in range(20):  # a hand long enough to step through (most are)
+    table = services.open_table(Ruleset.objects.get(slug="classic"), [player, bot],
+                                bot_level="random")
+    for _ in range(1000):
+        hand = table.current_hand()
+        if hand.ended_at:
+            break
+        services.advance(hand.pk, hand.version)
+    moves = hand.events.filter(kind="action").count()
+    if moves > 12:
+        break
+print(table.public_id, hand.number, moves)
+"""
+
+
+@pytest.fixture
+def finished_hand(site, site_database):
+    """(replay path, number of the last step) of a hand played to its end on the site."""
+    env = {k: v for k, v in os.environ.items() if k not in {"REDIS_URL", "MAHJONG_TEST_SEED"}}
+    env.update(DATABASE_URL=site_database, DEBUG="true", MAHJONG_TESTING="true",
+               DJANGO_SETTINGS_MODULE="mahjong.settings")
+    code = PLAY_A_HAND.format(suffix=os.getpid())
+    out = subprocess.run([sys.executable, str(ROOT / "manage.py"), "shell", "-c", code], env=env,
+                         cwd=ROOT, check=True, capture_output=True, text=True, timeout=120)
+    table, number, moves = out.stdout.split()[-3:]
+    return f"/history/hands/{table}/{number}/replay/", int(moves)
+
+
+def step_of(page) -> int:
+    return int(page.get_attribute("#replay-board", "data-step"))
+
+
+def wait_for_step(page, step: int, timeout=10_000) -> None:
+    page.wait_for_function(
+        f"document.querySelector('#replay-board').dataset.step === '{step}'", timeout=timeout
+    )
+
+
+def test_keys_step_through_the_replay_and_autoplay_reaches_the_end(browser, site, finished_hand):
+    path, last = finished_hand
+    assert last > 10
+    context = browser.new_context(locale="en-US", viewport={"width": 1200, "height": 900})
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    try:
+        page.goto(f"{site}{path}")
+        assert step_of(page) == 0
+        assert page.get_attribute("#replay-board", "data-last") == str(last)
+
+        page.keyboard.press("ArrowRight")
+        wait_for_step(page, 1)
+        assert page.url.endswith("?step=1")  # the address to share follows the step
+        page.keyboard.press("ArrowRight")
+        wait_for_step(page, 2)
+        page.keyboard.press("ArrowLeft")
+        wait_for_step(page, 1)
+        page.keyboard.press("End")
+        wait_for_step(page, last)
+        assert page.query_selector("[data-outcome]") is not None
+        page.keyboard.press("Home")
+        wait_for_step(page, 0)
+        shot(page, "replay-deal")
+
+        page.goto(f"{site}{path}?step={last - 8}")  # a shared link opens at its step
+        assert step_of(page) == last - 8
+        page.select_option("#replay-speed", "250")
+        page.keyboard.press(" ")
+        assert page.get_attribute("#replay-play", "aria-pressed") == "true"
+        wait_for_step(page, last, timeout=30_000)
+        page.wait_for_function(
+            "document.querySelector('#replay-play').getAttribute('aria-pressed') === 'false'"
+        )
+        assert page.url.endswith(f"?step={last}")
+        shot(page, "replay-end")
+
+        page.click(".replay-end a")  # the hand page, then its fairness check
+        page.wait_for_selector("[data-commitment]")
+        shot(page, "history-hand")
+        page.click(".fairness a.button")
+        page.wait_for_selector(".verdict")
+        assert page.get_attribute(".verdict", "data-ok") == "true"
+        shot(page, "history-verify")
+
+        page.goto(f"{site}{path}?step={last}")
+        page.keyboard.press(" ")  # play again from the deal, then pause
+        wait_for_step(page, 1, timeout=10_000)
+        page.keyboard.press(" ")
+        paused = step_of(page)
+        page.wait_for_timeout(800)
+        assert step_of(page) <= paused + 1  # at most the step already asked for
+    finally:
+        context.close()
