@@ -2,20 +2,27 @@
 PyPI ``mahjong`` package (the riichi library) is installed: it would shadow our own
 ``mahjong`` package anywhere else. Do not import anything from this repository here.
 
-    python shanten_riichi.py HANDS_JSON time|check
+    python shanten_riichi.py HANDS_JSON time|check|win|win-check
+    python shanten_riichi.py selfplay HANDS [SEED]
 
 Reads a JSON object of named hand lists (hands as lists of kinds 0-33) and prints one
 JSON object with, per list, either the time per hand of shanten + waits the way a user
 of this library gets them (``Shanten.calculate_shanten`` with regular, chiitoitsu and
 kokushi forms; when it is 0, the kinds that bring it to -1), or each form's shanten and
-the waits, for the agreement check.
+the waits, for the agreement check; ``win`` times the win check of 14-tile hands
+(``Agari.is_agari``), ``win-check`` lists its answers. ``selfplay`` is the anchor of
+bench/engine_suite.py's simulate figure: the plainest random two-player hand this
+library supports (deal 13 each from a shuffled 136-tile wall, draw, win check, random
+discard, until a win or the wall ends), CPU microseconds per hand.
 """
 
 import json
+import random
 import sys
 import time
 from importlib.metadata import version
 
+from mahjong.agari import Agari
 from mahjong.shanten import Shanten
 
 calculate = Shanten.calculate_shanten
@@ -59,9 +66,57 @@ def answers(hands):
     }
 
 
+def win_time_per_hand(hands):
+    is_agari = Agari().is_agari
+    start = time.process_time()
+    for tiles in hands:
+        is_agari(tiles)
+    return (time.process_time() - start) / len(hands) * 1e6
+
+
+def win_answers(hands):
+    is_agari = Agari().is_agari
+    return [bool(is_agari(tiles)) for tiles in hands]
+
+
+def selfplay(hands, seed):
+    """CPU microseconds per random two-player hand (see the module's docstring)."""
+    rng = random.Random(seed)
+    is_agari = Agari().is_agari
+    start = time.process_time()
+    wins = 0
+    for _ in range(hands):
+        wall = [kind for kind in range(34) for _ in range(4)]
+        rng.shuffle(wall)
+        seats = [[0] * 34, [0] * 34]
+        for seat in seats:
+            for _ in range(13):
+                seat[wall.pop()] += 1
+        turn = 0
+        while wall:
+            tiles = seats[turn]
+            tiles[wall.pop()] += 1
+            if is_agari(tiles):
+                wins += 1
+                break
+            held = [kind for kind in range(34) for _ in range(tiles[kind])]
+            tiles[rng.choice(held)] -= 1
+            turn = 1 - turn
+    return {"us_per_hand": (time.process_time() - start) / hands * 1e6, "wins": wins}
+
+
+MEASURES = {"time": time_per_hand, "check": answers, "win": win_time_per_hand,
+            "win-check": win_answers}
+
+
 def main(path, what):
+    if path == "selfplay":
+        out = selfplay(int(what), int(sys.argv[3]) if len(sys.argv) > 3 else 1)
+        out["version"] = version("mahjong")
+        json.dump(out, sys.stdout)
+        return
     sets = {name: [counts(h) for h in hands] for name, hands in json.load(open(path)).items()}
-    measure = time_per_hand if what == "time" else answers
+    measure = MEASURES[what]
     out = {name: measure(hands) for name, hands in sets.items()}
     out["version"] = version("mahjong")
     json.dump(out, sys.stdout)
