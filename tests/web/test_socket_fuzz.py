@@ -265,3 +265,56 @@ def test_the_bucket_allows_the_burst_then_the_rate_and_never_limits_honest_play(
         assert ratelimit.allow(3, now=now)
         if i % 10 == 0:
             assert ratelimit.allow(3, now=now)
+
+
+def test_log_out_closes_that_sessions_sockets_and_a_foreign_origin_is_refused(
+    redis_layer, alice, bob, outsider
+):
+    from lobby.models import Ruleset
+
+    from mahjong.tables.consumers import LOGGED_OUT
+
+    table = services.open_table(Ruleset.objects.get(slug="classic"), [alice, bob])
+    clients = {name: Client() for name in ("alice", "carol", "carol-2")}
+    clients["alice"].force_login(alice)
+    clients["carol"].force_login(outsider)
+    clients["carol-2"].force_login(outsider)
+
+    def socket(name, path="", origin=b"http://testserver"):
+        cookie = f"sessionid={clients[name].cookies['sessionid'].value}".encode()
+        return WebsocketCommunicator(
+            application,
+            f"/ws/tables/{table.public_id}/{path}",
+            headers=[(b"origin", origin), (b"cookie", cookie)],
+        )
+
+    seat, watcher, other_device = socket("alice"), socket("carol", "watch/"), socket(
+        "carol-2", "watch/"
+    )
+    again = socket("alice")
+    foreign = [socket("alice", origin=b"https://evil.example"),
+               socket("carol", "watch/", origin=b"https://evil.example")]
+
+    def log_out(name):
+        return clients[name].post("/accounts/logout/").status_code
+
+    async def scenario():
+        for ws in (seat, watcher, other_device):
+            assert (await ws.connect())[0]
+            await ws.receive_from(5)
+        assert await database_sync_to_async(log_out)("carol") == 302
+        carol_closed = await watcher.receive_output(5)
+        still_open = await other_device.receive_nothing(0.3)
+        assert await database_sync_to_async(log_out)("alice") == 302
+        alice_closed = await seat.receive_output(5)
+        reconnect = await again.connect()
+        refused = [await ws.connect() for ws in foreign]
+        await other_device.disconnect()
+        return carol_closed, still_open, alice_closed, reconnect, refused
+
+    carol_closed, still_open, alice_closed, reconnect, refused = run(scenario)
+    assert carol_closed == {"type": "websocket.close", "code": LOGGED_OUT}
+    assert alice_closed == {"type": "websocket.close", "code": LOGGED_OUT}
+    assert still_open  # carol's other session keeps its socket
+    assert reconnect[0] is False  # the old session is gone
+    assert [ok for ok, _code in refused] == [False, False]
