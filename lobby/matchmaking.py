@@ -100,7 +100,11 @@ def fill_with_bot(ticket: QueueTicket) -> Match | None:
 
     with transaction.atomic():
         mine = (
-            QueueTicket.objects.select_for_update()
+            # Only the ticket's row: a plain FOR UPDATE would lock the joined tier, ruleset
+            # and player rows too, making every pairing in the tier wait on one row and
+            # deadlock with the foreign-key checks (FOR KEY SHARE) of a match or table
+            # being created (found by bench/load.py, issue 9).
+            QueueTicket.objects.select_for_update(of=("self",))
             .select_related("tier__ruleset", "player")
             .filter(pk=ticket.pk, state=QueueTicket.State.WAITING)
             .first()
@@ -135,7 +139,7 @@ def fill_with_bot(ticket: QueueTicket) -> Match | None:
 def try_pair(ticket: QueueTicket) -> Match | None:
     with transaction.atomic():
         mine = (
-            QueueTicket.objects.select_for_update()
+            QueueTicket.objects.select_for_update(of=("self",))  # the ticket only, as above
             .select_related("tier__ruleset", "player")
             .filter(pk=ticket.pk, state=QueueTicket.State.WAITING)
             .first()
