@@ -49,3 +49,25 @@ class StageProgress(models.Model):
         if better:
             self.best_stage, self.best_hands, self.best_at = stage, hands, timezone.now()
         return better
+
+
+class StageSettings(models.Model):
+    """Operator settings of stage mode (one row). The offer and rigged-deal
+    probabilities are the ``stage`` ruleset's options (lobby admin, overrides)."""
+
+    beans_per_point = models.PositiveIntegerField(
+        _("beans per stage point"),
+        default=1,
+        help_text=_("Stakes and winnings of stage hands in beans per point; 0 plays for score only."),
+    )
+
+    class Meta:
+        verbose_name = _("stage settings")
+        verbose_name_plural = _("stage settings")
+
+    def __str__(self):
+        return str(self._meta.verbose_name)
+
+    @classmethod
+    def load(cls) -> StageSettings:
+        return cls.objects.get_or_create(pk=1)[0]

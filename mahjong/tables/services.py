@@ -118,9 +118,11 @@ def open_table(
     match=None,
     base_points: int | None = None,
     beans_per_point: int = 0,
+    stage: int = 0,
 ) -> Table:
     """A table for ``users`` (seat 0, seat 1) and its first hand. A bot account's seat
-    plays at ``bot_level`` if given, else at its account's level; a player's never."""
+    plays at ``bot_level`` if given, else at its account's level; a player's never.
+    ``stage`` (1-4) makes it a 关卡 table, the player in seat 0 (mahjong.stages)."""
     engine_rs = ruleset.engine()
     with transaction.atomic():
         table = Table.objects.create(
@@ -133,15 +135,15 @@ def open_table(
         for index, user in enumerate(users):
             level = (bot_level or user.bot_level or "random") if user.is_bot else ""
             Seat.objects.create(table=table, index=index, user=user, bot_level=level)
-        _start_hand(table, None)
+        _start_hand(table, None, stage=stage)
     return table
 
 
-def _start_hand(table: Table, previous: Hand | None) -> Hand:
+def _start_hand(table: Table, previous: Hand | None, stage: int = 0) -> Hand:
     number = 1 if previous is None else previous.number + 1
     seed = _seed_for(table, number)
     if previous is None:
-        state = engine.new_hand(table.ruleset.engine(), seed)
+        state = engine.new_hand(table.ruleset.engine(), seed, stage=stage)
     else:
         old = previous.game()
         scores = tuple(old.session.scores)
@@ -446,6 +448,10 @@ def _finish(locked: Locked, state: GameState) -> dict:
     }
     if table.beans_per_point and points is not None:
         result.update(_pay(locked, state, score, facts))
+    if state.session.stage:  # 关卡: the player's climb settles the hand (mahjong.stages)
+        from mahjong.stages.services import settle_stage_hand
+
+        result.update(settle_stage_hand(table, locked.hand.number, state, score))
     _record_stats(locked, outcome, score)
     _record_rank(locked, result["deltas"])
     ratings.record_ranked_hand(locked, result)  # Glicko-2 and leaderboard rows, once per hand
@@ -557,6 +563,10 @@ def ready_next(table: Table, user) -> Hand | None:
 
 
 def _entry_refusal(locked: Locked) -> str | None:
+    if locked.state.session.stage:  # 关卡: the stage run places the next stake or refuses
+        from mahjong.stages.services import stake_for_next_hand
+
+        return stake_for_next_hand(locked.table, locked.hand.number + 1)
     tier = locked.table.tier
     if tier is None:
         return None

@@ -1,0 +1,248 @@
+"""Stage mode (关卡) on the live tables: a player's climb (``engine.stage_run``) saved in
+``StageProgress``, each hand a live table with the player in seat 0 and the ``strong``
+computer in seat 1 (``tables.services``), the stakes in beans through the wallet.
+
+tables.services calls two hooks for a stage table, inside its own transaction:
+``stake_for_next_hand`` before a next hand starts (a refusal closes the table) and
+``settle_stage_hand`` when a hand ends. The first hand's stake is placed by ``play``.
+"""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from accounts import wallet
+from accounts.builtin import bot_for
+from accounts.models import User
+from lobby.models import Ruleset
+from mahjong.engine import stage_run
+from mahjong.engine.settlement import stage_hand_score
+from mahjong.engine.shapes import DRAW
+from mahjong.engine.stage_run import StageRun
+from mahjong.tables import services as tables
+from mahjong.tables.models import Table
+
+from .models import StageProgress, StageSettings
+
+PLAYER_SEAT = 0
+COMPUTER_LEVEL = "strong"
+
+
+class StageError(Exception):
+    """A request the stage screen refuses; the message is shown to the player."""
+
+
+# ----- reading ----------------------------------------------------------------------------
+
+
+def progress_for(user) -> StageProgress:
+    progress, _created = StageProgress.objects.get_or_create(
+        user=user, defaults={"run": stage_run.start().to_dict()}
+    )
+    return progress
+
+
+def run_of(progress: StageProgress) -> StageRun:
+    return StageRun.from_dict(progress.run) if progress.run else stage_run.start()
+
+
+def live_table(progress: StageProgress) -> Table | None:
+    """The player's stage table while it is open."""
+    table = progress.table
+    if table is None or table.status != Table.Status.PLAYING:
+        return None
+    return table
+
+
+def stage_ruleset() -> Ruleset:
+    ruleset = Ruleset.objects.filter(engine_slug="stage", is_active=True).order_by("ordering").first()
+    if ruleset is None:
+        raise StageError(_("Stage mode is not available right now."))
+    return ruleset
+
+
+# ----- stakes in beans --------------------------------------------------------------------
+
+
+def _beans(points: int) -> int:
+    return points * StageSettings.load().beans_per_point
+
+
+def _post_stake(user, run: StageRun, table_ref: str, number: int) -> None:
+    """The stake leaves the player's beans for the bank (a ledger row)."""
+    amount = _beans(run.level.stake)
+    if amount:
+        wallet.post(
+            [(user, -amount), (wallet.bank(), amount)],
+            reason=wallet.Reason.SETTLEMENT,
+            key=f"stage-stake:{table_ref}:{number}",
+            ref=table_ref,
+            note="stage stake",
+        )
+
+
+def _can_cover(user, run: StageRun) -> bool:
+    beans = User.objects.values_list("beans", flat=True).get(pk=user.pk)
+    return beans >= _beans(run.level.stake)
+
+
+def _refusal(user, run: StageRun) -> str | None:
+    """Why the next hand cannot start, placing nothing."""
+    if run.status == stage_run.CLEARED:
+        return _("Stage %(n)s cleared! Go on to the next stage from the stage screen.") % {
+            "n": run.stage
+        }
+    if run.status == stage_run.COMPLETE:
+        return _("All four stages cleared!")
+    if run.status == stage_run.FAILED:
+        return _("Stage failed: your score cannot cover the stake.")
+    if run.status != stage_run.READY:
+        return _("A stage hand is already being played.")
+    if not _can_cover(user, run):
+        return _("You need %(beans)s beans for this stake.") % {
+            "beans": f"{_beans(run.level.stake):,}"
+        }
+    return None
+
+
+def _save(progress: StageProgress, run: StageRun, **fields) -> None:
+    progress.run = run.to_dict()
+    progress.updated_at = timezone.now()
+    for name, value in fields.items():
+        setattr(progress, name, value)
+    progress.save()
+
+
+# ----- the stage screen's actions ---------------------------------------------------------
+
+
+def play(user) -> Table:
+    """Go to the stage table: the open one, or a new table whose first hand starts now
+    (stake placed)."""
+    with transaction.atomic():
+        progress = StageProgress.objects.select_for_update().get(pk=progress_for(user).pk)
+        table = live_table(progress)
+        if table is not None:
+            return table
+        run = run_of(progress)
+        refusal = _refusal(user, run)
+        if refusal:
+            raise StageError(refusal)
+        run = stage_run.begin_hand(run)
+        if run.status == stage_run.FAILED:
+            _save(progress, run)
+            raise StageError(_("Stage failed: your score cannot cover the stake."))
+        table = tables.open_table(
+            stage_ruleset(), [user, bot_for(COMPUTER_LEVEL)], bot_level=COMPUTER_LEVEL,
+            stage=run.stage,
+        )
+        _post_stake(user, run, table.public_id, 1)
+        _save(progress, run, table=table)
+        return table
+
+
+def advance(user) -> StageRun:
+    """After a clear: enter the next stage at its starting score."""
+    return _move_on(user, stage_run.CLEARED, stage_run.next_stage)
+
+
+def retry(user) -> StageRun:
+    """After a failure: the stage again from its starting score."""
+    return _move_on(user, stage_run.FAILED, stage_run.retry)
+
+
+def restart(user) -> StageRun:
+    """A new climb from stage 1 (the best result stays)."""
+    with transaction.atomic():
+        progress = StageProgress.objects.select_for_update().get(pk=progress_for(user).pk)
+        if run_of(progress).status == stage_run.IN_HAND:
+            raise StageError(_("Finish the hand in play first."))
+        run = stage_run.start()
+        _save(progress, run, table=None)
+        return run
+
+
+def _move_on(user, status: str, step) -> StageRun:
+    with transaction.atomic():
+        progress = StageProgress.objects.select_for_update().get(pk=progress_for(user).pk)
+        run = run_of(progress)
+        if run.status != status:
+            raise StageError(_("That is not possible now."))
+        run = step(run)
+        _save(progress, run, table=None)
+        return run
+
+
+# ----- hooks called by tables.services inside its transaction ----------------------------
+
+
+def _progress_at(table: Table) -> StageProgress | None:
+    return StageProgress.objects.select_for_update().filter(table=table).first()
+
+
+def stake_for_next_hand(table: Table, number: int) -> str | None:
+    """Before hand ``number`` at a stage table: place the stake, or say why not (the
+    table then closes; the stage screen shows the way on)."""
+    progress = _progress_at(table)
+    if progress is None:
+        return _("This stage table is no longer in play.")
+    run = run_of(progress)
+    refusal = _refusal(progress.user, run)
+    if refusal:
+        return refusal
+    run = stage_run.begin_hand(run)
+    _save(progress, run)
+    if run.status == stage_run.FAILED:
+        return _("Stage failed: your score cannot cover the stake.")
+    _post_stake(progress.user, run, table.public_id, number)
+    return None
+
+
+def settle_stage_hand(table: Table, number: int, state, score) -> dict:
+    """The hand's end for the climb (RULES.md 5.3): stake back and hand score on a win,
+    stake back on a draw, nothing on a computer win or a leave; the best result kept.
+    Returns what the table's result panel shows."""
+    progress = _progress_at(table)
+    if progress is None:
+        return {}
+    run = run_of(progress)
+    if run.status != stage_run.IN_HAND:
+        return {}
+    outcome = state.outcome
+    before = run.score
+    won = outcome.winner == PLAYER_SEAT and outcome.context is not None and score is not None
+    run = stage_run.finish_hand(
+        run,
+        won=won,
+        drawn=outcome.kind == DRAW,
+        base_score=stage_hand_score(score) if won else 0,
+        player_dealt=state.dealer == PLAYER_SEAT,
+    )
+    gained = run.score - before
+    beans = _beans(gained)
+    if beans:
+        wallet.post(
+            [(wallet.bank(), -beans), (progress.user, beans)],
+            reason=wallet.Reason.SETTLEMENT,
+            key=f"hand:{table.public_id}:{number}",
+            ref=table.public_id,
+            note="stage hand",
+        )
+    if run.status in (stage_run.CLEARED, stage_run.COMPLETE):
+        progress.record_clear(run.stage, run.hands)
+    _save(progress, run)
+    return {
+        "points": run.last_score,
+        "deltas": [gained - run.level.stake, 0],
+        "beans": [beans - _beans(run.level.stake), 0],
+        "stage": {
+            "number": run.stage,
+            "score": run.score,
+            "pass_score": run.level.pass_score,
+            "paid": run.last_score,
+            "streak": run.streak,
+            "status": run.status,
+        },
+    }

@@ -1,0 +1,228 @@
+"""Stage mode on the web: the lobby entry, the stage screen, progress saved and resumed,
+stakes in beans through the ledger, hands on a live table against the strong computer
+(clear, fail, draw or loss), and the offer controls of a stage table."""
+
+import pytest
+from django.template import Context, Template
+from django.urls import reverse
+
+from accounts.models import LedgerEntry
+from mahjong.engine import stage_run
+from mahjong.engine.game import legal_actions
+from mahjong.engine.scripted import scripted_hand
+from mahjong.engine.stage_run import StageRun
+from mahjong.engine.state import Session
+from mahjong.engine.tiles import format_tile
+from mahjong.stages import services
+from mahjong.stages.leaderboard import stage_leaderboard
+from mahjong.stages.models import StageProgress
+from mahjong.tables import presenters
+from mahjong.tables import services as tables
+from mahjong.tables.models import Table
+from tests.web.tables_support import no_eager_timers, play_out  # noqa: F401
+
+pytestmark = pytest.mark.django_db
+
+
+def run_of(user) -> StageRun:
+    return services.run_of(services.progress_for(user))
+
+
+def set_run(user, **fields):
+    progress = services.progress_for(user)
+    progress.run = StageRun(**fields).to_dict()
+    progress.save()
+
+
+def script(table, stage=1, dealer=0, **hands):
+    """Replace the table's fresh hand by a scripted one (same version): a test set-up."""
+    hand = table.current_hand()
+    state = scripted_hand("stage", session=Session(dealer=dealer, stage=stage, stage_player=0),
+                          dealer=dealer, **hands)
+    hand.state, hand.commitment = state.to_dict(), state.commitment
+    hand.save()
+    return hand
+
+
+def test_the_lobby_links_to_stage_mode(alice, client_of):
+    page = client_of(alice).get(reverse("lobby:home")).content.decode()
+    assert reverse("stages:home") in page and 'data-testid="stage-mode-link"' in page
+
+
+def test_the_stage_screen_shows_stage_pass_score_stake_and_features(alice, client_of):
+    page = client_of(alice).get(reverse("stages:home"), HTTP_ACCEPT_LANGUAGE="zh-hans")
+    html = page.content.decode()
+    assert 'data-stage="1"' in html and 'data-score="1500"' in html
+    assert "4,000" in html and "1,500" in html and "300" in html
+    assert "三连庄拍分" in html and "役满型配牌大出血" in html  # features, and the stage table
+    assert 'data-testid="stage-play"' in html
+    assert "过关分数" in html and "每局押分" in html  # zh-hans is the default language
+
+
+def test_playing_opens_a_table_against_the_strong_computer_and_places_the_stake(alice, client_of):
+    response = client_of(alice).post(reverse("stages:play"))
+    table = Table.objects.get()
+    assert response.status_code == 302 and response["Location"] == table.get_absolute_url()
+    seats = list(table.seats.order_by("index"))
+    assert seats[0].user == alice and seats[1].user.is_bot and seats[1].bot_level == "strong"
+    state = table.current_hand().game()
+    assert state.session.stage == 1 and state.session.stage_player == 0
+    assert len(state.live) == 44 and len(state.unused) + len(state.reserve) == 65
+    run = run_of(alice)
+    assert run.status == stage_run.IN_HAND and run.score == 1200
+    alice.refresh_from_db()
+    assert alice.beans == 20_000 - 300
+    stake = LedgerEntry.objects.get(account=alice, idempotency_key__startswith="stage-stake:")
+    assert stake.amount == -300 and stake.ref == table.public_id
+
+
+def test_progress_resumes_after_a_reload_or_another_session(alice, client_of):
+    client_of(alice).post(reverse("stages:play"))
+    table = Table.objects.get()
+    later = client_of(alice)  # the next day: a new session
+    html = later.get(reverse("stages:home")).content.decode()
+    assert 'data-testid="stage-resume"' in html and table.get_absolute_url() in html
+    assert later.post(reverse("stages:play"))["Location"] == table.get_absolute_url()
+    assert Table.objects.count() == 1 and run_of(alice).score == 1200
+
+
+def test_a_hand_settles_into_the_climb_whatever_its_outcome(alice):
+    table = services.play(alice)
+    hand = play_out(table)
+    outcome = hand.game().outcome
+    run = run_of(alice)
+    assert run.status == stage_run.READY and run.hands == 1
+    stage = hand.result["stage"]
+    if outcome.kind == "draw":
+        assert run.score == 1500 and stage["paid"] == 0
+    elif outcome.winner == 0:
+        assert run.score == 1500 + run.last_score and run.last_score >= 100
+    else:
+        assert run.score == 1200
+    alice.refresh_from_db()
+    assert alice.beans == 20_000 - 1500 + run.score  # beans follow the score one to one
+    # the next hand places the next stake
+    tables.ready_next(table, alice)
+    assert table.current_hand().number == 2 and run_of(alice).status == stage_run.IN_HAND
+
+
+def test_a_win_clears_the_stage_pays_out_and_keeps_the_best(alice, client_of):
+    set_run(alice, stage=1, score=3999)
+    table = services.play(alice)
+    hand = script(table, dealer_hand="123m456p789s11122z", other_hand="19m19p19s1234567z")
+    tables.act(table, alice, "hu", hand.version)
+    run = run_of(alice)
+    assert run.status == stage_run.CLEARED and run.score == 3999 + run.last_score
+    assert run.last_score >= 10_000  # 天和, a yakuman: N × 10,000
+    result = table.current_hand().result
+    assert result["stage"]["status"] == "cleared" and result["points"] == run.last_score
+    alice.refresh_from_db()
+    assert alice.beans == 20_000 - 300 + 300 + run.last_score
+    assert stage_leaderboard(5) == [(alice, 1, 1)]
+    client = client_of(alice)
+    html = client.get(reverse("stages:home")).content.decode()
+    assert 'data-testid="stage-cleared"' in html and 'data-testid="stage-next"' in html
+    # the table's next hand is refused (the climb moves on from the stage screen)
+    tables.ready_next(table, alice)
+    table.refresh_from_db()
+    assert table.status == Table.Status.FINISHED and "1" in table.note  # "stage 1 cleared"
+    client.post(reverse("stages:advance"))
+    run = run_of(alice)
+    assert (run.stage, run.score, run.status, run.hands) == (2, 3000, stage_run.READY, 1)
+
+
+def test_a_computer_win_loses_the_stake_and_can_fail_the_stage(alice, client_of):
+    set_run(alice, stage=1, score=500)
+    table = services.play(alice)
+    hand = script(table, dealer=1, dealer_hand="123m456p789s11122z", other_hand="19m19p19s1234567z")
+    bot = table.seats.get(index=1).user
+    tables.act(table, bot, "hu", hand.version)
+    run = run_of(alice)
+    assert run.status == stage_run.FAILED and run.score == 200
+    client = client_of(alice)
+    html = client.get(reverse("stages:home")).content.decode()
+    assert 'data-testid="stage-failed"' in html and 'data-testid="stage-retry"' in html
+    assert client.post(reverse("stages:play")).status_code == 302  # refused, back to the screen
+    assert Table.objects.count() == 1
+    client.post(reverse("stages:retry"))
+    assert run_of(alice) == StageRun(stage=1, score=1500, hands=1)
+
+
+def test_leaving_a_stage_hand_loses_only_its_stake(alice):
+    table = services.play(alice)
+    tables.leave(table, alice)
+    run = run_of(alice)
+    assert run.status == stage_run.READY and run.score == 1200
+    assert services.live_table(StageProgress.objects.get(user=alice)) is None
+
+
+def test_a_player_without_beans_for_the_stake_is_told(alice, make_player):
+    poor = make_player("poor", beans=100)
+    with pytest.raises(services.StageError, match="300"):
+        services.play(poor)
+    assert Table.objects.count() == 0 and run_of(poor).status == stage_run.READY
+
+
+# ----- the offer controls ---------------------------------------------------------------
+
+def offer_html(table, seat=0):
+    context = presenters.context_for(table, seat)
+    return Template("{% load stages %}{% stage_offer %}").render(Context(context))
+
+
+def test_the_start_exchange_is_chosen_on_the_offer_panel(alice, client_of, htmx):
+    set_run(alice, stage=2, score=3000)
+    table = services.play(alice)
+    hand = table.current_hand()
+    state = hand.game()
+    assert state.phase == "exchange"
+    html = offer_html(table)
+    assert 'data-offer="exchange"' in html and html.count('name="tile"') == 14 - (state.dealer != 0)
+    assert offer_html(table, seat=1).strip() == ""  # the computer's view holds no offer
+    client = client_of(alice)
+    url = reverse("stages:offer", args=[table.public_id])
+    for bad in (["9z"], [], ["1m1m1m1m1m"]):  # not a tile, none, more than the hand holds
+        wrong = client.post(url, {"kind": "exchange", "tile": bad, "version": hand.version},
+                            headers=htmx())
+        assert wrong.status_code == 200 and table.current_hand().version == hand.version
+        assert 'id="mj-notice"' in wrong.content.decode()
+    tiles = [format_tile(t) for t in state.seat(0).concealed[:2]]
+    client.post(url, {"kind": "exchange", "tile": tiles, "version": hand.version}, headers=htmx())
+    after = table.current_hand().game()
+    assert after.phase != "exchange" and after.stage.exchanged == 2
+    assert offer_html(table).strip() == ""
+
+
+def test_the_offer_endpoint_is_for_the_seated_player(alice, bob, client_of):
+    table = services.play(alice)
+    url = reverse("stages:offer", args=[table.public_id])
+    assert client_of(bob).post(url, {"kind": "exchange", "tile": ["1m"], "version": 1}).status_code == 403
+
+
+def test_cuo_shows_the_live_wall_and_takes_a_tile(alice, client_of):
+    from lobby.models import Ruleset
+
+    Ruleset.objects.filter(engine_slug="stage").update(overrides={"options": {"p_cuo": 1.0}})
+    set_run(alice, stage=3, score=5000)
+    table = services.play(alice)
+    for _ in range(40):  # pass the exchange, then let the timers play until alice's offer
+        state = table.current_hand().game()
+        if state.stage.offer == "cuo" and state.turn == 0:
+            break
+        hand = table.current_hand()
+        assert tables.advance(hand.pk, hand.version)
+    html = offer_html(table)
+    assert 'data-offer="cuo"' in html
+    kinds = sorted(set(state.live))
+    assert html.count('data-action="cuo ') == len(kinds)
+    action = next(a for a in legal_actions(state, 0) if a.verb == "cuo")
+    hand = table.current_hand()
+    client_of(alice).post(reverse("tables:act", args=[table.public_id]),
+                          {"action": str(action), "version": hand.version})
+    assert table.current_hand().game().seat(0).drawn == action.tile
+
+
+def test_admin_lists_progress_and_stage_settings(alice, admin_client):
+    services.progress_for(alice)
+    assert admin_client.get(reverse("admin:stages_stageprogress_changelist")).status_code == 200
+    assert admin_client.get(reverse("admin:stages_stagesettings_changelist")).status_code == 200
