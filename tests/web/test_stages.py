@@ -226,3 +226,17 @@ def test_admin_lists_progress_and_stage_settings(alice, admin_client):
     services.progress_for(alice)
     assert admin_client.get(reverse("admin:stages_stageprogress_changelist")).status_code == 200
     assert admin_client.get(reverse("admin:stages_stagesettings_changelist")).status_code == 200
+
+
+def test_a_finished_stage_hand_with_offers_replays_to_its_recorded_state(alice):
+    from lobby.replays import rebuild
+
+    set_run(alice, stage=2, score=3000)
+    table = services.play(alice)
+    hand = table.current_hand()
+    give = format_tile(hand.game().seat(0).concealed[0])
+    tables.act(table, alice, f"exchange {give}", hand.version)
+    hand = play_out(table)
+    steps = rebuild(hand)
+    assert steps[1].action == f"exchange {give}" and steps[1].state.stage.exchanged == 1
+    assert steps[-1].state.to_dict() == hand.game().to_dict()
