@@ -148,6 +148,11 @@ def seat_records(hand: Hand) -> list[SeatRecord]:
     ]
 
 
+def wild_of(hand: Hand) -> str | None:
+    """The wenzhou 财神 of the hand, in notation (None elsewhere), to mark it in the hands."""
+    return view(hand.game(), None)["wild"]
+
+
 def _meld(text: str) -> dict:
     verb, _, tiles = text.partition(" ")
     return {"verb": verb, "tiles": tiles_of(tiles.replace(" ", ""))}

@@ -86,6 +86,7 @@ def hand(request, table_id, number):
             "result": record.result or {},
             "decomposition": [tiles_of(b) for b in (record.result or {}).get("decomposition", "").split()],
             "seats": history.seat_records(record),
+            "wild": history.wild_of(record),
             "movements": history.bean_movements(record),
             "verify_line": json.dumps(line, ensure_ascii=False),
             "verify_query": _verify_query(line),
@@ -136,10 +137,9 @@ def verify(request):
     if form["seed"] or form["commitment"]:
         try:
             verdict = verify_check(_verify_request(form))
-        except (EngineError, KeyError, ValueError) as exc:
-            error = str(exc) if not isinstance(exc, KeyError) else _("%(field)s is missing.") % {
-                "field": exc.args[0]
-            }
+        except (EngineError, ValueError) as exc:
+            # the engine explains in English (as in the admin); the lead-in is translated
+            error = _("The check could not run: %(why)s") % {"why": exc}
     return render(
         request,
         "lobby/history/verify.html",
@@ -166,7 +166,10 @@ def _verify_request(form: dict) -> dict:
         request["deal"] = {"hands": [form["hand0"], form["hand1"]]}
     if form["overrides"] and form["overrides"] != "{}":
         try:
-            request["overrides"] = json.loads(form["overrides"])
+            overrides = json.loads(form["overrides"])
         except json.JSONDecodeError:
-            raise ValueError(_("The overrides are not valid JSON.")) from None
+            overrides = None
+        if not isinstance(overrides, dict):
+            raise ValueError(_("The overrides must be a JSON object."))
+        request["overrides"] = overrides
     return request

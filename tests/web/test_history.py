@@ -195,8 +195,13 @@ def test_the_wall_check_refuses_bad_input_clearly(client):
     page = client.get(url, {"ruleset": "classic", "seed": "ab" * 32, "commitment": "00",
                             "dealer": "7"}).content.decode()
     assert 'role="alert"' in page and 'data-ok' not in page
-    page = client.get(url, {"ruleset": "nope", "seed": "ab", "commitment": "00"}).content.decode()
-    assert 'role="alert"' in page
+    for bad in ({"ruleset": "nope", "seed": "ab", "commitment": "00"},
+                {"ruleset": "classic", "seed": "ab", "commitment": ""},
+                {"ruleset": "classic", "seed": "ab", "commitment": "00", "overrides": "[1]"},
+                {"ruleset": "classic", "seed": "ab", "commitment": "00", "hand0": "0m"}):
+        page = client.get(url, bad).content.decode()
+        assert "无法验证" in page or "JSON 对象" in page, bad
+        assert 'data-ok' not in page
 
 
 def test_pages_speak_chinese_by_default_without_english_left_over(client_of, won_hand, alice):

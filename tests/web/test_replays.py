@@ -198,3 +198,15 @@ def test_a_replay_that_does_not_rebuild_is_refused_with_the_reason(client, bot_t
     response = client.get(replay_url(hand))
     assert response.status_code == 409
     assert b"does not" in response.content
+
+
+@pytest.mark.django_db
+def test_the_wenzhou_wild_is_marked_wherever_it_is_held(client, alice):
+    hand = play_out(open_bot_table("wenzhou", alice))
+    steps = replays.rebuild(hand)
+    wild = replays.step_context(steps, 0)["wild"]
+    assert wild
+    page = client.get(replay_url(hand), {"step": 0}).content.decode()
+    held = sum(t == wild for s in replays.step_context(steps, 0)["seats"]
+               for t in s["concealed"] + [s["drawn"]] + s["river"])
+    assert page.count("tile--wild") == 1 + held  # the indicator line, then every copy shown
