@@ -148,6 +148,11 @@ def seat_records(hand: Hand) -> list[SeatRecord]:
     ]
 
 
+def decomposition(hand: Hand) -> list[str]:
+    """The winning hand's blocks in notation, as the settlement stored them."""
+    return (hand.result or {}).get("decomposition", "").split()
+
+
 def wild_of(hand: Hand) -> str | None:
     """The wenzhou 财神 of the hand, in notation (None elsewhere), to mark it in the hands."""
     return view(hand.game(), None)["wild"]
@@ -172,8 +177,8 @@ def recorded_deal(hand: Hand) -> dict:
     private "hand" events), for the fairness check against the rebuilt wall."""
     hands = ["", ""]
     flowers = ["", ""]
-    rows = Event.objects.filter(hand=hand, kind="hand").order_by("seq").values_list("data", flat=True)
-    for data in rows:
+    rows = Event.objects.filter(hand=hand, kind="hand").order_by("seq")
+    for data in rows.values_list("data", flat=True):
         seat = data["private"]
         hands[seat] = (data.get("secret") or {}).get("tiles", "")
         flowers[seat] = data.get("flowers", "")

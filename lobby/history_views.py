@@ -84,7 +84,7 @@ def hand(request, table_id, number):
             "hand": record,
             "table": record.table,
             "result": record.result or {},
-            "decomposition": [tiles_of(b) for b in (record.result or {}).get("decomposition", "").split()],
+            "decomposition": [tiles_of(b) for b in history.decomposition(record)],
             "seats": history.seat_records(record),
             "wild": history.wild_of(record),
             "movements": history.bean_movements(record),

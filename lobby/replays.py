@@ -41,8 +41,8 @@ class Step:
 
 def moves_of(hand: Hand) -> list[tuple[int, str, str]]:
     """(seat, action, by) of every decision, in the order they were applied."""
-    rows = Event.objects.filter(hand=hand, kind="action").order_by("seq").values_list("data", flat=True)
-    return [(d["seat"], d["action"], d.get("by", "")) for d in rows]
+    rows = Event.objects.filter(hand=hand, kind="action").order_by("seq")
+    return [(d["seat"], d["action"], d.get("by", "")) for d in rows.values_list("data", flat=True)]
 
 
 def rebuild(hand: Hand) -> list[Step]:

@@ -209,7 +209,8 @@ def test_pages_speak_chinese_by_default_without_english_left_over(client_of, won
     assert "对局记录" in c.get(reverse("history:mine"), follow=True).content.decode()
     assert "公平性证明" in c.get(hand_url(won_hand)).content.decode()
     # identifiers and data allowed: names, the CLI command and the wall's notation
-    allowed = {"Online", "Alice", "English", "python", "mahjong", "engine", "verify", "Home", "JSON",
+    allowed = {"Online", "Alice", "English", "python", "mahjong", "engine", "verify", "Home",
+               "JSON",
                won_hand.table.public_id, *SLUGS}
     for url in (reverse("history:player", args=[alice.public_id]),
                 hand_url(won_hand, "history:replay") + "?step=3", reverse("history:verify")):

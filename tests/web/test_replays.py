@@ -61,7 +61,8 @@ def test_a_changed_move_or_seed_or_end_is_refused():
     with pytest.raises(replays.ReplayError, match="commitment"):
         replays.rebuild_from(final, "00" * 32, commitment, moves)
     with pytest.raises(replays.ReplayError, match="does not replay"):
-        replays.rebuild_from(final, seed, commitment, [(1 - moves[0][0], *moves[0][1:])] + moves[1:])
+        wrong_seat = [(1 - moves[0][0], *moves[0][1:])] + moves[1:]
+        replays.rebuild_from(final, seed, commitment, wrong_seat)
     with pytest.raises(replays.ReplayError, match="recorded final state"):
         replays.rebuild_from(final, seed, commitment, moves[:-1])
     with pytest.raises(replays.ReplayError, match="recorded final state"):
@@ -77,9 +78,11 @@ def test_prompts_at_each_step_are_the_engines_and_mark_the_move_taken():
         assert [s["index"] for s in acting] == [step.state.turn]
         offered = [p["action"] for p in acting[0]["prompts"]]
         assert offered == [str(a) for a in legal_actions(step.state, step.state.turn)]
-        assert [p["action"] for p in acting[0]["prompts"] if p["taken"]] == [steps[index + 1].action]
+        taken = [p["action"] for p in acting[0]["prompts"] if p["taken"]]
+        assert taken == [steps[index + 1].action]
         for seat in ctx["seats"]:  # both hands, every step
-            assert len(seat["concealed"]) + bool(seat["drawn"]) == len(step.state.seat(seat["index"]).hand)
+            held = step.state.seat(seat["index"]).hand
+            assert len(seat["concealed"]) + bool(seat["drawn"]) == len(held)
     end = replays.step_context(steps, len(steps) - 1)
     assert end["outcome"]["kind"] == final["outcome"]["kind"]
     assert all(not s["prompts"] for s in end["seats"])
@@ -172,7 +175,8 @@ def test_the_replay_page_steps_through_the_hand_with_a_shareable_url(client, bot
     assert 'data-nav="first"' not in page and f'href="{url}?step=1"' in page
     assert "replay.js" in page
     hands = re.findall(r'data-tiles="([^"]*)"', page)
-    assert hands == ["".join(replays.step_context(steps, 0)["seats"][s]["concealed"]) for s in (0, 1)]
+    dealt = replays.step_context(steps, 0)["seats"]
+    assert hands == ["".join(dealt[s]["concealed"]) for s in (0, 1)]
     assert hands[0] and hands[1]  # both hands at the deal, the opponent's too
 
     middle = client.get(url, {"step": 5}).content.decode()

@@ -31,7 +31,8 @@ from .jsonlines import serve
 
 
 def add_arguments(parser) -> None:
-    parser.description = "Rebuild each hand's wall from its seed; check the commitment and the deal."
+    parser.description = ("Rebuild each hand's wall from its seed; check the commitment "
+                          "and the deal.")
 
 
 def run(args, stdin: TextIO, stdout: TextIO) -> int:
@@ -92,7 +93,9 @@ def _wall_mismatches(given, wall: tuple[int, ...]) -> list[str]:
     if given is None:
         return []
     front = tuple(_tiles(given, "wall", copies=False))
-    return [] if wall[:len(front)] == front else ["wall: the first tiles differ from the rebuilt wall"]
+    if wall[:len(front)] == front:
+        return []
+    return ["wall: the first tiles differ from the rebuilt wall"]
 
 
 def _deal_mismatches(given, dealt) -> list[str]:
