@@ -1,0 +1,76 @@
+"""Spectating in a real browser: a third user opens the live-tables list, watches a
+player's bot table, sees the rivers grow move by move, never a concealed tile, and both
+hands when the hand ends. Every message the watcher's socket delivers is recorded in the
+page (htmx:wsBeforeMessage) and checked, not only what was on screen when we looked."""
+
+from __future__ import annotations
+
+import re
+import time
+
+import pytest
+
+from tests.e2e.conftest import shot
+from tests.e2e.test_table_play import ended, sit_vs_bot, take_turn
+
+pytestmark = pytest.mark.e2e
+
+RECORD = """
+window.__watched = [];
+document.addEventListener("htmx:wsBeforeMessage", function (e) {
+  window.__watched.push(e.detail.message);
+});
+"""
+TILE = re.compile(r'data-tile="(\w+)"')
+
+
+def concealed(html: str, seat: int) -> list[str]:
+    area = html.split(f'data-seat="{seat}"', 1)[1]
+    return TILE.findall(area.split('class="concealed row"', 1)[1].split('class="melds"', 1)[0])
+
+
+def river_tiles(html: str) -> int:
+    return sum(len(TILE.findall(r)) for r in re.findall(r'data-river="\d">(.*?)</div>', html, re.S))
+
+
+def test_a_third_user_watches_a_bot_table_live_and_sees_the_hands_only_at_the_end(player, site):
+    pat = player("pat")
+    sit_vs_bot(pat, site)
+    table_id = re.search(r"/tables/(\w+)/$", pat.url).group(1)
+
+    eve = player("eve")
+    eve.context.add_init_script(RECORD)
+    eve.click("[data-testid=live-tables-link]")
+    eve.wait_for_url(f"{site}/tables/live/")
+    eve.click(f"tr[data-table={table_id}] a")
+    eve.wait_for_url(f"{site}/tables/{table_id}/watch/")
+    eve.wait_for_function("window.__watched.length > 0")  # the socket's snapshot
+    shot(eve, "watch-start")
+
+    deadline = time.monotonic() + 180
+    while not ended(pat):
+        assert time.monotonic() < deadline, "the hand did not end in time"
+        if not take_turn(pat):
+            time.sleep(0.2)
+    eve.wait_for_selector("[data-outcome]", timeout=20_000)
+    shot(eve, "watch-end")
+
+    messages = eve.evaluate("window.__watched")
+    during = [m for m in messages if "data-outcome" not in m]
+    after = [m for m in messages if "data-outcome" in m]
+    assert len(during) > 5 and after
+    for message in during:  # backs only, for both players, until the hand is over
+        assert set(concealed(message, 0) + concealed(message, 1)) <= {"back"}
+    rivers = [river_tiles(m) for m in during]
+    assert rivers[-1] > rivers[0] and len(set(rivers)) > 3  # they grew move by move
+    final = after[-1]
+    for seat in (0, 1):
+        shown = concealed(final, seat)
+        assert shown and "back" not in shown
+    # and on screen: both hands face up, the seed revealed
+    for seat in (0, 1):
+        tiles = eve.eval_on_selector_all(
+            f"[data-seat='{seat}'] .concealed [data-tile]", "els => els.map(e => e.dataset.tile)"
+        )
+        assert tiles and "back" not in tiles
+    assert re.fullmatch(r"[0-9a-f]{16,}", eve.inner_text("#mj-watch-result code"))
