@@ -32,6 +32,8 @@ Events = list[dict]
 #   pass / guo {seat}       hu {seat, tile, how[, from]}          escape {seat}
 #   wall_empty {}           haidi {seat, draws}                   haidi_draw {seat, tile}
 #   end {result, winner, loser, escaper, seed, salt, hands, melds}
+#   stage offers (stage_offers): exchange {seat, count | gave*, got*}   cuo {seat | tile*, gave*}
+#   swap {seat | gave*, got*}
 # (* = secret, seen by that seat only)
 
 def event(kind: str, seat: int | None = None, **fields) -> dict:

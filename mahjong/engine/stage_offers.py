@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections import Counter
 
 from .actions import Action
-from .flow import Events, hand_without, private_event
+from .flow import Events, event, hand_without, private_event
 from .offers import PASS
 from .stage import CUO, DRAW_ANY, EXCHANGE, SWAP, stage_level
 from .stage_deal import chance, pick_distinct
@@ -126,14 +126,14 @@ def on_exchange(state: GameState, seat: int, action: Action) -> tuple[GameState,
     concealed = tuple(sorted(hand_without(player, action.tiles) + tuple(got)))
     stage = state.stage.evolve(offer=None, exchanged=len(action.tiles))
     state = state.with_seat(seat, player.evolve(concealed=concealed), live=tuple(live), stage=stage)
-    event = private_event(EXCHANGE, seat, {"gave": format_tiles(action.tiles),
-                                           "got": format_tiles(sorted(got))}, count=len(got))
-    return _start_play(state), [event]
+    exchanged = private_event(EXCHANGE, seat, {"gave": format_tiles(action.tiles),
+                                               "got": format_tiles(sorted(got))}, count=len(got))
+    return _start_play(state), [exchanged]
 
 
 def skip_exchange(state: GameState, seat: int) -> tuple[GameState, Events]:
     state = state.evolve(stage=state.stage.evolve(offer=None))
-    return _start_play(state), [{"type": "pass", "seat": seat}]
+    return _start_play(state), [event("pass", seat)]
 
 
 def _start_play(state: GameState) -> GameState:
@@ -149,10 +149,10 @@ def on_cuo(state: GameState, seat: int, action: Action) -> tuple[GameState, Even
     live = list(state.live)
     live[pos] = player.drawn
     stage = state.stage.evolve(offer=None, cuo=state.stage.cuo + 1)
-    event = private_event(CUO, seat, {"tile": format_tiles([wanted]),
+    taken = private_event(CUO, seat, {"tile": format_tiles([wanted]),
                                       "gave": format_tiles([player.drawn])})
     state = state.with_seat(seat, player.evolve(drawn=wanted), live=tuple(live), stage=stage)
-    return state, [event]
+    return state, [taken]
 
 
 def on_swap(state: GameState, seat: int, action: Action) -> tuple[GameState, Events]:
@@ -172,9 +172,9 @@ def on_swap(state: GameState, seat: int, action: Action) -> tuple[GameState, Eve
         rest = hand_without(player.evolve(drawn=None), action.tiles)
     player = player.evolve(concealed=tuple(sorted(rest + (kind,) * SWAP_SIZE)), drawn=drawn)
     stage = state.stage.evolve(offer=None, swap_kind=None, swaps=state.stage.swaps + 1)
-    event = private_event(SWAP, seat, {"gave": format_tiles(action.tiles),
-                                       "got": format_tiles([kind] * SWAP_SIZE)})
-    return state.with_seat(seat, player, live=tuple(live), stage=stage), [event]
+    swapped = private_event(SWAP, seat, {"gave": format_tiles(action.tiles),
+                                         "got": format_tiles([kind] * SWAP_SIZE)})
+    return state.with_seat(seat, player, live=tuple(live), stage=stage), [swapped]
 
 
 HANDLERS = {EXCHANGE: on_exchange, CUO: on_cuo, SWAP: on_swap}

@@ -1,5 +1,9 @@
 from django.contrib import admin
+from django.urls import reverse
+from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
+
+from lobby.models import Ruleset
 
 from .models import StageProgress, StageSettings
 
@@ -28,6 +32,17 @@ class StageProgressAdmin(admin.ModelAdmin):
 @admin.register(StageSettings)
 class StageSettingsAdmin(admin.ModelAdmin):
     list_display = ("__str__", "beans_per_point")
+    readonly_fields = ("probabilities",)
+
+    @admin.display(description=_("offer and rigged-deal probabilities"))
+    def probabilities(self, obj):
+        """They are the stage ruleset's options: edited there, as overrides."""
+        ruleset = Ruleset.objects.filter(engine_slug="stage").first()
+        if ruleset is None:
+            return "-"
+        options = ", ".join(f"{k} = {v}" for k, v in ruleset.engine().options.items())
+        url = reverse("admin:lobby_ruleset_change", args=[ruleset.pk])
+        return format_html('{} (<a href="{}">{}</a>)', options, url, _("edit the stage ruleset"))
 
     def has_add_permission(self, request):
         return not StageSettings.objects.exists()

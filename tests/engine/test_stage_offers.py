@@ -222,6 +222,7 @@ def test_a_stage_hand_with_every_offer_replays_to_the_recorded_state():
                 taken[action.verb] += 1
             state, _ = apply(state, seat, action)
             moves.append((seat, str(action)))
+            assert check_all(state) == []  # tiles kept, views leak nothing, JSON round trip
         again, _ = replay(start, moves)
         assert again == state and again.to_dict() == state.to_dict()
         assert GameState.from_json(state.to_json()) == state

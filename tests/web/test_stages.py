@@ -226,6 +226,10 @@ def test_admin_lists_progress_and_stage_settings(alice, admin_client):
     services.progress_for(alice)
     assert admin_client.get(reverse("admin:stages_stageprogress_changelist")).status_code == 200
     assert admin_client.get(reverse("admin:stages_stagesettings_changelist")).status_code == 200
+    from mahjong.stages.models import StageSettings
+
+    page = admin_client.get(reverse("admin:stages_stagesettings_change", args=[StageSettings.load().pk]))
+    assert page.status_code == 200 and "p_cuo = 0.1" in page.content.decode()
 
 
 def test_a_finished_stage_hand_with_offers_replays_to_its_recorded_state(alice):
