@@ -38,7 +38,6 @@ sys.path[:0] = [str(ROOT), str(BENCH)]
 
 from shanten_bench import WALL, deal_ready, riichi  # noqa: E402
 
-from mahjong.engine.actions import parse_action  # noqa: E402,F401  (engine import check)
 from mahjong.engine.cli.simulate import simulate  # noqa: E402
 from mahjong.engine.game import apply, legal_actions, new_hand  # noqa: E402
 from mahjong.engine.hand import is_win  # noqa: E402
@@ -115,8 +114,7 @@ def simulate_vs_selfplay(hands: int, rounds: int) -> None:
         result = simulate("classic", hands, seed_bytes(f"suite{r}"), checks=False)
         ours = min(ours, result["cpu_seconds"] / hands * 1e6)
         actions = result["actions"]
-        with tempfile.TemporaryDirectory():
-            theirs = min(theirs, riichi("selfplay", str(hands))["us_per_hand"])
+        theirs = min(theirs, riichi("selfplay", str(hands))["us_per_hand"])
     print(f"{hands} hands per round, best of {rounds}, CPU us per hand")
     print(f"  ours: classic hand through the state machine  {ours:9.0f}  "
           f"({actions / hands:.0f} actions/hand, {ours / (actions / hands):.0f} us/action)")

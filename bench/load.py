@@ -1,0 +1,402 @@
+"""Load driver: many players through the real HTTP and WebSocket interfaces, against
+two daphne processes + Redis + PostgreSQL + Celery workers (bench/stack.py), with the
+bare relay (bench/relay) measured by the same tool in the same run.
+
+    .venv/bin/python bench/load.py --tables 50 200 --seconds 60 [--think 1 3] [--bots 0.25]
+        [--web 2] [--workers 2] [--db-pool 8]
+
+For each table count: a fresh stack; then
+
+1. relay: as many pairs of WebSockets as tables, each pair ping-ponging through the relay
+   consumer, at full speed for ``--relay-seconds``: messages/s and one-way latency;
+2. game: players log in through the log-in form (two thirds of the tables are quick-match
+   pairs of scripted humans, ``--bots`` of them a human against the random bot), open the
+   table page, connect its WebSocket as the page does, and play as a browser would: the
+   legal moves are the buttons of the last fragments received (``data-action``; a win if
+   offered, else one at random), each sent as the page's ``hx-post`` to the act URL with
+   the version it was rendered from, after a think time drawn from ``--think``; at the
+   end of a hand "next hand". A player connects to web process (player number mod N).
+   Measured over ``--seconds`` after a warm-up: human actions/s, all table moves/s (bots
+   and timers included, from the versions the screens see), latency from sending a click
+   to each seated screen receiving the fragments of the version it produced (p50, p95,
+   p99, both players' screens for a human pair), SQL queries per action (every query of
+   the web processes and workers in the window over the moves in it), daphne RSS per open
+   table, errors. At the end every player leaves its table.
+
+Loopback only, bounded in time: the stack's watchdog stops everything after the run's
+planned length plus a margin. Prints one JSON line per table count and a table.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import re
+import resource
+import signal
+import statistics
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import httpx
+import websockets
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from players import PASSWORD, name as player_name  # noqa: E402
+from stack import Stack  # noqa: E402
+
+VERSION = re.compile(r'data-version="(\d+)"')
+ACTION = re.compile(r'data-action="([^"]+)"')
+CSRF_INPUT = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
+TABLE_URL = re.compile(r"/tables/([A-Za-z0-9]+)/$")
+HEARTBEAT = 20  # seconds, as the page (tables.presence.HEARTBEAT)
+MISSED_AFTER = 5  # seconds: a click whose update no screen saw this long is "missed"
+
+
+def percentile(values: list[float], q: float) -> float | None:
+    if not values:
+        return None
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q / 100 * len(ordered)))]
+
+
+@dataclass
+class Run:
+    """What one table count's game phase records."""
+    started: float = 0.0  # the measured window
+    ended: float = float("inf")
+    clicks: list[tuple] = field(default_factory=list)  # (table, version, t0)
+    screens: dict[str, list[dict]] = field(default_factory=dict)  # table -> arrivals
+    errors: dict[str, int] = field(default_factory=dict)
+    refused: int = 0  # a click the server answered with a notice (stale, illegal)
+    stop: asyncio.Event = field(default_factory=asyncio.Event)
+
+    def error(self, kind: str) -> None:
+        self.errors[kind] = self.errors.get(kind, 0) + 1
+
+    def in_window(self, t: float) -> bool:
+        return self.started <= t < self.ended
+
+
+class Player:
+    def __init__(self, run: Run, index: int, port: int, think: tuple[float, float]):
+        self.run, self.index, self.think = run, index, think
+        self.base = f"http://127.0.0.1:{port}"
+        self.ws_base = f"ws://127.0.0.1:{port}"
+        self.http = httpx.AsyncClient(base_url=self.base, timeout=30)
+        self.table = ""
+        self.arrivals: dict[int, float] = {}
+        self.latest = ""  # the last fragments received
+        self.changed = asyncio.Event()
+
+    # ----- HTTP as the browser does it ---------------------------------------------------
+
+    def csrf(self) -> str:
+        return self.http.cookies.get("csrftoken", "")
+
+    async def login(self) -> None:
+        page = await self.http.get("/accounts/login/")
+        token = CSRF_INPUT.search(page.text).group(1)
+        r = await self.http.post("/accounts/login/", data={
+            "username": player_name(self.index), "password": PASSWORD,
+            "csrfmiddlewaretoken": token})
+        if r.status_code != 302:
+            raise RuntimeError(f"log-in of {player_name(self.index)}: HTTP {r.status_code}")
+        await self.http.get("/")  # the lobby, as after a log-in
+
+    async def post(self, url: str, **data) -> httpx.Response:
+        return await self.http.post(url, data={**data, "csrfmiddlewaretoken": self.csrf()},
+                                    headers={"Referer": self.base + "/"})
+
+    async def follow(self, r: httpx.Response) -> str:
+        """From the lobby's answer to the table, as the pages lead: the waiting page
+        (polled every second), the match page, the match's table; returns its id."""
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if r.status_code == 200 and "/queue/" in r.url.path:
+                await asyncio.sleep(1)
+                r = await self.http.get(r.url.path)
+                continue
+            if r.status_code != 302:
+                raise RuntimeError(f"no table: HTTP {r.status_code} at {r.url.path}")
+            location = r.headers["location"]
+            found = TABLE_URL.search(location)
+            if found:
+                return found.group(1)
+            if "/matches/" in location:  # the match page forwards to the match's table
+                location = "/tables/match/" + location.rstrip("/").rsplit("/", 1)[1] + "/"
+            r = await self.http.get(location)
+        raise RuntimeError("no table within 60 s")
+
+    async def sit_down(self, bot: bool) -> None:
+        if bot:
+            r = await self.post("/play-bot/", level="random", ruleset="classic")
+        else:
+            r = await self.post("/quick/novice/")
+        self.table = await self.follow(r)
+        page = await self.http.get(f"/tables/{self.table}/")
+        if page.status_code != 200:
+            raise RuntimeError(f"table page: HTTP {page.status_code}")
+
+    # ----- the table -----------------------------------------------------------------------
+
+    async def play(self, ws) -> None:
+        run = self.run
+        run.screens.setdefault(self.table, []).append(self.arrivals)
+        listener = asyncio.create_task(self.listen(ws))
+        pinger = asyncio.create_task(self.ping(ws))
+        try:
+            while not run.stop.is_set():
+                await self.changed.wait()
+                self.changed.clear()
+                await self.decide()
+        finally:
+            listener.cancel()
+            pinger.cancel()
+
+    async def listen(self, ws) -> None:
+        async for message in ws:
+            now = time.monotonic()
+            found = VERSION.search(message)
+            if found:
+                self.arrivals.setdefault(int(found.group(1)), now)
+                self.latest = message
+                self.changed.set()
+
+    async def ping(self, ws) -> None:
+        while True:
+            await asyncio.sleep(HEARTBEAT)
+            await ws.send(json.dumps({"ping": 1}))
+
+    async def decide(self) -> None:
+        fragments = self.latest
+        version = int(VERSION.search(fragments).group(1))
+        actions = ACTION.findall(fragments)
+        if 'data-testid="next-hand"' in fragments:
+            await asyncio.sleep(random.uniform(*self.think))
+            await self.post(f"/tables/{self.table}/next/")
+            return
+        if 'data-testid="to-lobby"' in fragments:  # the table closed (match over)
+            await self.run.stop.wait()
+            return
+        if not actions:
+            return
+        wins = [a for a in actions if a.startswith("hu")]
+        action = wins[0] if wins else random.choice(actions)
+        await asyncio.sleep(random.uniform(*self.think))
+        if self.latest is not fragments or self.run.stop.is_set():
+            self.changed.set()  # something newer arrived meanwhile: decide on that
+            return
+        t0 = time.monotonic()
+        r = await self.http.post(f"/tables/{self.table}/act/",
+                                 data={"action": action, "version": version},
+                                 headers={"HX-Request": "true", "X-CSRFToken": self.csrf()})
+        if r.status_code != 200:
+            self.run.error(f"act HTTP {r.status_code}")
+        elif 'class="flash error"' in r.text:
+            self.run.refused += 1
+        else:
+            self.run.clicks.append((self.table, version + 1, t0))
+
+    async def connect(self):
+        """The table's WebSocket, as htmx's ws extension opens it: a failed opening is
+        retried after a full-jitter pause (1 s * 2^n * random), up to 6 times."""
+        headers = {"Cookie": "; ".join(f"{k}={v}" for k, v in self.http.cookies.items()),
+                   "Origin": self.base}
+        url = f"{self.ws_base}/ws/tables/{self.table}/"
+        for attempt in range(6):
+            try:
+                return await websockets.connect(url, additional_headers=headers,
+                                                max_size=2**22, open_timeout=30)
+            except (websockets.InvalidMessage, websockets.InvalidStatus, OSError,
+                    TimeoutError) as exc:
+                self.run.error(f"ws opening retried ({type(exc).__name__})")
+                await asyncio.sleep(2**attempt * random.random())
+        raise RuntimeError("table WebSocket: no opening after 6 tries")
+
+    async def session(self, bot: bool, ready: asyncio.Event) -> None:
+        try:
+            await self.login()
+            await self.sit_down(bot)
+            async with await self.connect() as ws:
+                ready.set()
+                await self.play(ws)
+        except (httpx.HTTPError, websockets.WebSocketException, OSError, RuntimeError) as exc:
+            if not self.run.stop.is_set():
+                self.run.error(type(exc).__name__ + (f": {exc}" if isinstance(exc, RuntimeError)
+                                                     else ""))
+        finally:
+            ready.set()
+
+    async def leave(self) -> None:
+        if self.table:
+            try:
+                await self.post(f"/tables/{self.table}/leave/")
+            except httpx.HTTPError:
+                pass
+        await self.http.aclose()
+
+
+# ----- the relay phase ---------------------------------------------------------------------
+
+
+async def relay(ports: list[int], pairs: int, seconds: float) -> dict:
+    latencies: list[float] = []
+    count = 0
+    stop = time.monotonic() + seconds
+
+    async def pair(i: int) -> None:
+        nonlocal count
+        a_port, b_port = ports[0], ports[1 % len(ports)]  # the two ends on different processes
+        async with websockets.connect(f"ws://127.0.0.1:{a_port}/relay/{i}/") as a, \
+                websockets.connect(f"ws://127.0.0.1:{b_port}/relay/{i}/") as b:
+            await asyncio.sleep(0.2)  # both joined the group
+            ends = (a, b)
+            turn = 0
+            while time.monotonic() < stop:
+                sender, receiver = ends[turn], ends[1 - turn]
+                t0 = time.monotonic()
+                await sender.send(json.dumps({"t": t0, "pad": "x" * 200}))
+                try:
+                    await asyncio.wait_for(receiver.recv(), timeout=5)
+                except TimeoutError:
+                    continue
+                latencies.append(time.monotonic() - t0)
+                count += 1
+                turn = 1 - turn
+
+    start = time.monotonic()
+    await asyncio.gather(*(pair(i) for i in range(pairs)), return_exceptions=True)
+    elapsed = time.monotonic() - start
+    return {"pairs": pairs, "messages_per_s": round(count / elapsed, 1),
+            **_ms(latencies)}
+
+
+def _ms(values: list[float]) -> dict:
+    return {f"p{q}_ms": round(percentile(values, q) * 1000, 1) if values else None
+            for q in (50, 95, 99)}
+
+
+# ----- the game phase ----------------------------------------------------------------------
+
+
+async def game(stack: Stack, tables: int, bots: float, think, warmup: float,
+               seconds: float, ramp: float) -> dict:
+    run = Run()
+    bot_tables = round(tables * bots)
+    humans = 2 * (tables - bot_tables)
+    players = [Player(run, i, stack.web_ports[i % len(stack.web_ports)], think)
+               for i in range(humans + bot_tables)]
+    rss_before = stack.web_rss_kib()
+    readies = [asyncio.Event() for _ in players]
+    tasks = []
+    for i, (player, ready) in enumerate(zip(players, readies, strict=True)):
+        tasks.append(asyncio.create_task(player.session(i >= humans, ready)))
+        await asyncio.sleep(ramp)  # a stream of arrivals rather than one burst
+    await asyncio.wait_for(asyncio.gather(*(r.wait() for r in readies)), timeout=180)
+    seated = sum(1 for p in players if p.table)
+    open_tables = len({p.table for p in players if p.table})
+    await asyncio.sleep(warmup)
+    q0, cpu0 = stack.queries(), _cpu()
+    run.started = time.monotonic()
+    await asyncio.sleep(seconds)
+    run.ended = time.monotonic()
+    q1, cpu1 = stack.queries(), _cpu()
+    rss_during = stack.web_rss_kib()
+    run.stop.set()
+    for p in players:
+        p.changed.set()
+    await asyncio.gather(*(p.leave() for p in players))
+    for t in tasks:
+        t.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    return summarize(run, tables, open_tables, seated, q0, q1, rss_before, rss_during,
+                     cpu1 - cpu0, seconds)
+
+
+def summarize(run, tables, open_tables, seated, q0, q1, rss_before, rss_during, cpu, seconds):
+    clicks = [c for c in run.clicks if run.in_window(c[2])]
+    latencies, missing = [], 0
+    for table, version, t0 in clicks:
+        for arrivals in run.screens.get(table, []):
+            seen = min((t for v, t in arrivals.items() if v >= version), default=None)
+            if seen is None:
+                missing += t0 < run.ended - MISSED_AFTER  # no update in MISSED_AFTER s
+            else:
+                latencies.append(max(0.0, seen - t0))
+    moves = 0  # every version a screen saw in the window, once per table
+    for screens in run.screens.values():
+        versions = set()
+        for arrivals in screens:
+            versions |= {v for v, t in arrivals.items() if run.in_window(t)}
+        moves += len(versions)
+    queries = {role: q1[role] - q0[role] for role in q1}
+    per_table = [(d - b) / max(1, open_tables) for b, d in zip(rss_before, rss_during)]
+    return {
+        "tables": tables, "open_tables": open_tables, "players_seated": seated,
+        "human_actions_per_s": round(len(clicks) / seconds, 1),
+        "table_moves_per_s": round(moves / seconds, 1),
+        "screens_updated": len(latencies), "screens_missed": missing,
+        **_ms(latencies),
+        "queries_per_s": round(sum(queries.values()) / seconds, 1),
+        "queries_per_move": round(sum(queries.values()) / max(1, moves), 1),
+        "queries_web_per_move": round(queries["web"] / max(1, moves), 1),
+        "queries_worker_per_move": round(queries["worker"] / max(1, moves), 1),
+        "rss_mib_per_process": [round(r / 1024, 1) for r in rss_during],
+        "rss_kib_per_table": round(sum(per_table), 1),
+        "refused": run.refused, "errors": run.errors,
+        "driver_cpu_s": round(cpu, 1),
+    }
+
+
+def _cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+async def one_count(args, tables: int, **stack_options) -> dict:
+    players = 2 * tables
+    bound = 300 + 2 * tables * args.ramp + args.relay_seconds + args.warmup + args.seconds
+    with Stack(web=args.web, workers=args.workers, players=players, seconds=bound,
+               db_pool=args.db_pool, **stack_options) as stack:
+        await asyncio.sleep(2)  # workers connect to the broker
+        out = {"relay": await relay(stack.relay_ports, tables, args.relay_seconds)}
+        out["game"] = await game(stack, tables, args.bots, tuple(args.think), args.warmup,
+                                 args.seconds, args.ramp)
+        with open("/proc/loadavg") as f:
+            out["loadavg"] = f.read().split()[:3]
+        return out
+
+
+def arguments(argv: list[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tables", type=int, nargs="+", default=[50])
+    parser.add_argument("--seconds", type=float, default=60, help="measured window")
+    parser.add_argument("--warmup", type=float, default=10)
+    parser.add_argument("--relay-seconds", type=float, default=15)
+    parser.add_argument("--think", type=float, nargs=2, default=[1.0, 3.0],
+                        help="a scripted human's pause before each click, uniform (s)")
+    parser.add_argument("--ramp", type=float, default=0.1,
+                        help="seconds between two players' arrivals")
+    parser.add_argument("--bots", type=float, default=0.25, help="share of vs-bot tables")
+    parser.add_argument("--web", type=int, default=2)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--db-pool", type=int, default=8,
+                        help="PostgreSQL connections per process (0: one per request)")
+    return parser.parse_args(argv)
+
+
+def main() -> None:
+    args = arguments()
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))  # the stack's __exit__ still runs
+    for tables in args.tables:
+        result = asyncio.run(one_count(args, tables))
+        print(json.dumps({"tables": tables, "think": args.think, **result}), flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,229 @@
+"""The production picture on loopback, for the load driver (bench/load.py): N daphne
+processes of the site, M Celery workers, and two daphne processes of the bare relay
+(bench/relay), on PostgreSQL and Redis. Bounded in time; always stops its children.
+
+* PostgreSQL: a database of its own, ``mahjong_bench`` (created if missing, migrated, the
+  built-in data loaded, the bench players reset) on ``BENCH_PG`` (default the local
+  server, user postgres).
+* Redis: database 12 of ``BENCH_REDIS`` (default the local server), flushed at start:
+  channel layer, cache and Celery broker of this stack only.
+* Settings: bench/stack_settings.py (the product's plus query counting and a fast
+  password hash for the bench players).
+
+Used as a context manager by bench/load.py; on its own it starts the stack, prints the
+ports and waits until Ctrl-C or ``--seconds``:
+
+    .venv/bin/python bench/stack.py --web 2 --workers 2 --seconds 120
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PYTHON = str(ROOT / ".venv" / "bin" / "python")
+PG = os.environ.get("BENCH_PG", "postgres://postgres@127.0.0.1:5432")
+REDIS = os.environ.get("BENCH_REDIS", "redis://127.0.0.1:6379")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_for_port(port: int, child: subprocess.Popen, timeout: float = 60) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if child.poll() is not None:
+            raise RuntimeError(f"{child.args} exited with {child.returncode}")
+        with socket.socket() as s:
+            if s.connect_ex(("127.0.0.1", port)) == 0:
+                return
+        time.sleep(0.1)
+    raise RuntimeError(f"port {port} did not open within {timeout}s")
+
+
+def rss_kib(pid: int) -> int:
+    """Resident memory of a process (KiB), from /proc."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return 0
+
+
+@dataclass
+class Stack:
+    web: int = 2
+    workers: int = 2
+    players: int = 100
+    seconds: float = 600  # hard bound: the watchdog kills everything after this
+    db_pool: int = 8  # PostgreSQL connections per process at most (0: one per request)
+    db_name: str = "mahjong_bench"
+    redis_db: int = 12  # flushed at start: nobody else's
+    logs: Path = ROOT / "var" / "bench"
+    children: dict[str, subprocess.Popen] = field(default_factory=dict)
+    web_ports: list[int] = field(default_factory=list)
+    relay_ports: list[int] = field(default_factory=list)
+
+    @property
+    def redis_url(self) -> str:
+        return f"{REDIS}/{self.redis_db}"
+
+    @property
+    def env(self) -> dict:
+        return {
+            **os.environ,
+            "PYTHONPATH": str(ROOT),
+            "DJANGO_SETTINGS_MODULE": "bench.stack_settings",
+            "DATABASE_URL": f"{PG}/{self.db_name}",
+            "REDIS_URL": self.redis_url,
+            "DB_CONN_MAX_AGE": "0",  # Django: no persistent connections under ASGI
+            "BENCH_DB_POOL": str(self.db_pool),
+            "DEBUG": "true",  # the dev secret key and daphne serving /static/; loopback only
+            "LOG_LEVEL": "WARNING",
+        }
+
+    def __enter__(self) -> Stack:
+        self.logs.mkdir(parents=True, exist_ok=True)
+        self._stopped = threading.Event()
+        threading.Thread(target=self._watchdog, daemon=True).start()
+        try:
+            self._prepare()
+            self._start()
+        except BaseException:
+            self.stop()
+            raise
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.stop()
+
+    # ----- set-up ------------------------------------------------------------------------
+
+    def _prepare(self) -> None:
+        import psycopg
+        import redis
+
+        with psycopg.connect(f"{PG}/postgres", autocommit=True) as conn:
+            if not conn.execute("SELECT 1 FROM pg_database WHERE datname = %s",
+                                (self.db_name,)).fetchone():
+                conn.execute(f'CREATE DATABASE "{self.db_name}"')
+        redis.Redis.from_url(self.redis_url).flushdb()
+        manage = [PYTHON, str(ROOT / "manage.py")]
+        self._run([*manage, "migrate", "--noinput", "-v0"])
+        self._run([*manage, "load_builtin"])
+        self._run([PYTHON, str(ROOT / "bench" / "players.py"), str(self.players),
+                   uuid.uuid4().hex[:8]])
+
+    def _run(self, cmd: list[str]) -> None:
+        subprocess.run(cmd, env=self.env, cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
+
+    def _spawn(self, name: str, cmd: list[str], role: str, **env) -> subprocess.Popen:
+        log = open(self.logs / f"{name}.log", "w")
+        child = subprocess.Popen(cmd, env={**self.env, "BENCH_ROLE": role, **env}, cwd=ROOT,
+                                 stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+        self.children[name] = child
+        return child
+
+    def _start(self) -> None:
+        # A socket's consumer must accept within the connect timeout (daphne's default 5 s);
+        # under a storm of openings (everyone at once, or reconnecting after a deploy) they
+        # queue behind the process's one consumer thread: give them 30 s.
+        daphne = [PYTHON, "-m", "daphne", "-b", "127.0.0.1", "--websocket_connect_timeout", "30"]
+        for i in range(self.web):
+            port = free_port()
+            self.web_ports.append(port)
+            self._spawn(f"web{i}", [*daphne, "-p", str(port), "mahjong.asgi:application"], "web")
+        for i in range(2):
+            port = free_port()
+            self.relay_ports.append(port)
+            self._spawn(f"relay{i}", [*daphne, "-p", str(port), "bench.relay.asgi:application"],
+                        "relay", DJANGO_SETTINGS_MODULE="bench.relay.settings")
+        for i in range(self.workers):
+            self._spawn(f"worker{i}", [PYTHON, "-m", "celery", "-A", "mahjong.celery", "worker",
+                                       "--pool=threads", "--concurrency=4", "--loglevel=WARNING",
+                                       "--without-gossip", "--without-mingle",
+                                       "-n", f"bench{i}@%h"], "worker")
+        ports = [(p, f"web{i}") for i, p in enumerate(self.web_ports)]
+        ports += [(p, f"relay{i}") for i, p in enumerate(self.relay_ports)]
+        for port, name in ports:
+            wait_for_port(port, self.children[name])
+
+    # ----- what the driver reads ---------------------------------------------------------
+
+    def web_pids(self) -> list[int]:
+        return [self.children[f"web{i}"].pid for i in range(self.web)]
+
+    def web_rss_kib(self) -> list[int]:
+        return [rss_kib(pid) for pid in self.web_pids()]
+
+    def queries(self) -> dict[str, int]:
+        import redis
+
+        client = redis.Redis.from_url(self.redis_url)
+        return {role: int(client.get(f"bench:queries:{role}") or 0) for role in ("web", "worker")}
+
+    def describe(self) -> dict:
+        return {"web_ports": self.web_ports, "relay_ports": self.relay_ports,
+                "pids": {name: c.pid for name, c in self.children.items()},
+                "database": f"{PG}/{self.db_name}", "redis": self.redis_url}
+
+    # ----- stopping ----------------------------------------------------------------------
+
+    def _watchdog(self) -> None:
+        if not self._stopped.wait(self.seconds):
+            print(f"stack: {self.seconds}s bound reached, stopping", file=sys.stderr)
+            self.stop()
+
+    def stop(self) -> None:
+        self._stopped.set()
+        for child in self.children.values():
+            _signal_group(child, signal.SIGTERM)
+        deadline = time.monotonic() + 15
+        for child in self.children.values():
+            try:
+                child.wait(max(0.1, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                _signal_group(child, signal.SIGKILL)
+                child.wait()
+
+
+def _signal_group(child: subprocess.Popen, sig: int) -> None:
+    if child.poll() is None:
+        try:
+            os.killpg(child.pid, sig)  # its own session: the worker's threads and children too
+        except ProcessLookupError:
+            pass
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--web", type=int, default=2)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--players", type=int, default=100)
+    parser.add_argument("--seconds", type=float, default=120)
+    parser.add_argument("--db-pool", type=int, default=8)
+    args = parser.parse_args()
+    with Stack(web=args.web, workers=args.workers, players=args.players,
+               seconds=args.seconds, db_pool=args.db_pool) as stack:
+        print(json.dumps(stack.describe()), flush=True)
+        try:
+            stack._stopped.wait(args.seconds)
+        except KeyboardInterrupt:
+            pass
+
+
+if __name__ == "__main__":
+    main()

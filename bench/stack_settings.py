@@ -1,0 +1,72 @@
+"""Settings of the benchmark stack (bench/stack.py): the product's settings plus two
+bench-only changes, never used by the site itself.
+
+* Queries are counted in every process: an execute wrapper on each new database
+  connection adds to a per-process count, which a background thread adds to Redis
+  (``bench:queries:<BENCH_ROLE>``, in the stack's own Redis database) twice a second.
+  The load driver reads the totals before and after its window: queries per action.
+* ``BENCH_DB_POOL=N``: each process keeps a psycopg pool of at most N PostgreSQL
+  connections (Django's ``OPTIONS["pool"]``) instead of a connection per request. Django
+  advises against persistent connections (CONN_MAX_AGE) under ASGI: each request runs in
+  a thread of its own, and a kept connection is orphaned with its thread.
+* Passwords hash with MD5: the driver logs in hundreds of players through the real
+  log-in form, and PBKDF2's deliberate cost per log-in is not what is measured.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+
+from django.db.backends.signals import connection_created
+
+from mahjong.settings import *  # noqa: F401,F403
+from mahjong.settings import DATABASES, REDIS_URL
+
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+POOL = int(os.environ.get("BENCH_DB_POOL", "0"))
+if POOL and DATABASES["default"]["ENGINE"].endswith("postgresql"):
+    DATABASES["default"]["CONN_MAX_AGE"] = 0  # a pool and persistent connections exclude
+    DATABASES["default"]["OPTIONS"]["pool"] = {"min_size": 1, "max_size": POOL, "timeout": 20}
+
+ROLE = os.environ.get("BENCH_ROLE", "other")
+FLUSH_EVERY = 0.5  # seconds
+
+
+class QueryCounter:
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.pending = 0
+        self.flusher_pid = None
+
+    def __call__(self, execute, sql, params, many, context):
+        with self.lock:
+            self.pending += 1
+            if self.flusher_pid != os.getpid():  # first query of this process (or fork)
+                self.flusher_pid = os.getpid()
+                threading.Thread(target=self.flush_loop, daemon=True).start()
+        return execute(sql, params, many, context)
+
+    def flush_loop(self):
+        import redis
+
+        client = redis.Redis.from_url(REDIS_URL)
+        key = f"bench:queries:{ROLE}"
+        while True:
+            threading.Event().wait(FLUSH_EVERY)
+            with self.lock:
+                delta, self.pending = self.pending, 0
+            if delta:
+                client.incrby(key, delta)
+
+
+COUNTER = QueryCounter()
+
+
+def _count_queries(sender, connection, **kwargs):
+    if COUNTER not in connection.execute_wrappers:
+        connection.execute_wrappers.append(COUNTER)
+
+
+connection_created.connect(_count_queries, weak=False)
