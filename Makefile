@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: install test run test-engine chromium
+.PHONY: install test run test-engine chromium axe
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "Python 3.11+ is required"'
@@ -29,7 +29,17 @@ chromium:
 		else sudo apt-get update -qq && sudo apt-get install -y -qq chromium; fi; \
 	fi
 
-test: install chromium
+# The accessibility scan (tests/e2e/test_a11y.py) injects axe-core from npm into chromium.
+AXE_CORE := 4.14.1
+AXE_STAMP := tests/e2e/node/.axe-core-$(AXE_CORE)
+$(AXE_STAMP):
+	@command -v npm >/dev/null || { if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq nodejs npm; \
+		else sudo apt-get update -qq && sudo apt-get install -y -qq nodejs npm; fi; }
+	npm install --silent --no-audit --no-fund --no-save --prefix tests/e2e/node axe-core@$(AXE_CORE)
+	touch $@
+axe: $(AXE_STAMP)
+
+test: install chromium axe
 	$(PY) -m pytest
 
 test-engine: install

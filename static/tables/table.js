@@ -52,6 +52,7 @@
       version: status ? status.dataset.version : "",
       rivers: document.querySelectorAll("#mj-rivers .tile").length,
       melds: document.querySelectorAll(".mj-table .meld").length,
+      mine: document.querySelectorAll("#mj-hand .meld").length,
       drawn: drawn ? drawn.dataset.tile : "",
       outcome: outcome ? outcome.dataset.outcome : ""
     };
@@ -67,7 +68,9 @@
         sound = now.outcome === "self_draw" || now.outcome === "discard_win" ? "win" : null;
       } else if (now.melds > last.melds) {
         sound = "claim";
-        document.querySelectorAll(".mj-table .meld:last-of-type .tile").forEach(function (t) { enter([t]); });
+        var seat = now.mine > last.mine ? "#mj-hand" : "#mj-opponent";
+        var melds = document.querySelectorAll(seat + " .meld");
+        if (melds.length) enter(Array.prototype.slice.call(melds[melds.length - 1].querySelectorAll(".tile")));
       } else if (now.drawn && now.rivers === last.rivers) {
         sound = "draw";
       } else if (now.rivers > last.rivers) {
@@ -124,6 +127,7 @@
   }
   document.addEventListener("keydown", function (e) {
     if (e.ctrlKey || e.metaKey || e.altKey || !table()) return;
+    if (document.querySelector("[popover]:popover-open")) return;  // Esc closes it first
     if (e.target.closest && e.target.closest("input, select, textarea, [contenteditable], [popover]")) return;
     var key = e.key, target = null;
     if (/^[0-9=-]$/.test(key)) {

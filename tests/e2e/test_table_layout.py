@@ -1,0 +1,94 @@
+"""The table in chromium at 390x844 and 1440x900: the own hand never overflows its row,
+the table or the viewport at any turn of a whole hand, and is on screen without scrolling;
+keyboard play, the help popover and the clock's one announcement at five seconds."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.e2e.tour import SIZES, overflow, tour  # noqa: F401
+
+pytestmark = pytest.mark.e2e
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_hand_never_overflows_its_container(tour, size):  # noqa: F811
+    hands = tour[size].hands
+    assert len(hands) >= 4  # several turns, the middle and the end of the hand
+    assert {moment for moment, _m in hands} >= {"turn 0", "end of hand"}
+    problems = [(moment, overflow(m)) for moment, m in hands if overflow(m)]
+    assert problems == []
+    for _moment, m in hands:
+        assert len(m["tiles"]) >= 1
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_hand_is_on_screen_without_scrolling(tour, size):  # noqa: F811
+    moment, m = tour[size].hands[0]
+    assert m["scrollY"] == 0
+    assert m["row"]["bottom"] <= m["viewport"]["height"], (moment, m["row"])
+    # large and tappable: 13-14 tiles in one row as wide as the screen allows
+    assert min(m["widths"]) >= (24 if size == "phone" else 56), m["widths"]
+
+
+def test_keyboard_play_help_and_the_clock_announcement(player, site):
+    page = player("kim")
+    page.select_option("[data-testid=bot-level]", "random")
+    page.click("[data-testid=play-bot]")
+    page.wait_for_url(re.compile(r"/tables/\w+/$"))
+    page.wait_for_selector("#mj-hand [data-tile]")
+    # count every change of the screen-reader clock line from now on
+    page.evaluate("""() => { window.__said = [];
+      new MutationObserver(() => window.__said.push([
+          document.getElementById('mj-clock').dataset.deadline,
+          document.getElementById('mj-clock-say').textContent]))
+        .observe(document.getElementById('mj-clock-say'), {childList: true, characterData: true, subtree: true}); }""")
+    # the help popover lists the keys
+    page.click("[popovertarget=mj-help]")
+    assert page.is_visible("#mj-help") and "h" in page.inner_text("#mj-help .mj-keys")
+    page.keyboard.press("Escape")
+    assert not page.is_visible("#mj-help")
+    # wait for a plain turn (tiles to discard, no prompt), then discard the first tile by "1"
+    for _ in range(30):
+        page.wait_for_function(
+            "!!document.querySelector('#mj-clock[data-turn=me]')"
+            " || !!document.querySelector('[data-outcome]')", timeout=30_000)
+        if page.query_selector("[data-outcome]"):
+            pytest.fail("the hand ended before a plain turn")
+        first = page.query_selector('#mj-hand button[data-key="1"]')
+        if first and not page.query_selector("#mj-prompt [data-action]"):
+            break
+        if page.query_selector('#mj-prompt [data-verb="pass"]'):
+            page.keyboard.press("Escape")  # Esc passes a claim
+        page.wait_for_timeout(300)
+    tile = first.query_selector("[data-tile]").get_attribute("data-tile")
+    before = len(page.query_selector_all("#mj-rivers .river.me .tile"))
+    version = int(page.get_attribute("#mj-status", "data-version"))
+    page.keyboard.press("1")
+    page.wait_for_function(
+        f"Number(document.querySelector('#mj-status').dataset.version) > {version}")
+    mine = page.query_selector_all("#mj-rivers .river.me .tile")
+    if len(mine) == before:  # the bot claimed it at once: it went into the bot's meld
+        melds = [t.get_attribute("data-face") for t in page.query_selector_all(
+            "#mj-opponent .meld img")]
+        assert melds, "the key press discarded nothing"
+    else:
+        assert len(mine) == before + 1 and mine[-1].get_attribute("data-face") == tile
+    # arrows move the focus through the hand (visible focus ring on the tile)
+    page.wait_for_function("!!document.querySelector('#mj-clock[data-turn=me]')", timeout=30_000)
+    page.keyboard.press("ArrowRight")
+    focused = page.evaluate("document.activeElement.className")
+    assert "tile-button" in focused
+    outline = page.evaluate(
+        "getComputedStyle(document.activeElement.querySelector('.tile')).outlineStyle")
+    assert outline == "solid"
+    # the decision timer is 5 s in these tests: the clock line speaks once per turn
+    page.wait_for_function("window.__said.some(([_d, t]) => t.length > 0)", timeout=10_000)
+    said = page.evaluate("window.__said.filter(([_d, t]) => t.length > 0)")
+    say = page.get_attribute("#mj-clock-say", "data-say")
+    assert said[0][1] == say
+    deadlines = [d for d, _t in said]
+    assert len(deadlines) == len(set(deadlines)), said  # once per turn, not every second
+    assert page.get_attribute("#mj-clock-say", "aria-live") == "assertive"

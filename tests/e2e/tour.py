@@ -1,0 +1,205 @@
+"""One walk through the site in chromium per screen size (a 390x844 phone in portrait and a
+1440x900 desktop), shared by the screenshot, layout and accessibility tests: lobby, a
+table against a bot in the middle of a hand and at its end, the hand's replay, the
+profile and the settings page. On every page it keeps a screenshot (var/screenshots/) and the axe-core scan;
+at every turn of the hand it measures the own hand against its container.
+
+axe-core comes from npm (`make test` installs it under tests/e2e/node/, gitignored)."""
+
+from __future__ import annotations
+
+import re
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Error as PlaywrightError
+
+from tests.e2e.conftest import PASSWORD, ROOT
+
+SIZES = {"phone": (390, 844), "desktop": (1440, 900)}
+PAGES = ("lobby", "table-mid", "table-end", "replay", "profile", "settings")
+SCREENSHOTS = ROOT / "var" / "screenshots"
+AXE = ROOT / "tests" / "e2e" / "node" / "node_modules" / "axe-core" / "axe.min.js"
+BLOCKING = {"serious", "critical"}
+
+# The own hand, its row and every tile in it, as boxes: the row must hold every tile and
+# fit in the table, the table in the viewport's width, and nothing may scroll sideways.
+MEASURE_HAND = """() => {
+  const box = el => { const r = el.getBoundingClientRect();
+    return {left: r.left, right: r.right, top: r.top, bottom: r.bottom}; };
+  const row = document.querySelector('#mj-hand .mj-own');
+  const hand = document.getElementById('mj-hand');
+  const table = document.querySelector('.mj-table');
+  if (!row) return null;
+  return {
+    row: box(row), hand: box(hand), table: box(table),
+    tiles: [...row.querySelectorAll('.tile')].map(box),
+    widths: [...row.querySelectorAll('.tile')].map(el => el.offsetWidth),  // untransformed
+    rowScroll: row.scrollWidth - row.clientWidth,
+    pageScroll: document.scrollingElement.scrollWidth - window.innerWidth,
+    viewport: {width: window.innerWidth, height: window.innerHeight},
+    scrollY: window.scrollY,
+  };
+}"""
+
+AXE_RUN = """async () => {
+  const result = await axe.run(document, {resultTypes: ['violations']});
+  return result.violations.map(v => ({id: v.id, impact: v.impact, help: v.help,
+    nodes: v.nodes.slice(0, 5).map(n => n.target.join(' '))}));
+}"""
+
+TURN_OR_END = (
+    "!!document.querySelector('#mj-clock[data-turn=me]')"
+    " || !!document.querySelector('[data-outcome]')"
+)
+
+
+@dataclass
+class Visit:
+    size: str
+    shots: dict[str, Path] = field(default_factory=dict)
+    violations: dict[str, list[dict]] = field(default_factory=dict)
+    hands: list[tuple[str, dict]] = field(default_factory=list)  # (moment, measurement)
+    table_url: str = ""
+
+
+def overflow(m: dict) -> list[str]:
+    """What is wrong with one measurement of the hand (empty: it fits)."""
+    problems = []
+    slack = 0.5  # sub-pixel rounding
+    if m["rowScroll"] > 0:
+        problems.append(f"the hand row scrolls by {m['rowScroll']}px")
+    if m["pageScroll"] > 0:
+        problems.append(f"the page scrolls sideways by {m['pageScroll']}px")
+    for name in ("row", "hand"):
+        if m[name]["left"] < m["table"]["left"] - slack or m[name]["right"] > m["table"]["right"] + slack:
+            problems.append(f"#mj-hand {name} {m[name]} leaves the table {m['table']}")
+    for i, t in enumerate(m["tiles"]):
+        if t["left"] < m["row"]["left"] - slack or t["right"] > m["row"]["right"] + slack:
+            problems.append(f"tile {i} {t} leaves the row {m['row']}")
+        if t["right"] > m["viewport"]["width"] + slack:
+            problems.append(f"tile {i} ends past the viewport at {t['right']}")
+    return problems
+
+
+def axe_scan(page) -> list[dict]:
+    if not AXE.exists():
+        pytest.fail(f"axe-core is missing at {AXE}: `make axe` (part of `make test`) installs it")
+    page.add_script_tag(path=str(AXE))
+    return page.evaluate(AXE_RUN)
+
+
+def _sign_up(page, site, name):
+    page.goto(f"{site}/accounts/signup/")
+    page.fill("input[name=username]", name)
+    page.fill("input[name=nickname]", name)
+    page.fill("input[name=password1]", PASSWORD)
+    page.fill("input[name=password2]", PASSWORD)
+    page.click("form button.primary")
+    page.wait_for_url(f"{site}/")
+
+
+def _version(page) -> int:
+    return int(page.get_attribute("#mj-status", "data-version"))
+
+
+def _ended(page) -> bool:
+    return page.query_selector("[data-outcome]") is not None
+
+
+def _my_turn(page, timeout=30_000) -> bool:
+    """Wait for this player's decision; False once the hand has ended."""
+    page.wait_for_function(TURN_OR_END, timeout=timeout)
+    return not _ended(page)
+
+
+def _move(page) -> None:
+    """A simple player's click: win, let a claim go, else discard the drawn tile."""
+    for selector in (
+        '#mj-prompt [data-action="hu"]',
+        '#mj-prompt [data-action="pass"]',
+        '#mj-prompt [data-action="guo"]',
+        "#mj-hand button[data-drawn]",
+        "#mj-hand button[data-action^='discard '] >> nth=-1",
+    ):
+        if page.query_selector(selector.split(" >> ")[0]):
+            before = _version(page)
+            try:
+                page.click(selector, timeout=2_000)
+                page.wait_for_function(
+                    f"Number(document.querySelector('#mj-status').dataset.version) > {before}"
+                    " || !!document.querySelector('[data-outcome]')",
+                    timeout=5_000,
+                )
+            except PlaywrightError:
+                pass  # a push replaced the button, or the server played: look again
+            return
+
+
+class Tour:
+    def __init__(self, browser, site):
+        self.browser, self.site = browser, site
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+
+    def keep(self, page, visit: Visit, name: str) -> None:
+        page.wait_for_timeout(300)  # let the enter animations settle
+        path = SCREENSHOTS / f"{name}-{visit.size}.png"
+        page.screenshot(path=str(path), full_page=False)
+        visit.shots[name] = path
+        visit.violations[name] = axe_scan(page)
+
+    def measure(self, page, visit: Visit, moment: str) -> None:
+        m = page.evaluate(MEASURE_HAND)
+        if m is not None:
+            visit.hands.append((moment, m))
+
+    def visit(self, size: str) -> Visit:
+        width, height = SIZES[size]
+        context = self.browser.new_context(
+            locale="zh-CN", viewport={"width": width, "height": height}
+        )
+        try:
+            return self._walk(context.new_page(), Visit(size))
+        finally:
+            context.close()
+
+    def _walk(self, page, visit: Visit) -> Visit:
+        page.set_default_timeout(15_000)
+        _sign_up(page, self.site, f"tour{visit.size[:2]}{int(time.time() * 1000) % 10**7}")
+        self.keep(page, visit, "lobby")
+        page.select_option("[data-testid=bot-level]", "random")
+        page.click("[data-testid=play-bot]")
+        page.wait_for_url(re.compile(r"/tables/\w+/$"))
+        visit.table_url = page.url
+        page.wait_for_selector("#mj-hand [data-tile]")
+        turns = 0
+        deadline = time.monotonic() + 180
+        while _my_turn(page):
+            assert time.monotonic() < deadline, "the hand did not end in time"
+            self.measure(page, visit, f"turn {turns}")
+            if turns == 2:  # a few discards in the rivers: the middle of a hand
+                self.keep(page, visit, "table-mid")
+                self.measure(page, visit, "mid-hand, after the scan")
+            _move(page)
+            turns += 1
+        if "table-mid" not in visit.shots:
+            pytest.fail(f"the hand ended after {turns} turns, before the middle")
+        self.keep(page, visit, "table-end")
+        self.measure(page, visit, "end of hand")
+        table_id = visit.table_url.rstrip("/").rsplit("/", 1)[1]
+        page.goto(f"{self.site}/history/hands/{table_id}/1/replay/")
+        self.keep(page, visit, "replay")
+        page.goto(f"{self.site}/accounts/profile/")
+        self.keep(page, visit, "profile")
+        page.goto(f"{self.site}/accounts/settings/")
+        self.keep(page, visit, "settings")
+        return visit
+
+
+@pytest.fixture(scope="session")
+def tour(browser, site):
+    """size -> Visit, walked once per test session for both sizes."""
+    walker = Tour(browser, site)
+    return {size: walker.visit(size) for size in SIZES}
