@@ -18,7 +18,7 @@ from tests.web.tables_support import bot_table, duel, no_eager_timers, play_out 
 HANDS_PER_RULESET = 6  # 36 random hands in all, in sessions (later hands carry scores)
 
 
-def random_session(slug: str, hands: int, seed: str):
+def random_session(slug: str, hands: int, seed: str, stage: int = 0):
     """Play ``hands`` hands of one table with random legal moves; yields what a table's
     record holds for each: the final state's JSON, the seed, the commitment, the moves.
     Every fifth hand a player escapes half way (the log's "escape" move)."""
@@ -27,7 +27,7 @@ def random_session(slug: str, hands: int, seed: str):
     for number in range(hands):
         hand_seed = hashlib.sha256(f"{seed}|{number}".encode()).digest()
         if state is None:
-            state = new_hand(slug, hand_seed)
+            state = new_hand(slug, hand_seed, stage=stage)
         else:
             state = next_hand(state, None, hand_seed, scores=(number, -number))
         start, moves = state, []
@@ -54,6 +54,18 @@ def test_random_hands_of_every_ruleset_rebuild_to_the_recorded_end(slug):
         assert steps[0].state.to_dict() == start.to_dict()  # the deal, from the seed alone
         assert steps[-1].state.ended
         assert [(s.seat, s.action) for s in steps[1:]] == [(m[0], m[1]) for m in moves]
+
+
+def test_random_stage_mode_hands_with_their_offers_rebuild():
+    """关卡 (stages 1-4): exchanges and 搓牌 are moves of the log like any other."""
+    verbs = set()
+    for stage in (1, 2, 3, 4):
+        played = random_session("stage", 3, f"r{stage}", stage)
+        for _start, final, seed, commitment, moves in played:
+            steps = replays.rebuild_from(final, seed, commitment, moves)
+            assert steps[-1].state.session.stage == stage
+            verbs |= {action.split()[0] for _seat, action, _by in moves}
+    assert {"exchange", "cuo"} <= verbs, verbs
 
 
 def test_a_changed_move_or_seed_or_end_is_refused():
@@ -214,3 +226,19 @@ def test_the_wenzhou_wild_is_marked_wherever_it_is_held(client, alice):
     held = sum(t == wild for s in replays.step_context(steps, 0)["seats"]
                for t in s["concealed"] + [s["drawn"]] + s["river"])
     assert page.count("tile--wild") == 1 + held  # the indicator line, then every copy shown
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("stage", [1, 2, 3, 4])
+def test_stage_mode_hands_rebuild(alice, stage):
+    from accounts.models import User
+    from lobby.models import Ruleset
+    from mahjong.tables import services
+
+    bot = User.objects.filter(kind=User.Kind.BOT).order_by("pk").first()
+    table = services.open_table(Ruleset.objects.filter(engine_slug="stage").first(), [alice, bot],
+                                bot_level="strong", stage=stage)
+    hand = play_out(table)
+    steps = replays.rebuild(hand)
+    assert steps[0].state.session.stage == stage
+    assert steps[-1].state.to_dict() == hand.game().to_dict()
