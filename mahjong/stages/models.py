@@ -58,7 +58,9 @@ class StageSettings(models.Model):
     beans_per_point = models.PositiveIntegerField(
         _("beans per stage point"),
         default=1,
-        help_text=_("Stakes and winnings of stage hands in beans per point; 0 plays for score only."),
+        help_text=_(
+            "Stakes and winnings of stage hands in beans per point; 0 plays for score only."
+        ),
     )
 
     class Meta:

@@ -57,7 +57,8 @@ def live_table(progress: StageProgress) -> Table | None:
 
 
 def stage_ruleset() -> Ruleset:
-    ruleset = Ruleset.objects.filter(engine_slug="stage", is_active=True).order_by("ordering").first()
+    rulesets = Ruleset.objects.filter(engine_slug="stage", is_active=True)
+    ruleset = rulesets.order_by("ordering").first()
     if ruleset is None:
         raise StageError(_("Stage mode is not available right now."))
     return ruleset
@@ -160,6 +161,7 @@ def restart(user) -> StageRun:
         if run_of(progress).status == stage_run.IN_HAND:
             raise StageError(_("Finish the hand in play first."))
         run = stage_run.start()
+        _leave_table(progress)
         _save(progress, run, table=None)
         return run
 
@@ -171,8 +173,16 @@ def _move_on(user, status: str, step) -> StageRun:
         if run.status != status:
             raise StageError(_("That is not possible now."))
         run = step(run)
+        _leave_table(progress)
         _save(progress, run, table=None)
         return run
+
+
+def _leave_table(progress: StageProgress) -> None:
+    """The finished attempt's table closes (its last hand is over: no escape)."""
+    table = live_table(progress)
+    if table is not None:
+        tables.leave(table, progress.user)
 
 
 # ----- hooks called by tables.services inside its transaction ----------------------------

@@ -21,8 +21,8 @@ def fast_stage_timers(site, site_database):
     """The stage ruleset's timers made short on the running site (an admin override)."""
     env = {**os.environ, "DATABASE_URL": site_database, "MAHJONG_TESTING": "true",
            "DJANGO_SETTINGS_MODULE": "mahjong.settings"}
-    code = ("from lobby.models import Ruleset; "
-            f"Ruleset.objects.filter(engine_slug='stage').update(overrides={{'timers': {FAST_TIMERS!r}}})")
+    code = ("from lobby.models import Ruleset; Ruleset.objects.filter(engine_slug='stage')"
+            f".update(overrides={{'timers': {FAST_TIMERS!r}}})")
     subprocess.run([sys.executable, str(ROOT / "manage.py"), "shell", "-c", code], env=env,
                    cwd=ROOT, check=True, capture_output=True)
 
@@ -32,7 +32,8 @@ def stage_facts(page) -> dict:
     return {k: screen.get_attribute(f"data-{k}") for k in ("stage", "status", "score", "hands")}
 
 
-def test_a_stage_hand_is_played_to_its_result_and_the_climb_moves_on(player, site, fast_stage_timers):
+def test_a_stage_hand_is_played_to_its_result_and_the_climb_moves_on(player, site,
+                                                                     fast_stage_timers):
     page = player("stella")
     page.click("[data-testid=stage-mode-link]")
     page.wait_for_url(f"{site}/stages/")

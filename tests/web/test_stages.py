@@ -146,6 +146,8 @@ def test_a_computer_win_loses_the_stake_and_can_fail_the_stage(alice, client_of)
     assert Table.objects.count() == 1
     client.post(reverse("stages:retry"))
     assert run_of(alice) == StageRun(stage=1, score=1500, hands=1)
+    table.refresh_from_db()
+    assert table.status == Table.Status.FINISHED  # the failed attempt's table closed
 
 
 def test_leaving_a_stage_hand_loses_only_its_stake(alice):
@@ -196,7 +198,8 @@ def test_the_start_exchange_is_chosen_on_the_offer_panel(alice, client_of, htmx)
 def test_the_offer_endpoint_is_for_the_seated_player(alice, bob, client_of):
     table = services.play(alice)
     url = reverse("stages:offer", args=[table.public_id])
-    assert client_of(bob).post(url, {"kind": "exchange", "tile": ["1m"], "version": 1}).status_code == 403
+    refused = client_of(bob).post(url, {"kind": "exchange", "tile": ["1m"], "version": 1})
+    assert refused.status_code == 403
 
 
 def test_cuo_shows_the_live_wall_and_takes_a_tile(alice, client_of):
@@ -228,7 +231,8 @@ def test_admin_lists_progress_and_stage_settings(alice, admin_client):
     assert admin_client.get(reverse("admin:stages_stagesettings_changelist")).status_code == 200
     from mahjong.stages.models import StageSettings
 
-    page = admin_client.get(reverse("admin:stages_stagesettings_change", args=[StageSettings.load().pk]))
+    url = reverse("admin:stages_stagesettings_change", args=[StageSettings.load().pk])
+    page = admin_client.get(url)
     assert page.status_code == 200 and "p_cuo = 0.1" in page.content.decode()
 
 
