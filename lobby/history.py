@@ -200,4 +200,7 @@ def verify_line(hand: Hand) -> dict:
     }
     if state["ruleset"].get("overrides"):
         line["overrides"] = state["ruleset"]["overrides"]
+    if state["session"].get("stage"):  # 关卡: the stage adjusts the deal from the seed
+        line["stage"] = state["session"]["stage"]
+        line["stage_player"] = state["session"].get("stage_player", 0)
     return line

@@ -104,6 +104,8 @@ def _verify_query(line: dict) -> str:
         "hand0": deal["hands"][0],
         "hand1": deal["hands"][1],
         "overrides": json.dumps(line.get("overrides") or {}),
+        "stage": line.get("stage", ""),
+        "stage_player": line.get("stage_player", ""),
     })
 
 
@@ -132,7 +134,8 @@ def replay(request, table_id, number):
 def verify(request):
     """The fairness check as a page: the same check as the CLI, on what was pasted."""
     form = {k: request.GET.get(k, "").strip() for k in
-            ("ruleset", "seed", "commitment", "dealer", "hand0", "hand1", "overrides")}
+            ("ruleset", "seed", "commitment", "dealer", "hand0", "hand1", "overrides", "stage",
+             "stage_player")}
     verdict = error = None
     if form["seed"] or form["commitment"]:
         try:
@@ -162,6 +165,11 @@ def _verify_request(form: dict) -> dict:
         request["dealer"] = int(form["dealer"])
     elif form["dealer"]:
         raise ValueError(_("The dealer is seat 0 or seat 1."))
+    for field in ("stage", "stage_player"):
+        if form[field]:
+            if not form[field].isdigit():
+                raise ValueError(_("The stage and its player are numbers."))
+            request[field] = int(form[field])
     if form["hand0"] or form["hand1"]:
         request["deal"] = {"hands": [form["hand0"], form["hand1"]]}
     if form["overrides"] and form["overrides"] != "{}":

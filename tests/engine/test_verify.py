@@ -136,3 +136,17 @@ def test_the_first_tiles_of_the_wall_can_be_checked():
     line = {**published(state), "wall": format_tiles(wall[:12])}
     code, [verdict] = run_lines([line])
     assert code == 0 and verdict["rebuilt"]["wall"].startswith(line["wall"][:2])
+
+
+def test_a_stage_hand_is_dealt_with_its_seeded_adjustments():
+    """关卡 stage 4 (RULES.md 5.4.5): this seed's roll rigs the deal; the check deals as
+    the table did when told the stage, and not without it."""
+    state = new_hand("stage", b"rig2", stage=4)
+    assert state.stage.bleed  # the rigged case
+    line = {**published(state), "stage": 4, "stage_player": 0}
+    code, [verdict] = run_lines([line])
+    assert code == 0 and verdict["ok"] is True
+    code, [verdict] = run_lines([{k: v for k, v in line.items() if k != "stage"}])
+    assert code == 1 and verdict["deal"] == "mismatch" and verdict["commitment"] == "ok"
+    code, [verdict] = run_lines([{**line, "stage": 9}])
+    assert code == 1 and "stage" in verdict["error"]

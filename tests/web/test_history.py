@@ -218,3 +218,21 @@ def test_pages_speak_chinese_by_default_without_english_left_over(client_of, won
         text = re.sub(r"<script.*?</script>|<[^>]+>", " ", html, flags=re.S)
         words = re.findall(r"\b[A-Za-z]{4,}\b", text)
         assert [w for w in words if w not in allowed] == [], url
+
+
+def test_a_stage_hands_page_verifies_with_its_stage(client, alice, settings):
+    """关卡: the stage's seeded adjustments of the deal are part of the check."""
+    from accounts.models import User
+    from lobby.models import Ruleset
+
+    settings.MAHJONG_TEST_SEED = "rigged5"  # this wall's roll rigs the stage-4 deal
+    bot = User.objects.filter(kind=User.Kind.BOT).order_by("pk").first()
+    table = services.open_table(Ruleset.objects.filter(engine_slug="stage").first(),
+                                [alice, bot], bot_level="strong", stage=4)
+    hand = play_out(table)
+    assert hand.game().stage.bleed
+    assert history.verify_line(hand)["stage"] == 4
+    page = client.get(hand_url(hand)).content.decode()
+    link = re.search(r'href="(/history/verify/\?[^"]+)"', page).group(1).replace("&amp;", "&")
+    assert "stage=4" in link
+    assert 'data-ok="true"' in client.get(link).content.decode()

@@ -5,6 +5,7 @@ Each input line names a hand as its page publishes it::
     {"id": 1, "ruleset": "classic", "seed": "<hex revealed at the end>",
      "commitment": "<hex published at the start>",
      "dealer": 0,                                   # optional: the hand's dealer seat
+     "stage": 3, "stage_player": 0,                 # optional: a 关卡 hand's stage and player
      "overrides": {"haidi_draws": 2},               # optional: the table's ruleset overrides
      "salt": "<hex>",                               # optional: derived from the seed if absent
      "deal": {"hands": ["<seat 0 tiles>", "<seat 1 tiles>"],   # optional, each optional:
@@ -13,9 +14,10 @@ Each input line names a hand as its page publishes it::
 
 and gets one verdict line: ``{"id", "ok", "commitment": "ok"|"mismatch", "deal": "ok"|
 "mismatch"|"not given", "mismatches": [...], "dealer", "rebuilt": {"hands", "flowers",
-"indicator", "wall"}}``. The wall is rebuilt by ``wall.build_wall`` from the seed alone;
-without ``dealer`` the first hand's rule applies (a seat drawn from the seed). The exit
-code is 1 if any line fails a check or cannot be read, else 0.
+"indicator", "wall"}}``. The wall is rebuilt by ``wall.build_wall`` from the seed alone
+and dealt as a table deals it (``game.new_hand``: flowers replaced, a 关卡 stage's seeded
+adjustments); without ``dealer`` the first hand's rule applies (a seat drawn from the
+seed). The exit code is 1 if any line fails a check or cannot be read, else 0.
 """
 
 from __future__ import annotations
@@ -23,10 +25,11 @@ from __future__ import annotations
 from typing import TextIO
 
 from ..errors import EngineError
+from ..game import new_hand
 from ..rulesets import get_ruleset
 from ..session import first_session
 from ..tiles import format_tile, format_tiles, parse_tiles
-from ..wall import build_wall, deal, derive_salt, matches_commitment, seed_bytes
+from ..wall import Deal, build_wall, derive_salt, matches_commitment, seed_bytes
 from .jsonlines import serve
 
 
@@ -64,7 +67,8 @@ def check(request: dict) -> dict:
         dealer = first_session(ruleset, seed).dealer
     elif dealer not in (0, 1):
         raise EngineError(f"dealer must be 0 or 1, got {dealer!r}")
-    dealt = deal(ruleset, seed, dealer)
+    stage, stage_player = request.get("stage") or 0, request.get("stage_player") or 0
+    dealt = _deal(ruleset, seed, dealer, stage, stage_player)
     wall, _unused = build_wall(ruleset, seed)
     rebuilt = {
         "hands": [format_tiles(h) for h in dealt.hands],
@@ -96,6 +100,18 @@ def _wall_mismatches(given, wall: tuple[int, ...]) -> list[str]:
     if wall[:len(front)] == front:
         return []
     return ["wall: the first tiles differ from the rebuilt wall"]
+
+
+def _deal(ruleset, seed: bytes, dealer: int, stage, stage_player) -> Deal:
+    """The hands as the engine deals them: the wall's deal, and for a 关卡 hand the
+    stage's own seeded adjustments too (RULES.md 5.4.5), exactly as a table starts."""
+    if stage not in (0, 1, 2, 3, 4) or stage_player not in (0, 1):
+        raise EngineError(f"stage must be 1-4 (0: none) and stage_player 0 or 1, "
+                          f"got {stage!r} and {stage_player!r}")
+    state = new_hand(ruleset, seed, dealer, stage=stage, stage_player=stage_player)
+    return Deal(hands=(state.seats[0].concealed, state.seats[1].concealed),
+                flowers=(state.seats[0].flowers, state.seats[1].flowers),
+                live=state.live, indicator=state.indicator)
 
 
 def _deal_mismatches(given, dealt) -> list[str]:
