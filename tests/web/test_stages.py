@@ -225,6 +225,33 @@ def test_cuo_shows_the_live_wall_and_takes_a_tile(alice, client_of):
     assert table.current_hand().game().seat(0).drawn == action.tile
 
 
+def test_the_in_game_swap_is_chosen_on_the_offer_panel(alice, client_of, htmx):
+    from lobby.models import Ruleset
+
+    Ruleset.objects.filter(engine_slug="stage").update(
+        overrides={"options": {"p_cuo": 0.0, "p_swap": 1.0}})
+    set_run(alice, stage=3, score=5000)
+    table = services.play(alice)
+    for _ in range(40):  # let the timers play until alice is offered a triplet
+        state = table.current_hand().game()
+        if state.stage.offer == "swap" and state.turn == 0:
+            break
+        hand = table.current_hand()
+        assert tables.advance(hand.pk, hand.version)
+    html = offer_html(table)
+    kind = format_tile(state.stage.swap_kind)
+    assert 'data-offer="swap"' in html and html.count(f'data-face="{kind}"') >= 3
+    hand = table.current_hand()
+    url = reverse("stages:offer", args=[table.public_id])
+    give = [format_tile(t) for t in state.seat(0).hand[:3]]
+    two = client_of(alice).post(url, {"kind": "swap", "tile": give[:2], "version": hand.version},
+                                headers=htmx())
+    assert "exactly 3" in two.content.decode() and table.current_hand().version == hand.version
+    client_of(alice).post(url, {"kind": "swap", "tile": give, "version": hand.version})
+    after = table.current_hand().game()
+    assert after.stage.swaps == 1 and after.seat(0).hand.count(state.stage.swap_kind) >= 3
+
+
 def test_admin_lists_progress_and_stage_settings(alice, admin_client):
     services.progress_for(alice)
     assert admin_client.get(reverse("admin:stages_stageprogress_changelist")).status_code == 200
