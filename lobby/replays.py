@@ -136,7 +136,14 @@ def _meld(text: str) -> dict:
 
 def _label(action: str) -> str:
     verb, _space, rest = action.partition(" ")
-    names = {"discard": gettext("Discard"), ESCAPE: gettext("Escape (逃跑)")}
+    names = {
+        "discard": gettext("Discard"),
+        ESCAPE: gettext("Escape (逃跑)"),
+        # 关卡 offers (RULES.md 5.4)
+        "exchange": gettext("Opening exchange (起始换牌)"),
+        "cuo": gettext("Pick from the wall (搓牌)"),
+        "swap": gettext("Swap (换牌)"),
+    }
     return f"{names.get(verb) or VERB_LABELS.get(verb, verb)} {rest}".strip()
 
 

@@ -6,6 +6,7 @@ tables.services, and refused for tampered records and hands still in play."""
 from __future__ import annotations
 
 import hashlib
+import re
 
 import pytest
 
@@ -242,3 +243,19 @@ def test_stage_mode_hands_rebuild(alice, stage):
     steps = replays.rebuild(hand)
     assert steps[0].state.session.stage == stage
     assert steps[-1].state.to_dict() == hand.game().to_dict()
+
+
+def test_every_move_of_a_stage_hand_is_labelled_in_chinese():
+    from django.utils import translation
+
+    verbs = {}
+    for stage in (2, 3, 4):
+        for _s, final, seed, commitment, moves in random_session("stage", 2, f"r{stage}", stage):
+            steps = replays.rebuild_from(final, seed, commitment, moves)
+            with translation.override("zh-hans"):
+                for index in range(1, len(steps)):
+                    label = replays.step_context(steps, index)["action_label"]
+                    verbs[steps[index].action.split()[0]] = label
+    assert {"exchange", "cuo"} <= verbs.keys()
+    for verb, label in verbs.items():  # the verb itself never shows, a Chinese word does
+        assert verb not in label and re.search(r"[\u4e00-\u9fff]", label), (verb, label)
