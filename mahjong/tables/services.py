@@ -466,7 +466,18 @@ def _decomposition(score) -> str:
 
 def _pay(locked: Locked, state: GameState, score, facts: dict) -> dict:
     users = [s.user for s in locked.seats]
-    beans = [u.beans for u in users]  # read with the seats, under the hand's lock
+    # Lock the players' rows (and the house's, in the wallet's primary-key order) before
+    # reading the balances the payment is capped at: the seats were read without a lock,
+    # and a deduction committed since would make the payment exceed the balance
+    # (tests/faults/test_money.py). The same query finds the house for the rake.
+    rows = {
+        u.pk: u
+        for u in User.objects.select_for_update()
+        .filter(Q(pk__in=[u.pk for u in users]) | Q(kind=User.Kind.HOUSE))
+        .order_by("pk")
+    }
+    house = next((u for u in rows.values() if u.kind == User.Kind.HOUSE), None)
+    beans = [rows[u.pk].beans for u in users]
     money = settle(
         state.ruleset,
         state.outcome,
@@ -478,7 +489,7 @@ def _pay(locked: Locked, state: GameState, score, facts: dict) -> dict:
     legs: dict[int, list] = {}
     for t in money.transfers:
         for who, sign in ((t.payer, -1), (t.payee, 1)):
-            account = wallet.house() if who == HOUSE else users[who]
+            account = (house or wallet.house()) if who == HOUSE else users[who]
             legs.setdefault(account.pk, [account, 0])[1] += sign * t.amount
     postings = [(acc, amount) for acc, amount in legs.values() if amount]
     if postings:

@@ -1,0 +1,130 @@
+"""Processes die mid-hand (issue #10, faults): a daphne process killed with -9, the Celery
+worker holding a turn timer killed with -9, the Redis server restarted with everything in
+it lost. Each game goes on to the end of the hand, and its whole history is checked
+against every screen the players saw (tests/faults/checks.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from mahjong.celery import app
+from mahjong.tables.models import Event
+from tests.faults.checks import assert_history, session_cookie
+from tests.faults.clients import Player, at_least, drive, ended
+from tests.faults.conftest import FAST_TIMERS
+
+pytestmark = pytest.mark.faults
+
+# A lost timer is resolved by a worker's sweeper: deadline + SWEEP_GRACE (3 s) + one
+# sweep period (5 s), plus room for a busy machine.
+SWEEP_WAIT = FAST_TIMERS["decision"] + 3 + 5 + 15
+
+
+def seated(table, users) -> tuple[Player, Player]:
+    return tuple(Player(u.username, table.public_id, session_cookie(u)) for u in users)
+
+
+def test_kill_9_a_web_process_mid_hand(cluster, duel_table):
+    doomed, other = cluster.web(0), cluster.web(1)
+    cluster.worker(0)
+    table, users = duel_table()
+    pa, pb = seated(table, users)
+    pa.connect(doomed)
+    pb.connect(doomed)
+    hand = table.current_hand()
+    drive([pa, pb], at_least([pa, pb], hand.version + 8))
+
+    last_seen = {p.name: p.view.version for p in (pa, pb)}
+    doomed.kill()
+    drive(
+        [pa, pb],
+        at_least([pa, pb], max(last_seen.values()) + 10),
+        timeout=90,
+        on_drop=lambda p: p.reconnect(other),
+    )
+    for p in (pa, pb):
+        p.acting = False
+        p.settle()
+
+    for p in (pa, pb):
+        assert p.drops == 1 and p.reconnects == 1, (p.name, p.drops)
+        assert p.web is other
+        after = [s.version for s in p.seen]
+        assert after[-1] >= last_seen[p.name]
+    assert_history(hand, {0: [pa], 1: [pb]})
+
+
+def holder_of(hand_id: int, version: int) -> str:
+    """The worker that has the (hand, version) timer reserved (an ETA task waiting in
+    its memory), by Celery's remote control."""
+    scheduled = app.control.inspect(timeout=3).scheduled() or {}
+    for worker, tasks in scheduled.items():
+        for task in tasks:
+            request = task["request"]
+            if request["name"].endswith(".advance") and list(request["args"]) == [
+                hand_id,
+                version,
+            ]:
+                return worker
+    raise AssertionError(f"no worker holds the timer of {hand_id}@{version}: {scheduled}")
+
+
+def test_kill_9_the_worker_holding_a_turn_timer(cluster, duel_table):
+    web = cluster.web(0)
+    workers = [cluster.worker(0), cluster.worker(1)]
+    table, users = duel_table()
+    pa, pb = seated(table, users)
+    pa.connect(web)
+    pb.connect(web)
+    hand = table.current_hand()
+    drive([pa, pb], at_least([pa, pb], hand.version + 4))
+
+    pa.acting = pb.acting = False
+    for p in (pa, pb):
+        p.settle()
+    idle = table.current_hand().version
+    holder = holder_of(hand.pk, idle)
+    doomed = next(w for w in workers if holder.startswith(f"{w.name}@"))
+    doomed.kill()
+
+    for p in (pa, pb):
+        p.wait(lambda s: s.version > idle, timeout=SWEEP_WAIT)
+    resolved = Event.objects.filter(hand=hand, kind="action", version=idle + 1)
+    assert [e.data["by"] for e in resolved] in (["timeout"], ["auto"])
+
+    pa.acting = pb.acting = True
+    drive([pa, pb], at_least([pa, pb], idle + 6), timeout=60)
+    for p in (pa, pb):
+        p.settle()
+    steps = assert_history(hand, {0: [pa], 1: [pb]})
+    # exactly once: one server move for the decision pending at ``idle``, then the players
+    first = hand.version - (len(steps) - 1)
+    assert steps[idle + 1 - first].by in ("timeout", "auto")
+    assert Event.objects.filter(hand=hand, kind="action", version=idle + 1).count() == 1
+
+
+def test_restart_redis_during_play(cluster, duel_table, private_redis):
+    web_a, web_b = cluster.web(0), cluster.web(1)
+    cluster.worker(0)
+    table, users = duel_table()
+    pa, pb = seated(table, users)
+    pa.connect(web_a)
+    pb.connect(web_b)
+    hand = table.current_hand()
+    drive([pa, pb], at_least([pa, pb], hand.version + 4))
+
+    restarted_at = max(p.view.version for p in (pa, pb))
+    private_redis.restart(down_for=1.0)
+    drive(
+        [pa, pb],
+        at_least([pa, pb], restarted_at + 8),
+        timeout=90,
+        on_drop=lambda p: p.reconnect(p.web),
+    )
+    for p in (pa, pb):
+        p.acting = False
+        p.settle()
+    # the consumers lost their channel layer with Redis: the sockets closed, the players
+    # came back to the same processes and got a fresh snapshot
+    assert pa.drops >= 1 and pb.drops >= 1
+    assert_history(hand, {0: [pa], 1: [pb]})

@@ -1,0 +1,140 @@
+"""Exactly one of several competing requests is applied (issue #10, faults): duplicate and
+late timer deliveries, actions racing for the same version (threads, each on its own
+database connection), a double click, and two tabs of the same player on two different
+web processes."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+from mahjong.celery import app
+from mahjong.engine.game import default_action, legal_actions
+from mahjong.tables import services
+from mahjong.tables.models import Event
+from tests.faults.checks import session_cookie
+from tests.faults.clients import Player
+
+pytestmark = pytest.mark.faults
+
+
+def race(use_stack_db, calls) -> list:
+    """Run ``calls`` at once, each in its own thread and connection; their outcomes (the
+    return value or the exception) in order."""
+    barrier = threading.Barrier(len(calls))
+    outcomes: list = [None] * len(calls)
+
+    def run(i, call):
+        with use_stack_db():
+            barrier.wait(timeout=30)
+            try:
+                outcomes[i] = call()
+            except Exception as exc:  # noqa: BLE001 - the outcome under test
+                outcomes[i] = exc
+
+    threads = [threading.Thread(target=run, args=(i, c)) for i, c in enumerate(calls)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=60)
+    assert not any(t.is_alive() for t in threads), "a racing call hung"
+    return outcomes
+
+
+def moves(hand) -> list[tuple[int, str, str]]:
+    return [
+        (e.version, e.data["action"], e.data["by"])
+        for e in Event.objects.filter(hand=hand, kind="action").order_by("seq")
+    ]
+
+
+def test_duplicate_and_late_timer_deliveries_apply_once(quiet_table, use_stack_db):
+    table, users = quiet_table()
+    hand = table.current_hand()
+    state = hand.game()
+    services.act(table, users[state.turn], str(default_action(state, state.turn)), 1)
+    hand.refresh_from_db()
+    assert hand.version == 2
+
+    duplicates = [lambda: services.advance(hand.pk, 2)] * 6
+    late = [lambda: services.advance(hand.pk, 1)] * 2
+    outcomes = race(use_stack_db, duplicates + late)
+    assert outcomes[:6].count(True) == 1 and outcomes[:6].count(False) == 5, outcomes
+    assert outcomes[6:] == [False, False], outcomes
+    assert services.advance(hand.pk, 2) is False  # a redelivery long after
+    hand.refresh_from_db()
+    assert hand.version == 3
+    assert [m[0] for m in moves(hand)] == [2, 3]
+    assert moves(hand)[-1][2] in ("timeout", "auto")
+
+
+def test_actions_racing_for_the_same_version_apply_once(quiet_table, use_stack_db):
+    table, users = quiet_table()
+    hand = table.current_hand()
+    state = hand.game()
+    mover = users[state.turn]
+    offered = sorted({str(a) for a in legal_actions(state, state.turn)})
+    assert len(offered) >= 3, offered
+    calls = [lambda a=a: services.act(table, mover, a, hand.version) for a in offered[:5]]
+    calls.append(lambda: services.advance(hand.pk, hand.version))  # its timer, too
+    outcomes = race(use_stack_db, calls)
+
+    applied = [o for o in outcomes if o is True or hasattr(o, "version")]
+    refused = [o for o in outcomes if isinstance(o, services.StaleVersion) or o is False]
+    assert len(applied) == 1 and len(refused) == len(calls) - 1, outcomes
+    hand.refresh_from_db()
+    assert hand.version == 2
+    assert len(moves(hand)) == 1
+
+
+@pytest.fixture
+def hints_only(peer):
+    """Hints reach the stack's web processes; no timers (the test is the only mover)."""
+    app.conf.task_always_eager = True  # peer's teardown restores it
+
+
+def test_a_double_click_applies_once(cluster, duel_table, hints_only):
+    web = cluster.web(0)
+    table, users = duel_table()
+    hand = table.current_hand()
+    mover = hand.game().turn
+    tab = Player("clicker", table.public_id, session_cookie(users[mover]))
+    first = tab.connect(web)
+    action = sorted(a for a in first.actions if a.startswith("discard "))[0]
+
+    tab.send(action, first.version)
+    tab.send(action, first.version)
+    tab.settle()
+    assert any(s.notice for s in tab.seen), "the second click got no answer"
+    hand.refresh_from_db()
+    assert hand.version == first.version + 1
+    assert moves(hand) == [(first.version + 1, action, "player")]
+    assert tab.view.version == hand.version
+    tab.close()
+
+
+def test_two_tabs_of_the_same_player_on_two_processes(cluster, duel_table, hints_only):
+    table, users = duel_table()
+    hand = table.current_hand()
+    mover = hand.game().turn
+    cookie = session_cookie(users[mover])
+    tabs = [Player(f"tab{i}", table.public_id, cookie) for i in (1, 2)]
+    other = Player("opponent", table.public_id, session_cookie(users[1 - mover]))
+    for player, web in zip([*tabs, other], [cluster.web(0), cluster.web(1), cluster.web(0)]):
+        player.connect(web)
+    version = tabs[0].view.version
+    assert tabs[0].view == tabs[1].view
+    action = sorted(a for a in tabs[0].view.actions if a.startswith("discard "))[-1]
+
+    for tab in tabs:
+        tab.send(action, version)
+    for player in (*tabs, other):
+        player.settle()
+    hand.refresh_from_db()
+    assert moves(hand) == [(version + 1, action, "player")]
+    for player in (*tabs, other):
+        assert player.view.version == hand.version == version + 1, player.name
+    assert tabs[0].view.tiles == tabs[1].view.tiles
+    for tab in (*tabs, other):
+        tab.close()
