@@ -236,3 +236,18 @@ def test_a_stage_hands_page_verifies_with_its_stage(client, alice, settings):
     link = re.search(r'href="(/history/verify/\?[^"]+)"', page).group(1).replace("&amp;", "&")
     assert "stage=4" in link
     assert 'data-ok="true"' in client.get(link).content.decode()
+
+
+def test_the_nav_and_the_profile_link_to_the_history(client, client_of, alice):
+    mine = client_of(alice).get("/").content.decode()
+    assert f'href="{reverse("history:mine")}"' in mine and "对局记录" in mine
+    profile = client.get(alice.get_absolute_url()).content.decode()
+    assert f'href="{reverse("history:player", args=[alice.public_id])}"' in profile
+
+
+def test_pages_follow_the_language_english_second(client, won_hand, alice):
+    client.post(reverse("set_language"), {"language": "en", "next": "/"})
+    page = client.get(reverse("history:player", args=[alice.public_id])).content.decode()
+    assert "Alice's games" in page and "Won" in page
+    hand = client.get(hand_url(won_hand)).content.decode()
+    assert "Fairness proof" in hand and "Final hands" in hand
