@@ -182,6 +182,7 @@ def test_the_start_exchange_is_chosen_on_the_offer_panel(alice, client_of, htmx)
     assert 'data-offer="exchange"' in html and html.count('name="tile"') == 14 - (state.dealer != 0)
     assert offer_html(table, seat=1).strip() == ""  # the computer's view holds no offer
     client = client_of(alice)
+    assert client.get(table.get_absolute_url()).status_code == 200  # the table page, too
     url = reverse("stages:offer", args=[table.public_id])
     for bad in (["9z"], [], ["1m1m1m1m1m"]):  # not a tile, none, more than the hand holds
         wrong = client.post(url, {"kind": "exchange", "tile": bad, "version": hand.version},
