@@ -92,6 +92,7 @@ class Player:
         self.arrivals: dict[int, float] = {}
         self.latest = ""  # the last fragments received
         self.changed = asyncio.Event()
+        self.socket_open = False
 
     # ----- HTTP as the browser does it ---------------------------------------------------
 
@@ -223,6 +224,7 @@ class Player:
             await self.login()
             await self.sit_down(bot)
             async with await self.connect() as ws:
+                self.socket_open = True
                 ready.set()
                 await self.play(ws)
         except (httpx.HTTPError, websockets.WebSocketException, OSError, RuntimeError) as exc:
@@ -285,7 +287,7 @@ def _ms(values: list[float]) -> dict:
 
 
 async def game(stack: Stack, tables: int, bots: float, think, warmup: float,
-               seconds: float, ramp: float) -> dict:
+               seconds: float, ramp: float, seat_within: float = 180) -> dict:
     run = Run()
     bot_tables = round(tables * bots)
     humans = 2 * (tables - bot_tables)
@@ -297,9 +299,11 @@ async def game(stack: Stack, tables: int, bots: float, think, warmup: float,
     for i, (player, ready) in enumerate(zip(players, readies, strict=True)):
         tasks.append(asyncio.create_task(player.session(i >= humans, ready)))
         await asyncio.sleep(ramp)  # a stream of arrivals rather than one burst
-    await asyncio.wait_for(asyncio.gather(*(r.wait() for r in readies)), timeout=180)
-    seated = sum(1 for p in players if p.table)
-    open_tables = len({p.table for p in players if p.table})
+    # Everyone seated with an open socket, or given up on, within the bound; a player
+    # still without a socket then counts as not seated.
+    await asyncio.wait([asyncio.create_task(r.wait()) for r in readies], timeout=seat_within)
+    seated = sum(1 for p in players if p.socket_open)
+    open_tables = len({p.table for p in players if p.socket_open})
     await asyncio.sleep(warmup)
     q0, cpu0 = stack.queries(), _cpu()
     run.started = time.monotonic()
@@ -314,7 +318,7 @@ async def game(stack: Stack, tables: int, bots: float, think, warmup: float,
     for t in tasks:
         t.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
-    return summarize(run, tables, open_tables, seated, q0, q1, rss_before, rss_during,
+    return summarize(run, tables, open_tables, (seated, len(players)), q0, q1, rss_before, rss_during,
                      cpu1 - cpu0, seconds)
 
 
@@ -337,7 +341,8 @@ def summarize(run, tables, open_tables, seated, q0, q1, rss_before, rss_during, 
     queries = {role: q1[role] - q0[role] for role in q1}
     per_table = [(d - b) / max(1, open_tables) for b, d in zip(rss_before, rss_during)]
     return {
-        "tables": tables, "open_tables": open_tables, "players_seated": seated,
+        "tables": tables, "open_tables": open_tables, "players_seated": seated[0],
+        "players": seated[1],
         "human_actions_per_s": round(len(clicks) / seconds, 1),
         "table_moves_per_s": round(moves / seconds, 1),
         "screens_updated": len(latencies), "screens_missed": missing,
