@@ -251,3 +251,14 @@ def test_pages_follow_the_language_english_second(client, won_hand, alice):
     assert "Alice's games" in page and "Won" in page
     hand = client.get(hand_url(won_hand)).content.decode()
     assert "Fairness proof" in hand and "Final hands" in hand
+
+
+def test_a_bot_opponent_is_named_without_a_link_to_a_history_it_does_not_have(client, bot_table,
+                                                                               alice):
+    hand = play_out(bot_table)
+    bot = bot_table.seats.get(index=1).user
+    bot_list = reverse("history:player", args=[bot.public_id])
+    assert client.get(bot_list).status_code == 404
+    for url in (reverse("history:player", args=[alice.public_id]), hand_url(hand)):
+        page = client.get(url).content.decode()
+        assert bot.display_name in page and bot_list not in page
