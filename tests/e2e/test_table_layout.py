@@ -5,10 +5,11 @@ keyboard play, the help popover and the clock's one announcement at five seconds
 from __future__ import annotations
 
 import re
+import time
 
 import pytest
 
-from tests.e2e.tour import SIZES, overflow, tour  # noqa: F401
+from tests.e2e.tour import SIZES, log_in_new_player, overflow, tour  # noqa: F401
 
 pytestmark = pytest.mark.e2e
 
@@ -33,8 +34,18 @@ def test_the_hand_is_on_screen_without_scrolling(tour, size):  # noqa: F811
     assert min(m["widths"]) >= (24 if size == "phone" else 56), m["widths"]
 
 
-def test_keyboard_play_help_and_the_clock_announcement(player, site):
-    page = player("kim")
+def test_keyboard_play_help_and_the_clock_announcement(browser, site, site_database):
+    context = browser.new_context(locale="en-US", viewport={"width": 1200, "height": 900})
+    try:
+        page = context.new_page()
+        page.set_default_timeout(15_000)
+        log_in_new_player(page, site, site_database, f"kim{int(time.time() * 1000) % 10**7}")
+        keyboard_play(page)
+    finally:
+        context.close()
+
+
+def keyboard_play(page):
     page.select_option("[data-testid=bot-level]", "random")
     page.click("[data-testid=play-bot]")
     page.wait_for_url(re.compile(r"/tables/\w+/$"))
@@ -44,7 +55,8 @@ def test_keyboard_play_help_and_the_clock_announcement(player, site):
       new MutationObserver(() => window.__said.push([
           document.getElementById('mj-clock').dataset.deadline,
           document.getElementById('mj-clock-say').textContent]))
-        .observe(document.getElementById('mj-clock-say'), {childList: true, characterData: true, subtree: true}); }""")
+        .observe(document.getElementById('mj-clock-say'),
+                 {childList: true, characterData: true, subtree: true}); }""")
     # the help popover lists the keys
     page.click("[popovertarget=mj-help]")
     assert page.is_visible("#mj-help") and "h" in page.inner_text("#mj-help .mj-keys")
