@@ -10,11 +10,22 @@ lost, and nothing was applied twice or out of order.
 
 from __future__ import annotations
 
+from collections import Counter
+
 from django.test import Client
 
 from lobby.replays import moves_of, rebuild_from
 from mahjong.engine.views import view
 from mahjong.tables.presenters import tiles_of
+
+
+# What this run injected and checked, printed at the end of the run (conftest.py) and
+# recorded in docs/RELIABILITY.md.
+TALLY: Counter = Counter()
+
+
+def injected(fault: str, times: int = 1) -> None:
+    TALLY[f"fault: {fault}"] += times
 
 
 def session_cookie(user) -> str:
@@ -54,4 +65,7 @@ def assert_history(hand, players_by_seat: dict) -> list:
             assert last == hand.version if hand.ended_at else last <= hand.version, (
                 player.name, last, hand.version,
             )  # fmt: skip
+    TALLY["hands rebuilt from seed and log"] += 1
+    TALLY["moves replayed"] += len(steps) - 1
+    TALLY["screens checked"] += sum(len(p.seen) for ps in players_by_seat.values() for p in ps)
     return steps

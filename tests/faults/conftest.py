@@ -19,12 +19,19 @@ from contextlib import contextmanager
 import pytest
 
 from tests.e2e.conftest import _database_url
+from tests.faults.checks import TALLY
 from tests.faults.stack import ROOT, Redis, Stack
 
 # Short timers so a timeout fits in a test; long enough that a scripted player always
 # answers first on a busy machine (a push takes well under a second).
 FAST_TIMERS = {"decision": 3, "bot_delay": 0.3, "locked_delay": 0.3}
 PASSWORD = "tile-river-5m-7z"
+
+
+def pytest_terminal_summary(terminalreporter):
+    """The run's figures (docs/RELIABILITY.md)."""
+    for name, count in sorted(TALLY.items()):
+        terminalreporter.write_line(f"faults: {name}: {count}")
 
 
 @pytest.fixture(scope="session")

@@ -22,6 +22,7 @@ from accounts.models import LedgerEntry, User
 from mahjong.engine import game as engine
 from mahjong.tables import services
 from mahjong.tables.models import Event
+from tests.faults.checks import TALLY, injected
 
 pytestmark = pytest.mark.faults
 
@@ -82,6 +83,7 @@ def test_a_database_error_mid_settlement_writes_nothing_and_the_retry_settles_on
     with pytest.raises(DatabaseError):
         services.act(table, users[seat], action, hand.version)
     assert failures, "the settlement never reached the ledger"
+    injected("database error mid-settlement")
     assert snapshot(table, users) == before
 
     services.act(table, users[seat], action, hand.version)  # the player's retry
@@ -167,6 +169,8 @@ def test_wallet_invariants_under_parallel_settlements_grants_adjustments_and_han
     calls = [guarded(money, i) for i in range(THREADS)] + [guarded(hand, i) for i in range(2)]
     _run_together(use_stack_db, calls)
     assert not errors, errors
+    TALLY["wallet postings raced"] += len(keys) + THREADS * len(range(0, ROUNDS, 4))
+    TALLY["hands settled while the wallet raced"] += len(tables)
 
     assert_wallet_invariants()
     shared = LedgerEntry.objects.filter(
@@ -248,6 +252,7 @@ def test_a_deduction_landing_just_before_the_settlement_is_paid_from_the_real_ba
 
     monkeypatch.setattr(services, "_pay", deduct_first)
     services.act(table, users[seat], action, hand.version)
+    injected("deduction committed mid-move")
     hand.refresh_from_db()
     assert hand.ended_at is not None and hand.result["beans"], hand.result
     assert_wallet_invariants()

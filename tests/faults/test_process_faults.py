@@ -9,7 +9,7 @@ import pytest
 
 from mahjong.celery import app
 from mahjong.tables.models import Event
-from tests.faults.checks import assert_history, session_cookie
+from tests.faults.checks import TALLY, assert_history, injected, session_cookie
 from tests.faults.clients import Player, at_least, drive, ended
 from tests.faults.conftest import FAST_TIMERS
 
@@ -36,6 +36,7 @@ def test_kill_9_a_web_process_mid_hand(cluster, duel_table):
 
     last_seen = {p.name: p.view.version for p in (pa, pb)}
     doomed.kill()
+    injected("kill -9 of a daphne process mid-hand")
     drive(
         [pa, pb],
         at_least([pa, pb], max(last_seen.values()) + 10),
@@ -82,15 +83,19 @@ def test_kill_9_the_worker_holding_a_turn_timer(cluster, duel_table):
     pa.acting = pb.acting = False
     for p in (pa, pb):
         p.settle()
-    idle = table.current_hand().version
+    pending = table.current_hand()
+    idle = pending.version
     holder = holder_of(hand.pk, idle)
     doomed = next(w for w in workers if holder.startswith(f"{w.name}@"))
     doomed.kill()
+    injected("kill -9 of the Celery worker holding a turn timer")
 
     for p in (pa, pb):
         p.wait(lambda s: s.version > idle, timeout=SWEEP_WAIT)
     resolved = Event.objects.filter(hand=hand, kind="action", version=idle + 1)
     assert [e.data["by"] for e in resolved] in (["timeout"], ["auto"])
+    late = (resolved[0].created_at - pending.deadline).total_seconds()
+    TALLY["seconds past the deadline, the sweeper's move for a killed worker"] = round(late, 1)
 
     pa.acting = pb.acting = True
     drive([pa, pb], at_least([pa, pb], idle + 6), timeout=60)
@@ -115,6 +120,7 @@ def test_restart_redis_during_play(cluster, duel_table, private_redis):
 
     restarted_at = max(p.view.version for p in (pa, pb))
     private_redis.restart(down_for=1.0)
+    injected("Redis restart losing every key")
     drive(
         [pa, pb],
         at_least([pa, pb], restarted_at + 8),

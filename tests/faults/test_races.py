@@ -13,7 +13,7 @@ from mahjong.celery import app
 from mahjong.engine.game import default_action, legal_actions
 from mahjong.tables import services
 from mahjong.tables.models import Event
-from tests.faults.checks import session_cookie
+from tests.faults.checks import injected, session_cookie
 from tests.faults.clients import Player
 
 pytestmark = pytest.mark.faults
@@ -60,6 +60,8 @@ def test_duplicate_and_late_timer_deliveries_apply_once(quiet_table, use_stack_d
     duplicates = [lambda: services.advance(hand.pk, 2)] * 6
     late = [lambda: services.advance(hand.pk, 1)] * 2
     outcomes = race(use_stack_db, duplicates + late)
+    injected("duplicate timer deliveries", 5 + 1)
+    injected("late timer deliveries", 2)
     assert outcomes[:6].count(True) == 1 and outcomes[:6].count(False) == 5, outcomes
     assert outcomes[6:] == [False, False], outcomes
     assert services.advance(hand.pk, 2) is False  # a redelivery long after
@@ -79,6 +81,7 @@ def test_actions_racing_for_the_same_version_apply_once(quiet_table, use_stack_d
     calls = [lambda a=a: services.act(table, mover, a, hand.version) for a in offered[:5]]
     calls.append(lambda: services.advance(hand.pk, hand.version))  # its timer, too
     outcomes = race(use_stack_db, calls)
+    injected("actions racing for one version", len(calls) - 1)
 
     applied = [o for o in outcomes if o is True or hasattr(o, "version")]
     refused = [o for o in outcomes if isinstance(o, services.StaleVersion) or o is False]
@@ -105,6 +108,7 @@ def test_a_double_click_applies_once(cluster, duel_table, hints_only):
 
     tab.send(action, first.version)
     tab.send(action, first.version)
+    injected("double click")
     tab.settle()
     assert any(s.notice for s in tab.seen), "the second click got no answer"
     hand.refresh_from_db()
@@ -129,6 +133,7 @@ def test_two_tabs_of_the_same_player_on_two_processes(cluster, duel_table, hints
 
     for tab in tabs:
         tab.send(action, version)
+    injected("the same action from two tabs on two processes")
     for player in (*tabs, other):
         player.settle()
     hand.refresh_from_db()
