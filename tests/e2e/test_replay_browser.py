@@ -33,21 +33,23 @@ for attempt in range(20):  # a hand long enough to step through (most are)
     moves = hand.events.filter(kind="action").count()
     if moves > 12:
         break
-print(table.public_id, hand.number, moves)
+print(player.public_id, table.public_id, hand.number, moves)
 """
 
 
 @pytest.fixture
 def finished_hand(site, site_database):
-    """(replay path, number of the last step) of a hand played to its end on the site."""
+    """(player's history path, replay path, number of the last step) of a hand played to
+    its end on the site."""
     env = {k: v for k, v in os.environ.items() if k not in {"REDIS_URL", "MAHJONG_TEST_SEED"}}
     env.update(DATABASE_URL=site_database, DEBUG="true", MAHJONG_TESTING="true",
                DJANGO_SETTINGS_MODULE="mahjong.settings")
     code = PLAY_A_HAND.format(suffix=os.getpid())
     out = subprocess.run([sys.executable, str(ROOT / "manage.py"), "shell", "-c", code], env=env,
                          cwd=ROOT, check=True, capture_output=True, text=True, timeout=120)
-    table, number, moves = out.stdout.split()[-3:]
-    return f"/history/hands/{table}/{number}/replay/", int(moves)
+    player, table, number, moves = out.stdout.split()[-4:]
+    return (f"/history/players/{player}/", f"/history/hands/{table}/{number}/replay/",
+            int(moves))
 
 
 def step_of(page) -> int:
@@ -61,13 +63,16 @@ def wait_for_step(page, step: int, timeout=10_000) -> None:
 
 
 def test_keys_step_through_the_replay_and_autoplay_reaches_the_end(browser, site, finished_hand):
-    path, last = finished_hand
+    history, path, last = finished_hand
     assert last > 10
     context = browser.new_context(locale="en-US", viewport={"width": 1200, "height": 900})
     page = context.new_page()
     page.set_default_timeout(15_000)
     try:
-        page.goto(f"{site}{path}")
+        page.goto(f"{site}{history}")  # the player's games, public: the replay is linked
+        shot(page, "history-list")
+        page.click(f'a[href="{path}"]')
+        page.wait_for_selector("#replay-board")
         assert step_of(page) == 0
         assert page.get_attribute("#replay-board", "data-last") == str(last)
 
