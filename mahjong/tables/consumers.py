@@ -82,9 +82,6 @@ class _TableSocket(JsonWebsocketConsumer):
         if event.get("session") in (None, getattr(session, "session_key", None)):
             self.close(code=LOGGED_OUT)
 
-    def error(self, message: str):
-        raise NotImplementedError
-
 
 class TableConsumer(_TableSocket):
     seat_index: int
@@ -111,7 +108,7 @@ class TableConsumer(_TableSocket):
     def _receive(self, text_data):
         if not ratelimit.allow(self.scope["user"].pk):
             return self.error(_("Slow down: too many messages. Nothing was done."))
-        if text_data is None or len(text_data) > MAX_MESSAGE or len(text_data.encode()) > MAX_MESSAGE:
+        if text_data is None or len(text_data.encode()) > MAX_MESSAGE:
             return self.error(_("Message refused: too long or not text."))
         try:
             content = json.loads(text_data)
@@ -131,7 +128,7 @@ class TableConsumer(_TableSocket):
         if not isinstance(content, dict) or not isinstance(content.get("action"), str):
             return _("Message refused: expected an action.")
         version = content.get("version")
-        if type(version) is not int:  # noqa: E721  (a bool is an int subclass: refuse it)
+        if type(version) is not int:  # a bool is an int too: refuse True and False
             return _("Message refused: the version must be a whole number.")
         table = content.get("table", self.table.public_id)
         if table != self.table.public_id:

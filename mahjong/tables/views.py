@@ -15,8 +15,8 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from lobby.models import Match
 
-from . import presenters, ratelimit, services, spectators
-from . import sessions  # noqa: F401  (connects the log-out receiver that closes sockets)
+# sessions: imported for its log-out receiver, which closes that session's sockets
+from . import presenters, ratelimit, services, sessions, spectators  # noqa: F401
 from .models import Seat, Table
 
 

@@ -95,9 +95,9 @@ def test_a_player_of_another_table_can_do_nothing_at_this_one(
     async def sockets():
         refused = await player_socket.connect()
         assert (await watch_socket.connect())[0]
-        await watch_socket.receive_from(5)
+        await watch_socket.receive_from(20)
         await watch_socket.send_to(json.dumps(move))
-        reply = await watch_socket.receive_from(5)
+        reply = await watch_socket.receive_from(20)
         await watch_socket.disconnect()
         return refused, reply
 
@@ -221,5 +221,7 @@ def test_the_htmx_pages_send_the_token_and_it_passes(table, alice, outsider):
     watcher = Client(enforce_csrf_checks=True)
     watcher.force_login(outsider)
     for url in ("/", reverse("tables:live"), reverse("tables:watch", args=[table.public_id])):
-        assert re.search(r"hx-headers='\{\"X-CSRFToken\": \"\w+\"\}'", watcher.get(url).content.decode())
+        assert re.search(
+            r"hx-headers='\{\"X-CSRFToken\": \"\w+\"\}'", watcher.get(url).content.decode()
+        )
     assert Table.objects.filter(pk=table.pk, status=Table.Status.PLAYING).exists()

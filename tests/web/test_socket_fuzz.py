@@ -13,7 +13,9 @@ import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.test import Client
-from hypothesis import HealthCheck, given, settings as hsettings, strategies as st
+from hypothesis import HealthCheck, given
+from hypothesis import settings as hsettings
+from hypothesis import strategies as st
 
 from mahjong.asgi import application
 from mahjong.engine.game import default_action, legal_actions
@@ -24,18 +26,40 @@ from tests.web.tables_support import no_eager_timers, redis_layer, run  # noqa: 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 EXAMPLES = 60
+WAIT = 20  # seconds for a reply: generous, a loaded CI machine is slow, a lost reply never comes
 # Plausible actions in the engine's notation, never legal when the fuzzer sends them
 # (legal ones are swapped for a discard of a tile nobody can hold).
-VERBS = ["hu", "pass", "guo", "pon 5m", "chi 345m", "kan 1z", "ankan 2p", "addkan 7s",
-         "discard 1f", "discard 9z", "ting", "discard 5m", "escape", "swap 1m 2m"]
+VERBS = [
+    "hu",
+    "pass",
+    "guo",
+    "pon 5m",
+    "chi 345m",
+    "kan 1z",
+    "ankan 2p",
+    "addkan 7s",
+    "discard 1f",
+    "discard 9z",
+    "ting",
+    "discard 5m",
+    "escape",
+    "swap 1m 2m",
+]
 
 not_json = st.text(max_size=60).filter(lambda s: not _parses(s))
 wrong_version = st.one_of(
-    st.text(max_size=8), st.floats(allow_nan=False), st.booleans(), st.none(),
-    st.lists(st.integers(), max_size=2), st.dictionaries(st.text(max_size=3), st.integers(), max_size=2),
+    st.text(max_size=8),
+    st.floats(allow_nan=False),
+    st.booleans(),
+    st.none(),
+    st.lists(st.integers(), max_size=2),
+    st.dictionaries(st.text(max_size=3), st.integers(), max_size=2),
 )
 wrong_action = st.one_of(
-    st.integers(), st.none(), st.booleans(), st.lists(st.text(max_size=5), max_size=2),
+    st.integers(),
+    st.none(),
+    st.booleans(),
+    st.lists(st.text(max_size=5), max_size=2),
     st.dictionaries(st.text(max_size=3), st.text(max_size=3), max_size=2),
 )
 # (kind, payload): materialised against the live hand by ``frame``
@@ -43,8 +67,12 @@ BAD = st.one_of(
     st.tuples(st.just("text"), not_json),
     st.tuples(st.just("binary"), st.binary(max_size=200)),
     st.tuples(st.just("huge"), st.integers(min_value=1025, max_value=300_000)),
-    st.tuples(st.just("not-an-object"), st.one_of(
-        st.integers(), st.text(max_size=10), st.lists(st.integers(), max_size=3), st.none())),
+    st.tuples(
+        st.just("not-an-object"),
+        st.one_of(
+            st.integers(), st.text(max_size=10), st.lists(st.integers(), max_size=3), st.none()
+        ),
+    ),
     st.tuples(st.just("unknown"), st.text(max_size=40)),
     st.tuples(st.just("illegal"), st.sampled_from(VERBS)),
     st.tuples(st.just("stale"), st.integers(min_value=-5, max_value=10_000)),
@@ -81,7 +109,9 @@ def frame(kind, payload, hand: Hand, other_table: str) -> tuple[str, dict]:
     if kind == "binary":
         return "mover", {"bytes_data": payload}
     if kind == "huge":
-        return "mover", {"text_data": json.dumps({"action": good, "version": v, "x": "x" * payload})}
+        return "mover", {
+            "text_data": json.dumps({"action": good, "version": v, "x": "x" * payload})
+        }
     if kind == "not-an-object":
         return "mover", {"text_data": json.dumps(payload)}
     if kind == "unknown":
@@ -162,15 +192,15 @@ def test_fuzzed_bad_messages_get_an_error_change_nothing_and_the_socket_still_pl
             """One event loop for the whole exchange (a communicator lives in its loop)."""
             for ws in sockets.values():
                 assert (await ws.connect())[0]
-                await ws.receive_from(5)
+                await ws.receive_from(WAIT)
             replies = []
             for role, kwargs in frames:
                 await send_frame(sockets[role], **kwargs)
-                replies.append(await sockets[role].receive_from(5))
+                replies.append(await sockets[role].receive_from(WAIT))
             quiet = await sockets["mover"].receive_nothing(0.05)
             after = await database_sync_to_async(state_now)()
             await sockets["mover"].send_to(json.dumps({"action": good, "version": hand.version}))
-            pushes = [await ws.receive_from(5) for ws in sockets.values()]
+            pushes = [await ws.receive_from(WAIT) for ws in sockets.values()]
             for ws in sockets.values():
                 await ws.disconnect()
             return replies, quiet, after, pushes
@@ -209,14 +239,14 @@ def test_a_flood_gets_slow_down_errors_not_a_disconnect_and_honest_play_continue
 
     async def scenario():
         assert (await ws.connect())[0]
-        await ws.receive_from(5)
+        await ws.receive_from(WAIT)
         replies = []
         for _ in range(60):  # sixty at one instant: the bucket runs dry after twenty
-            await ws.send_to(json.dumps({"action": "launch missiles", "version": hand.version}))
-            replies.append(await ws.receive_from(5))
+            await ws.send_to("not json")
+            replies.append(await ws.receive_from(WAIT))
         now[0] += 0.3  # three tokens come back
         await ws.send_to(json.dumps({"action": good, "version": hand.version}))
-        push = await ws.receive_from(5)
+        push = await ws.receive_from(WAIT)
         await ws.disconnect()
         return replies, push
 
@@ -237,8 +267,11 @@ def bucket_cache(request, settings):
 
         location = _private_cache_location(REDIS_URL)
         settings.CACHES = {
-            "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
-                        "LOCATION": location, "KEY_PREFIX": "test-bucket"}
+            "default": {
+                "BACKEND": "django.core.cache.backends.redis.RedisCache",
+                "LOCATION": location,
+                "KEY_PREFIX": "test-bucket",
+            }
         }
     else:
         settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
@@ -271,7 +304,6 @@ def test_log_out_closes_that_sessions_sockets_and_a_foreign_origin_is_refused(
     redis_layer, alice, bob, outsider
 ):
     from lobby.models import Ruleset
-
     from mahjong.tables.consumers import LOGGED_OUT
 
     table = services.open_table(Ruleset.objects.get(slug="classic"), [alice, bob])
@@ -288,12 +320,16 @@ def test_log_out_closes_that_sessions_sockets_and_a_foreign_origin_is_refused(
             headers=[(b"origin", origin), (b"cookie", cookie)],
         )
 
-    seat, watcher, other_device = socket("alice"), socket("carol", "watch/"), socket(
-        "carol-2", "watch/"
+    seat, watcher, other_device = (
+        socket("alice"),
+        socket("carol", "watch/"),
+        socket("carol-2", "watch/"),
     )
     again = socket("alice")
-    foreign = [socket("alice", origin=b"https://evil.example"),
-               socket("carol", "watch/", origin=b"https://evil.example")]
+    foreign = [
+        socket("alice", origin=b"https://evil.example"),
+        socket("carol", "watch/", origin=b"https://evil.example"),
+    ]
 
     def log_out(name):
         return clients[name].post("/accounts/logout/").status_code
@@ -301,12 +337,12 @@ def test_log_out_closes_that_sessions_sockets_and_a_foreign_origin_is_refused(
     async def scenario():
         for ws in (seat, watcher, other_device):
             assert (await ws.connect())[0]
-            await ws.receive_from(5)
+            await ws.receive_from(WAIT)
         assert await database_sync_to_async(log_out)("carol") == 302
-        carol_closed = await watcher.receive_output(5)
+        carol_closed = await watcher.receive_output(WAIT)
         still_open = await other_device.receive_nothing(0.3)
         assert await database_sync_to_async(log_out)("alice") == 302
-        alice_closed = await seat.receive_output(5)
+        alice_closed = await seat.receive_output(WAIT)
         reconnect = await again.connect()
         refused = [await ws.connect() for ws in foreign]
         await other_device.disconnect()
@@ -318,3 +354,25 @@ def test_log_out_closes_that_sessions_sockets_and_a_foreign_origin_is_refused(
     assert still_open  # carol's other session keeps its socket
     assert reconnect[0] is False  # the old session is gone
     assert [ok for ok, _code in refused] == [False, False]
+
+
+def test_the_same_bucket_slows_a_flood_of_http_actions(settings, monkeypatch, alice, bob):
+    from lobby.models import Ruleset
+
+    settings.TABLES_ACTION_RATE, settings.TABLES_ACTION_BURST = 10, 20
+    monkeypatch.setattr(ratelimit, "clock", lambda: 2_000_000.0)
+    table = services.open_table(Ruleset.objects.get(slug="classic"), [alice, bob])
+    hand = table.current_hand()
+    state = hand.game()
+    mover = [alice, bob][state.turn]
+    client = Client()
+    client.force_login(mover)
+    url = f"/tables/{table.public_id}/act/"
+    junk = {"action": "launch missiles", "version": hand.version}
+    replies = [client.post(url, junk, headers={"HX-Request": "true"}) for _ in range(25)]
+    assert all(r.status_code == 200 for r in replies)
+    slowed = ["操作太快了" in r.content.decode() for r in replies]
+    assert slowed == [False] * 20 + [True] * 5
+    good = {"action": str(default_action(state, state.turn)), "version": hand.version}
+    assert "操作太快了" in client.post(url, good, headers={"HX-Request": "true"}).content.decode()
+    assert table.current_hand().version == hand.version  # the slowed move was not made

@@ -107,12 +107,12 @@ def test_a_host_may_close_the_private_room_to_spectators(
 
     async def watch_then_closed():
         assert (await ws.connect())[0]
-        await ws.receive_from(5)
+        await ws.receive_from(20)
         # only the host may switch; the guest is refused and nothing changes
         assert (await _post(guest, toggle, {"allow": "0"})).status_code == 403
         assert await ws.receive_nothing(0.3)
         assert (await _post(host, toggle, {"allow": "0"})).status_code == 302
-        return await ws.receive_output(5)
+        return await ws.receive_output(20)
 
     closed = run(watch_then_closed)
     assert closed == {"type": "websocket.close", "code": REFUSED}
@@ -166,18 +166,18 @@ def test_a_spectator_follows_every_move_cannot_act_and_sees_both_hands_at_the_en
 
     async def scenario():
         assert (await ws.connect())[0]
-        snapshot = await ws.receive_from(5)
+        snapshot = await ws.receive_from(20)
         await ws.send_to(json.dumps({"action": action, "version": hand.version}))
-        refusal = await ws.receive_from(5)
+        refusal = await ws.receive_from(20)
         unchanged = await database_sync_to_async(lambda: duel.current_hand().version)()
         await ws.send_to(json.dumps({"ping": 1}))
         silent = await ws.receive_nothing(0.3)
         await database_sync_to_async(move)()
-        push = await ws.receive_from(5)
+        push = await ws.receive_from(20)
         await database_sync_to_async(play_out)(duel)
         last = push
         while "data-outcome" not in last:
-            last = await ws.receive_from(5)
+            last = await ws.receive_from(20)
         await ws.disconnect()
         return snapshot, refusal, unchanged, silent, push, last
 
@@ -211,9 +211,9 @@ def test_a_crowd_of_spectators_shares_one_rendering_per_version(
     async def scenario():
         for ws in sockets:
             assert (await ws.connect())[0]
-        first = [await ws.receive_from(5) for ws in sockets]
+        first = [await ws.receive_from(20) for ws in sockets]
         await database_sync_to_async(services.advance)(hand.pk, hand.version)
-        second = [await ws.receive_from(5) for ws in sockets]
+        second = [await ws.receive_from(20) for ws in sockets]
         for ws in sockets:
             await ws.disconnect()
         return first, second

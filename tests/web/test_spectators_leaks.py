@@ -91,10 +91,10 @@ def play_watched(table, player: User, watcher: Client, rng: random.Random, max_m
     async def watch():
         assert (await ws.connect())[0]
         await database_sync_to_async(remember)()
-        payloads.append(("ws", await ws.receive_from(5)))
+        payloads.append(("ws", await ws.receive_from(20)))
         for _ in range(max_moves):
             done = await database_sync_to_async(step)()
-            payloads.append(("ws", await ws.receive_from(5)))
+            payloads.append(("ws", await ws.receive_from(20)))
             if done:
                 break
         await ws.disconnect()
@@ -128,8 +128,8 @@ def check(table, payloads, snapshots) -> dict:
                 counts["swapped"] += 1
         for alt in alternatives:
             hand = as_hand(real, alt, snap)
-            expected = watch_section(table, hand) if kind == "page" else spectators.render(
-                table, hand
+            expected = (
+                watch_section(table, hand) if kind == "page" else spectators.render(table, hand)
             )
             assert text == expected, (kind, snap["version"])
             counts["compared"] += 1
