@@ -104,3 +104,41 @@ def keyboard_play(page):
     deadlines = [d for d, _t in said]
     assert len(deadlines) == len(set(deadlines)), said  # once per turn, not every second
     assert page.get_attribute("#mj-clock-say", "aria-live") == "assertive"
+
+
+def test_the_comfort_switches_play_for_the_player_and_are_remembered(
+    browser, site, site_database
+):
+    """With auto-win, auto-pass and discard-the-drawn-tile on, the page itself makes the
+    moves (through the same buttons): the server never has to time the player out, so
+    托管 (two timeouts in a row) never starts, and the switches survive a reload."""
+    context = browser.new_context(locale="en-US", viewport={"width": 390, "height": 844})
+    try:
+        page = context.new_page()
+        page.set_default_timeout(15_000)
+        log_in_new_player(page, site, site_database, f"sam{int(time.time() * 1000) % 10**7}")
+        page.select_option("[data-testid=bot-level]", "random")
+        page.click("[data-testid=play-bot]")
+        page.wait_for_url(re.compile(r"/tables/\w+/$"))
+        page.wait_for_selector("#mj-hand [data-tile]")
+        for pref in ("auto_win", "auto_pass", "discard_drawn"):
+            page.click(f'[data-pref="{pref}"]')
+            assert page.get_attribute(f'[data-pref="{pref}"]', "aria-pressed") == "true"
+        page.wait_for_timeout(500)  # the switches' POSTs
+        page.reload()
+        page.wait_for_selector("#mj-hand [data-tile]")
+        for pref in ("auto_win", "auto_pass", "discard_drawn"):
+            assert page.get_attribute(f'[data-pref="{pref}"]', "aria-pressed") == "true"
+        # a plain first turn (the dealer's 14 tiles, no drawn tile) is the player's own
+        first = page.query_selector("#mj-hand button[data-action^='discard ']")
+        if first and not page.query_selector("#mj-hand button[data-drawn]"):
+            first.click()
+        page.wait_for_function(
+            "document.querySelectorAll('#mj-rivers .river.me .tile').length >= 4"
+            " || !!document.querySelector('[data-outcome]')"
+            " || !!document.querySelector('[data-testid=im-back]')",
+            timeout=90_000,
+        )
+        assert page.query_selector("[data-testid=im-back]") is None
+    finally:
+        context.close()
