@@ -70,15 +70,26 @@ class RatingChange(models.Model):
         return f"{self.player_id} {self.rating_before:.0f}->{self.rating_after:.0f}"
 
 
+BOARD_COLUMNS = ("player", "at", "won", "fan", "beans")
+
+
 class HandResult(models.Model):
     """One ranked hand of one human player, all a leaderboard needs, in one narrow row."""
 
+    # player, tier and ruleset lead the indexes below: no single-column index of their own.
     player = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="hand_results"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="hand_results",
+        db_index=False,
     )
     hand = models.ForeignKey("tables.Hand", on_delete=models.CASCADE, related_name="+")
-    tier = models.ForeignKey("lobby.RoomTier", on_delete=models.CASCADE, related_name="+")
-    ruleset = models.ForeignKey("lobby.Ruleset", on_delete=models.CASCADE, related_name="+")
+    tier = models.ForeignKey(
+        "lobby.RoomTier", on_delete=models.CASCADE, related_name="+", db_index=False
+    )
+    ruleset = models.ForeignKey(
+        "lobby.Ruleset", on_delete=models.CASCADE, related_name="+", db_index=False
+    )
     won = models.BooleanField()
     fan = models.PositiveIntegerField()  # the winning hand's fan; 0 when not won
     beans = models.BigIntegerField()  # net beans of the hand, rake paid
@@ -88,12 +99,14 @@ class HandResult(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["player", "hand"], name="one_result_per_player_hand")
         ]
-        # A board reads one period (and maybe one room or ruleset) and groups by player;
-        # the trailing columns let the database answer from the index alone.
+        # A board groups one period's rows (maybe of one room or ruleset) by player: each
+        # index holds every column a board reads, so the database answers from the index
+        # alone, in player order (no sort for the grouping) or in time order for a period.
         indexes = [
+            models.Index(fields=[*BOARD_COLUMNS], name="result_player"),
             models.Index(fields=["at", "player", "won", "fan", "beans"], name="result_period"),
-            models.Index(fields=["tier", "at", "player"], name="result_tier"),
-            models.Index(fields=["ruleset", "at", "player"], name="result_ruleset"),
+            models.Index(fields=["tier", *BOARD_COLUMNS], name="result_tier"),
+            models.Index(fields=["ruleset", *BOARD_COLUMNS], name="result_ruleset"),
         ]
 
     def __str__(self):
