@@ -231,7 +231,10 @@ if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL]},
+            # redis-py 8 gives every read a 5 s socket timeout, as long as the layer's
+            # blocking receive (BZPOPMIN, 5 s): the consumer of a socket idle for 5 s
+            # died with "Timeout reading from ..." and the socket closed (tests/faults).
+            "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": 30}]},
         },
     }
     CACHES = {

@@ -184,15 +184,23 @@ def players(stack_db):
     return make
 
 
-def open_duel(users):
-    """A novice-room table (stakes) for ``users``: the table and the users."""
-    from lobby.models import RoomTier
+def open_duel(users, decision: int | None = None):
+    """A novice-room table (stakes) for ``users``: the table and the users. ``decision``
+    gives this table's ruleset a decision timer of its own (a copy of the room's)."""
+    from lobby.models import RoomTier, Ruleset
     from mahjong.tables import services
 
     tier = RoomTier.objects.get(slug="novice")
-    table = services.open_table(
-        tier.ruleset, users, tier=tier, beans_per_point=tier.beans_per_point
-    )
+    ruleset = tier.ruleset
+    if decision is not None:
+        timers = {**FAST_TIMERS, "decision": decision}
+        ruleset = Ruleset.objects.create(
+            slug=f"faults-{uuid.uuid4().hex[:8]}",
+            engine_slug=ruleset.engine_slug,
+            name=ruleset.name,
+            overrides={**ruleset.overrides, "timers": timers},
+        )
+    table = services.open_table(ruleset, users, tier=tier, beans_per_point=tier.beans_per_point)
     return table, users
 
 
@@ -200,7 +208,7 @@ def open_duel(users):
 def duel_table(players, peer):
     """A novice-room table (stakes) for two new players; opened by this process, so its
     first timer goes to the stack's broker."""
-    return lambda beans=20_000: open_duel(players(beans))
+    return lambda beans=20_000, decision=None: open_duel(players(beans), decision)
 
 
 @pytest.fixture
