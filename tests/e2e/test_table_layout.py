@@ -9,7 +9,15 @@ import time
 
 import pytest
 
-from tests.e2e.tour import SIZES, log_in_new_player, overflow, tour  # noqa: F401
+from tests.e2e.tour import (  # noqa: F401
+    PASSWORD,
+    SIZES,
+    log_in,
+    log_in_new_player,
+    overflow,
+    site_shell,
+    tour,
+)
 
 pytestmark = pytest.mark.e2e
 
@@ -142,3 +150,51 @@ def test_the_comfort_switches_play_for_the_player_and_are_remembered(
         assert page.query_selector("[data-testid=im-back]") is None
     finally:
         context.close()
+
+
+TWO_PLAYERS = """
+from accounts import services as accounts
+from lobby.models import Ruleset
+from mahjong.tables import services
+players = [accounts.register(username=n, password={password!r}, nickname=n) for n in {names!r}]
+print(services.open_table(Ruleset.objects.get(slug="classic"), players).public_id)
+"""
+
+
+def test_an_emote_shows_on_the_other_screen_unless_muted(browser, site, site_database):
+    suffix = int(time.time() * 1000) % 10**7
+    names = [f"emo{suffix}", f"ti{suffix}"]
+    table = site_shell(
+        site_database, TWO_PLAYERS.format(password=PASSWORD, names=names)
+    ).split()[-1]
+    contexts = [browser.new_context(locale="zh-CN", viewport={"width": 390, "height": 844})
+                for _ in names]
+    try:
+        sender, watcher = (c.new_page() for c in contexts)
+        for page, name in zip((sender, watcher), names, strict=True):
+            page.set_default_timeout(15_000)
+            log_in(page, site, name)
+            page.goto(f"{site}/tables/{table}/")
+            page.wait_for_selector("#mj-hand [data-tile]")
+            page.wait_for_function("!!document.querySelector('.mj-table[hx-ext]')")
+        page_send(sender, "nice")
+        bubble = watcher.wait_for_selector('#mj-emote [data-emote="nice"]', timeout=10_000)
+        assert "好牌" in bubble.inner_text()
+        assert sender.query_selector("#mj-emote [data-emote]") is None  # not echoed back
+        watcher.wait_for_selector("#mj-emote [data-emote]", state="detached", timeout=10_000)
+        # the watcher mutes emotes: the next one (after the cooldown) never shows
+        watcher.click('[data-pref="emotes_muted"]')
+        watcher.wait_for_timeout(3_500)
+        page_send(sender, "gg")
+        watcher.wait_for_timeout(2_000)
+        assert watcher.query_selector("#mj-emote [data-emote]") is None
+    finally:
+        for c in contexts:
+            c.close()
+
+
+def page_send(page, emote: str) -> None:
+    page.click("[popovertarget=mj-emotes]")
+    with page.expect_response(lambda r: r.url.endswith("/emote/")) as reply:
+        page.click(f'[data-emote-id="{emote}"]')
+    assert reply.value.status == 204

@@ -103,17 +103,25 @@ REGISTER = (
 )
 
 
-def log_in_new_player(page, site, site_database, name) -> None:
-    """A new player registered in the site's database (the page's sign-up is limited per
-    address and day, and the other browser tests sign up), logged in through the page."""
+def site_shell(site_database, code: str) -> str:
+    """Run Python in `manage.py shell` on the site's database; its standard output."""
     env = {k: v for k, v in os.environ.items() if k not in {"REDIS_URL", "MAHJONG_TEST_SEED"}}
     env.update(DATABASE_URL=site_database, MAHJONG_TESTING="true",
                DJANGO_SETTINGS_MODULE="mahjong.settings")
-    subprocess.run(
-        [sys.executable, str(ROOT / "manage.py"), "shell", "-c",
-         REGISTER.format(name=name, password=PASSWORD)],
-        env=env, cwd=ROOT, check=True, capture_output=True, timeout=120,
-    )
+    return subprocess.run(
+        [sys.executable, str(ROOT / "manage.py"), "shell", "-c", code],
+        env=env, cwd=ROOT, check=True, capture_output=True, text=True, timeout=120,
+    ).stdout
+
+
+def log_in_new_player(page, site, site_database, name) -> None:
+    """A new player registered in the site's database (the page's sign-up is limited per
+    address and day, and the other browser tests sign up), logged in through the page."""
+    site_shell(site_database, REGISTER.format(name=name, password=PASSWORD))
+    log_in(page, site, name)
+
+
+def log_in(page, site, name) -> None:
     page.goto(f"{site}/accounts/login/")
     page.fill("input[name=username]", name)
     page.fill("input[name=password]", PASSWORD)
