@@ -285,11 +285,17 @@ def advance(hand_id: int, version: int) -> bool:
     default action (bot_moves.decide). Does nothing if the hand has moved on."""
     from . import bot_moves
 
+    # Most timers of a player's decision fire after the player moved: one unlocked read
+    # settles those (the version is checked again under the lock below).
+    table_id = (
+        Hand.objects.filter(pk=hand_id, version=version, ended_at__isnull=True)
+        .values_list("table_id", flat=True)
+        .first()
+    )
+    if table_id is None:
+        return False
     with transaction.atomic():
-        hand = Hand.objects.filter(pk=hand_id).only("table_id").first()
-        if hand is None:
-            return False
-        locked = _lock(hand.table_id)
+        locked = _lock(table_id)
         if locked.hand.pk != hand_id or locked.hand.version != version or locked.state.ended:
             return False
         if locked.table.status != Table.Status.PLAYING:

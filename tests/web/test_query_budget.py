@@ -118,3 +118,15 @@ def test_a_viewers_fragments_cost_the_same_at_any_point_of_the_hand(
     for seat in (0, 1):
         with django_assert_max_num_queries(2):
             presenters.fragments(friendly, seat)
+
+
+def test_a_timer_that_fired_after_the_move_costs_one_query(
+    friendly, alice, bob, django_assert_max_num_queries
+):
+    """Most decision timers fire after the player moved: an unlocked read settles them."""
+    hand = friendly.current_hand()
+    state = hand.game()
+    services.act(friendly, [alice, bob][state.turn], str(legal_actions(state, state.turn)[0]),
+                 hand.version)
+    with django_assert_max_num_queries(1):
+        assert services.advance(hand.pk, hand.version) is False
