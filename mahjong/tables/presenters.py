@@ -112,9 +112,13 @@ def _seat_view(seat_data: dict, row: Seat, latest_seat: int | None = None) -> di
 def hint_enabled(table: Table, seats: list[Seat], seat: int) -> bool:
     """听牌提示: the room tier's setting; without a tier (play vs bot, a private room)
     it helps against a bot, and stays off between two people."""
-    if table.tier_id is not None:
-        return table.tier.waits_hint
-    return seats[1 - seat].is_bot
+    if table.tier_id is None:
+        return seats[1 - seat].is_bot
+    # Read once per Table object: a socket pushes with the same object, refreshed each
+    # time (which drops the cached tier), and a push should cost no extra query.
+    if not hasattr(table, "_waits_hint"):
+        table._waits_hint = table.tier.waits_hint
+    return table._waits_hint
 
 
 def _unseen(state: GameState, seat: int) -> Counter:

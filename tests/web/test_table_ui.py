@@ -198,3 +198,14 @@ def test_the_end_of_a_hand_names_every_fan_in_both_languages(client_of, bot_tabl
         row = re.search(rf'<tr data-fan="{fan["key"]}">.*?</tr>', html, re.S).group(0)
         assert fan["zh"] in row and fan["en"] in row
     assert 'data-outcome="' in html
+
+
+def test_a_push_to_a_tiered_table_costs_no_query_for_the_hint(
+    duel, django_assert_max_num_queries
+):
+    """The socket keeps one Table object and refreshes it before each push: the tier's
+    switch is read once, the pushes stay at the hand and the seats (two queries)."""
+    presenters.fragments(duel, 0)
+    duel.refresh_from_db()
+    with django_assert_max_num_queries(2):
+        presenters.fragments(duel, 0)
