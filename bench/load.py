@@ -305,11 +305,12 @@ async def game(stack: Stack, tables: int, bots: float, think, warmup: float,
     seated = sum(1 for p in players if p.socket_open)
     open_tables = len({p.table for p in players if p.socket_open})
     await asyncio.sleep(warmup)
-    q0, cpu0 = stack.queries(), _cpu()
+    q0, cpu0, server0 = stack.queries(), _cpu(), stack.cpu_seconds()
     run.started = time.monotonic()
     await asyncio.sleep(seconds)
     run.ended = time.monotonic()
-    q1, cpu1 = stack.queries(), _cpu()
+    q1, cpu1, server1 = stack.queries(), _cpu(), stack.cpu_seconds()
+    server = {role: server1[role] - server0[role] for role in server1}
     rss_during = stack.web_rss_kib()
     run.stop.set()
     for p in players:
@@ -318,11 +319,12 @@ async def game(stack: Stack, tables: int, bots: float, think, warmup: float,
     for t in tasks:
         t.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
-    return summarize(run, tables, open_tables, (seated, len(players)), q0, q1, rss_before, rss_during,
-                     cpu1 - cpu0, seconds)
+    return summarize(run, tables, open_tables, (seated, len(players)), q0, q1, rss_before,
+                     rss_during, cpu1 - cpu0, server, seconds)
 
 
-def summarize(run, tables, open_tables, seated, q0, q1, rss_before, rss_during, cpu, seconds):
+def summarize(run, tables, open_tables, seated, q0, q1, rss_before, rss_during, cpu, server,
+              seconds):
     clicks = [c for c in run.clicks if run.in_window(c[2])]
     latencies, missing = [], 0
     for table, version, t0 in clicks:
@@ -351,6 +353,9 @@ def summarize(run, tables, open_tables, seated, q0, q1, rss_before, rss_during, 
         "queries_per_move": round(sum(queries.values()) / max(1, moves), 1),
         "queries_web_per_move": round(queries["web"] / max(1, moves), 1),
         "queries_worker_per_move": round(queries["worker"] / max(1, moves), 1),
+        "server_cpu_ms_per_move": {role: round(used / max(1, moves) * 1000, 1)
+                                   for role, used in server.items()},
+        "server_cpu_cores": round(sum(server.values()) / seconds, 2),
         "rss_mib_per_process": [round(r / 1024, 1) for r in rss_during],
         "rss_kib_per_table": round(sum(per_table), 1),
         "refused": run.refused, "errors": run.errors,

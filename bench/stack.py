@@ -169,6 +169,17 @@ class Stack:
     def web_rss_kib(self) -> list[int]:
         return [rss_kib(pid) for pid in self.web_pids()]
 
+    def cpu_seconds(self) -> dict[str, float]:
+        """CPU time (user + system) used so far by the web processes and the workers."""
+        out = {"web": 0.0, "worker": 0.0}
+        tick = os.sysconf("SC_CLK_TCK")
+        for name, child in self.children.items():
+            role = next((r for r in out if name.startswith(r)), "")
+            if role and child.poll() is None:
+                fields = Path(f"/proc/{child.pid}/stat").read_text().rsplit(")", 1)[1].split()
+                out[role] += (int(fields[11]) + int(fields[12])) / tick  # utime, stime
+        return out
+
     def queries(self) -> dict[str, int]:
         import redis
 
