@@ -96,13 +96,20 @@ def test_the_drawn_tile_is_marked_apart_and_every_own_tile_has_a_key(client_of, 
 def test_the_wenzhou_wild_is_marked_wherever_it_shows(client_of, alice):
     bot = User.objects.filter(kind=User.Kind.BOT).order_by("pk").first()
     table = services.open_table(Ruleset.objects.get(slug="wenzhou"), [alice, bot])
-    state = table.current_hand().game()
+    hand = table.current_hand()
+    # the indicator 5p makes 5p the 财神; alice holds two of them
+    hand.state = scripted_hand("wenzhou", dealer_hand="1112345678999m55p23s",
+                               other_hand="1234567899p123456s", back="5p").to_dict()
+    hand.save(update_fields=["state"])
+    state = hand.game()
     wild = presenters.format_tile(state.wild)
+    assert wild == "5p"
     html = page_of(client_of(alice), table)
     status = between(html, 'id="mj-status"', 'id="mj-opponent"')
     assert "tile--wild" in status and f'data-face="{wild}"' in status
     own = between(html, 'id="mj-hand"', 'id="mj-prompt"')
     held = [t for t in state.seat(0).hand if t == state.wild]
+    assert len(held) == 2
     marked = re.findall(r'tile--wild" data-tile="([^"]+)"', own)
     assert marked == [wild] * len(held)
     assert len(re.findall(r'alt="[^"]+（财神）', own)) == len(held)
