@@ -124,6 +124,7 @@ def test_no_template_has_an_untranslated_english_sentence(alice, client_of):
         reverse("lobby:leaderboards"),
         alice.get_absolute_url(),
         reverse("lobby:room_new"),
+        reverse("accounts:preferences"),
     ]:
         html = c.get(url).content.decode()
         text = re.sub(r"<script.*?</script>|<[^>]+>", " ", html, flags=re.S)
