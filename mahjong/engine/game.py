@@ -9,7 +9,9 @@
 
 ``apply`` always validates (its input comes from the network): an action that
 ``legal_actions`` does not offer raises IllegalAction naming it and why, and the state
-is a value, so nothing changed. The pending decision is always ``state.turn``'s, in
+is a value, so nothing changed. Every offered action applies; the one phase whose list
+is only representative is the stage's 起始换牌, which also takes any other part of the
+hand (``stage_offers.allows``). The pending decision is always ``state.turn``'s, in
 ``state.phase``; draws and replacements are made by the server inside ``apply``.
 """
 
@@ -155,7 +157,7 @@ def _check_legal(state: GameState, seat: int, action: Action) -> None:
         raise IllegalAction(f"{action!r} is not an action")
     if seat in (0, 1):
         offered = legal_actions(state, seat)
-        if action in offered or stage_offers.allows(state, seat, action, offered):
+        if action in offered or stage_offers.allows(state, seat, action):
             return
     raise IllegalAction(f"{action}: {_why_illegal(state, seat, action)}")
 
@@ -170,8 +172,9 @@ def _why_illegal(state: GameState, seat: int, action: Action) -> str:
     player = state.seat(seat)
     if action.verb in ("discard", "ting") and action.tile not in player.hand:
         return f"{format_tile(action.tile)} is not in your hand"
-    if stage_offers.why_not(action):
-        return stage_offers.why_not(action)
+    refusal = stage_offers.why_not(state, seat, action)
+    if refusal:
+        return refusal
     offered = ", ".join(str(a) for a in legal_actions(state, seat))
     return f"not allowed now ({state.phase}); offered: {offered}"
 

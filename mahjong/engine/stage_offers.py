@@ -9,28 +9,33 @@
   a triplet of a kind with 3+ copies in the live wall is offered; the player gives any
   3 concealed tiles back, which take the triplet's places.
 
-``legal_actions`` lists a 搓牌 per kind of the live wall. ``exchange`` and ``swap`` are
-choices: the listed action names the tiles to choose from (the whole hand), and any
-part of it is legal (``swap``: exactly 3) -- ``allows`` checks a chosen action. Every
-random choice (the offer rolls, positions in the wall) comes from the hand's seed
-through SHA-256 sub-streams labelled with the move number, so ``replay`` rebuilds it.
+Every action ``legal_actions`` lists applies. It lists a 搓牌 per kind of the live wall
+and, for 游戏中换牌, every distinct choice of 3 of the player's tiles (at most C(14, 3) =
+364; discarding declines). 起始换牌 allows any non-empty part of the hand, too many to
+list (2^14): for that one phase the list is representative -- each kind alone, the
+whole hand, and ``pass`` -- and ``allows`` is the full check that ``apply`` makes of a
+chosen exchange or swap. Every random choice (the offer rolls, positions in the wall)
+comes from the hand's seed through SHA-256 sub-streams labelled with the move number,
+so ``replay`` rebuilds it.
 """
 
 from __future__ import annotations
 
 from collections import Counter
+from itertools import combinations
 
 from .actions import Action
 from .flow import Events, event, hand_without, private_event
 from .offers import PASS
 from .stage import CUO, DRAW_ANY, EXCHANGE, SWAP, stage_level
 from .stage_deal import chance, pick_distinct
-from .state import TURN, GameState
+from .state import EXCHANGE as EXCHANGE_PHASE, TURN, GameState
 from .tiles import format_tiles
 from .wall import ByteStream
 
 SWAP_SIZE = 3
 CHOICES = {EXCHANGE: None, SWAP: SWAP_SIZE}  # verb -> tiles to choose (None: one or more)
+_CHOICE_PHASE = {EXCHANGE: EXCHANGE_PHASE, SWAP: TURN}
 VERBS = (EXCHANGE, CUO, SWAP)
 
 
@@ -46,37 +51,51 @@ def _offer_open(state: GameState, seat: int, kind: str) -> bool:
 # ----- what is offered ------------------------------------------------------------------
 
 def exchange_offers(state: GameState, seat: int) -> list[Action]:
-    """The ``exchange`` phase: exchange some of these tiles, or pass."""
+    """The ``exchange`` phase, as a representative list: each kind alone, the whole
+    hand, or pass (``allows`` accepts any other part of the hand)."""
     if not _offer_open(state, seat, EXCHANGE):
         return []
-    return [Action(EXCHANGE, state.seat(seat).concealed), PASS]
+    hand = tuple(sorted(state.seat(seat).hand))
+    singles = [Action(EXCHANGE, (kind,)) for kind in sorted(set(hand))]
+    return [*singles, *([Action(EXCHANGE, hand)] if len(hand) > 1 else []), PASS]
 
 
 def turn_offers(state: GameState, seat: int) -> list[Action]:
-    """A 搓牌 per live-wall kind, or the 游戏中换牌 choice, on the player's turn."""
+    """A 搓牌 per live-wall kind, or each distinct 3 tiles to give for the offered
+    triplet, on the player's turn."""
     if _offer_open(state, seat, CUO):
         return [Action(CUO, (kind,)) for kind in sorted(set(state.live))]
     if _offer_open(state, seat, SWAP):
-        return [Action(SWAP, tuple(sorted(state.seat(seat).hand)))]
+        hand = sorted(state.seat(seat).hand)
+        return [Action(SWAP, give) for give in sorted(set(combinations(hand, SWAP_SIZE)))]
     return []
 
 
-def allows(state: GameState, seat: int, action: Action, offered: list[Action]) -> bool:
-    """A choice (exchange / swap) is legal when its tiles are part of the offered ones."""
+def allows(state: GameState, seat: int, action: Action) -> bool:
+    """The full check of a chosen exchange or swap: its offer is open to the seat now
+    and the tiles are a part of the seat's hand of the right size."""
+    return action.verb in CHOICES and _choice_open(state, seat, action.verb) \
+        and why_not(state, seat, action) is None
+
+
+def _choice_open(state: GameState, seat: int, verb: str) -> bool:
+    return state.turn == seat and state.phase == _CHOICE_PHASE[verb] \
+        and _offer_open(state, seat, verb)
+
+
+def why_not(state: GameState, seat: int, action: Action) -> str | None:
+    """Why a chosen exchange or swap cannot be taken as given (None: it can, or it is
+    no choice): a clearer refusal than the list of what is offered."""
     if action.verb not in CHOICES:
-        return False
+        return None
     size = CHOICES[action.verb]
-    if not action.tiles or (size is not None and len(action.tiles) != size):
-        return False
-    choice = next((a for a in offered if a.verb == action.verb), None)
-    return choice is not None and not Counter(action.tiles) - Counter(choice.tiles)
-
-
-def why_not(action: Action) -> str | None:
-    """A clearer refusal for a malformed choice than the list of what is offered."""
-    size = CHOICES.get(action.verb)
     if size is not None and len(action.tiles) != size:
-        return f"{action.verb} gives back exactly {size} tiles"
+        return f"{action.verb} gives back exactly {size} tiles, not {len(action.tiles)}"
+    if not action.tiles:
+        return f"{action.verb} needs at least one tile"
+    missing = Counter(action.tiles) - Counter(state.seat(seat).hand)
+    if missing:
+        return f"{action.verb}: {format_tiles(sorted(missing.elements()))} not in your hand"
     return None
 
 

@@ -3,15 +3,16 @@ player and only when rolled, validated, applied, logged, replayed, and seen only
 player. Every roll comes from the hand's seed."""
 
 from collections import Counter
+from itertools import combinations
 
 import pytest
 
 from mahjong.engine.actions import Action
-from mahjong.engine.errors import IllegalAction
+from mahjong.engine.errors import IllegalAction, InvalidAction
 from mahjong.engine.game import apply, default_action, legal_actions, new_hand, parse_action, replay
 from mahjong.engine.invariants import check_all
 from mahjong.engine.rulesets import get_ruleset
-from mahjong.engine.state import GameState
+from mahjong.engine.state import GameState, Session
 from mahjong.engine.tiles import format_tile, format_tiles
 from mahjong.engine.views import event_for, view
 
@@ -53,7 +54,9 @@ def test_the_start_exchange_swaps_the_chosen_tiles_with_live_wall_tiles():
     state = new_hand(ruleset(), "ex", stage=2, stage_player=0)
     assert state.phase == "exchange" and state.turn == 0
     offered = legal_actions(state, 0)
-    assert offered == [Action("exchange", state.seat(0).concealed), Action("pass")]
+    hand = state.seat(0).concealed
+    assert offered == [*(Action("exchange", (k,)) for k in sorted(set(hand))),
+                       Action("exchange", hand), Action("pass")]
     assert legal_actions(state, 1) == []
     give = state.seat(0).concealed[:3]
     after, events = apply(state, 0, Action("exchange", give))
@@ -161,7 +164,7 @@ def test_swap_offers_a_live_triplet_for_any_three_concealed_tiles():
     assert Counter(state.live)[kind] >= 3
     hand = state.seat(0).hand
     assert [a for a in legal_actions(state, 0) if a.verb == "swap"] == [
-        Action("swap", tuple(sorted(hand)))]
+        Action("swap", give) for give in sorted(set(combinations(sorted(hand), 3)))]
     assert view(state, 0)["stage"]["offer"] == {"kind": "swap", "triplet": format_tiles((kind,) * 3),
                                                 "choose": 3}
     with pytest.raises(IllegalAction, match="exactly 3"):
@@ -183,6 +186,73 @@ def test_the_swap_refuses_tiles_the_player_does_not_hold():
     missing = next(k for k in range(34) if not hand[k])
     with pytest.raises(IllegalAction):
         apply(state, 0, Action("swap", (missing, missing, missing)))
+
+
+# ----- every listed choice applies; anything else is refused --------------------------
+
+REPRO_SEED = "1925d34d7031cc801804c23278023793b45c13b8d9d9703b23fe58e0b1ecf06a"
+
+
+def repro_swap_offer():
+    """Hand 3 of a stage-3 session (dealer 1) where the player is offered a triplet."""
+    state = new_hand("stage", REPRO_SEED, session=Session(hand_number=3, dealer=1, stage=3))
+    state, _ = replay(state, [(0, "pass"), (1, "discard 3p"), (0, "discard 7s"), (1, "discard 1s")])
+    assert player_offer("swap")(state) and len(state.seat(0).hand) == 14
+    return state
+
+
+def test_regression_a_swap_of_the_whole_hand_is_refused_and_changes_nothing():
+    state = repro_swap_offer()
+    before = state.to_json()
+    whole = Action("swap", tuple(sorted(state.seat(0).hand)))
+    assert format_tiles(whole.tiles) == "12678m2358p256s44z"
+    assert whole not in legal_actions(state, 0)
+    with pytest.raises(IllegalAction, match="exactly 3 tiles, not 14"):
+        apply(state, 0, whole)
+    with pytest.raises(InvalidAction):  # the notation refuses it before the engine does
+        parse_action("swap 12678m2358p256s44z")
+    with pytest.raises(IllegalAction, match="swap: 4z not in your hand"):
+        apply(state, 0, parse_action("swap 444z"))   # two 4z held, not three
+    with pytest.raises(IllegalAction, match="9s not in your hand"):
+        apply(state, 0, parse_action("swap 12m9s"))
+    with pytest.raises(IllegalAction):               # not the open offer's verb
+        apply(state, 0, Action("exchange", state.seat(0).hand[:1]))
+    with pytest.raises(IllegalAction):               # out of turn
+        apply(state, 1, parse_action("swap 126m"))
+    assert state.to_json() == before
+
+
+def test_every_listed_swap_applies_and_play_goes_on():
+    state = repro_swap_offer()
+    swaps = [a for a in legal_actions(state, 0) if a.verb == "swap"]
+    assert len(swaps) == len(set(swaps)) == len(set(combinations(sorted(state.seat(0).hand), 3)))
+    for action in swaps:
+        after, _ = apply(state, 0, action)
+        assert check_all(after) == [] and len(after.seat(0).hand) == 14
+        assert {a.verb for a in legal_actions(after, 0)} >= {"discard"}
+        assert after.stage.offer is None and "swap" not in verbs(after, 0)
+
+
+def test_the_exchange_lists_representative_choices_and_allows_any_part_of_the_hand():
+    state = new_hand(ruleset(), "ex4", stage=2, stage_player=0)
+    hand = state.seat(0).hand
+    offered = legal_actions(state, 0)
+    for action in offered:                         # every listed action applies
+        after, _ = apply(state, 0, action)
+        assert check_all(after) == [] and after.phase == "turn"
+        assert Counter(after.seat(0).hand).total() == len(hand)
+    part = hand[1::3]                              # not listed, still allowed
+    assert Action("exchange", part) not in offered
+    after, _ = apply(state, 0, Action("exchange", part))
+    assert after.stage.exchanged == len(part) and check_all(after) == []
+    before = state.to_json()
+    kind = max(hand, key=hand.count)
+    for bad, why in (((kind,) * (hand.count(kind) + 1), "not in your hand"),
+                     ((), "at least one tile"),
+                     ((*hand, hand[0]), "not in your hand")):
+        with pytest.raises(IllegalAction, match=why):
+            apply(state, 0, Action("exchange", bad))
+    assert state.to_json() == before
 
 
 # ----- rolls from the seed; replays ------------------------------------------------------
