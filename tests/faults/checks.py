@@ -68,4 +68,9 @@ def assert_history(hand, players_by_seat: dict) -> list:
     TALLY["hands rebuilt from seed and log"] += 1
     TALLY["moves replayed"] += len(steps) - 1
     TALLY["screens checked"] += sum(len(p.seen) for ps in players_by_seat.values() for p in ps)
+    # A hint is a hint: a push renders the hand as it is when it is read, so a player
+    # may skip a version that a faster move replaced (or that came while reconnecting).
+    for player in (p for ps in players_by_seat.values() for p in ps):
+        shown = {s.version for s in player.seen}
+        TALLY["versions a player skipped"] += len(set(range(first, hand.version + 1)) - shown)
     return steps
