@@ -15,6 +15,7 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from mahjong.engine import analysis
+from mahjong.engine.stage_offers import VERBS as STAGE_OFFERS
 from mahjong.engine.state import GameState
 from mahjong.engine.tiles import format_tile, max_copies, parse_tiles
 from mahjong.engine.views import view
@@ -38,6 +39,9 @@ VERB_LABELS = {
     "chi": _("Chow"),
     "ting": _("Declare ready"),
 }
+# Offered but not as prompt buttons: discards are the hand's own tiles, and the 关卡
+# offers have their panel ({% stage_offer %}, in the prompt partial).
+NOT_PROMPTED = ("discard", *STAGE_OFFERS)
 # Keyboard play (table.js): the letter of each claim verb, as the help popover lists them.
 VERB_KEYS = {"hu": "h", "pon": "p", "chi": "c", "kan": "k", "ankan": "k", "addkan": "k",
              "pass": "Escape", "guo": "Escape"}
@@ -203,11 +207,13 @@ def context_for(table: Table, seat: int, hand: Hand | None = None, notice: str =
         "opp": opp,
         "own": own,
         "drawn": drawn,
-        "prompts": [_prompt(a) for a in legal if not a.startswith("discard ")],
+        "prompts": [_prompt(a) for a in legal if a.split(" ", 1)[0] not in NOT_PROMPTED],
         "my_turn": v["turn"] == seat,
         "ended": ended,
         "result": result,
         "fans": (result or {}).get("fans", []),
+        # the winning hand's reading, block by block ("123m 55z" -> tiles per block)
+        "blocks": [tiles_of(b) for b in ((result or {}).get("decomposition") or "").split()],
         "my_delta": (result or {}).get("deltas", [0, 0])[seat] if result else 0,
         "my_beans_delta": ((result or {}).get("beans") or [0, 0])[seat] if result else 0,
         "closed": table.status == Table.Status.FINISHED,

@@ -192,11 +192,15 @@ def test_prompts_are_named_in_the_page_language(client_of, bot_table, alice):
     assert "Declare ready" in prompt
 
 
-def test_the_end_of_a_hand_names_every_fan_in_both_languages(client_of, bot_table, alice):
+def test_the_end_of_a_hand_names_every_fan_in_both_languages(settings, client_of, alice):
     from tests.web.tables_support import play_out
 
+    settings.MAHJONG_TEST_SEED = "win254"  # this wall ends hand 1 in a self-drawn win
+    bot = User.objects.filter(kind=User.Kind.BOT).order_by("pk").first()
+    bot_table = services.open_table(Ruleset.objects.get(slug="classic"), [alice, bot])
     hand = play_out(bot_table)
     result = hand.result
+    assert result["kind"] == "self_draw" and result["fans"]
     client = Client()
     client.force_login(alice)
     with translation.override("zh-hans"):
@@ -205,6 +209,11 @@ def test_the_end_of_a_hand_names_every_fan_in_both_languages(client_of, bot_tabl
         row = re.search(rf'<tr data-fan="{fan["key"]}">.*?</tr>', html, re.S).group(0)
         assert fan["zh"] in row and fan["en"] in row
     assert 'data-outcome="' in html
+    # the winning reading, drawn as tiles block by block
+    shown = re.search(r'<p class="decomposition".*?</p>', html, re.S).group(0)
+    faces = re.findall(r'data-face="([^"]+)"', shown)
+    blocks = [presenters.tiles_of(b) for b in result["decomposition"].split()]
+    assert faces == [t for b in blocks for t in b] and faces
 
 
 def test_a_push_to_a_tiered_table_costs_no_query_for_the_hint(
