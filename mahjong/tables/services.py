@@ -323,9 +323,19 @@ def sweep(now: datetime.datetime | None = None) -> int:
     for hand_id, version in overdue:
         moved += advance(hand_id, version)
     presence.reap(now)  # connections of a dead web process: gone since their last heartbeat
-    gone = Seat.objects.filter(
-        disconnected_at__isnull=False, connections__lte=0, table__status=Table.Status.PLAYING
-    ).values_list("pk", flat=True)
+    # Only seats whose table has a hand in play: a table left between hands (its player
+    # closed the tab after the result) stays open, and would otherwise cost every sweep
+    # of every worker a few queries, for ever.
+    gone = (
+        Seat.objects.filter(
+            disconnected_at__isnull=False,
+            connections__lte=0,
+            table__status=Table.Status.PLAYING,
+            table__hands__ended_at__isnull=True,
+        )
+        .values_list("pk", flat=True)
+        .distinct()
+    )
     for seat_id in gone:
         moved += check_escape(seat_id, now=now)
     return moved

@@ -130,3 +130,32 @@ def test_a_timer_that_fired_after_the_move_costs_one_query(
                  hand.version)
     with django_assert_max_num_queries(1):
         assert services.advance(hand.pk, hand.version) is False
+
+
+def test_tables_left_between_hands_cost_the_sweeper_nothing(builtin, make_player):
+    """A player who closes the tab after a hand's result leaves the table open with a
+    disconnected seat: the sweeper must not re-check it on every pass, for ever."""
+    from django.utils import timezone
+
+    from lobby.models import Ruleset
+    from tests.web.tables_support import play_out
+
+    def left_between_hands(i):
+        player, other = make_player(f"gone{i}"), make_player(f"stays{i}")
+        table = services.open_table(Ruleset.objects.get(slug="classic"), [player, other])
+        play_out(table)
+        seat = table.seats.get(index=0)
+        services.connected(seat, f"chan-{i}")
+        services.disconnected(seat, f"chan-{i}")
+
+    def sweep_queries():
+        later = timezone.now() + timezone.timedelta(seconds=3600)
+        with CaptureQueriesContext(connection) as queries:
+            assert services.sweep(now=later) == 0
+        return len(queries)
+
+    left_between_hands(0)
+    one = sweep_queries()
+    for i in range(1, 6):
+        left_between_hands(i)
+    assert sweep_queries() == one
