@@ -57,8 +57,8 @@ def assert_history(hand, players_by_seat: dict) -> list:
                 assert 0 <= index < len(steps), (player.name, seen.version, first, len(steps))
                 tiles, actions = screen(steps[index].state, seat)
                 assert (seen.tiles, seen.actions) == (tiles, actions), (
-                    f"{player.name} at version {seen.version} saw {seen.tiles} {sorted(seen.actions)}"
-                    f", the log says {tiles} {sorted(actions)}"
+                    f"{player.name} at version {seen.version} saw {seen.tiles} "
+                    f"{sorted(seen.actions)}, the log says {tiles} {sorted(actions)}"
                 )
             last = player.seen[-1].version
             # in play, a timer may have moved on since the player's last push

@@ -21,7 +21,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 START_TIMEOUT = 60.0  # seconds for a child to be ready on a busy 2-core machine
-STOP_TIMEOUT = 10.0
+STOP_TIMEOUT = 10.0  # seconds for a killed child to be reaped
 
 
 def free_port() -> int:
@@ -80,15 +80,6 @@ class Child:
         self.proc.wait(timeout=STOP_TIMEOUT)
         self._log_file.close()
 
-    def stop(self) -> None:
-        """SIGTERM, then kill -9 after STOP_TIMEOUT."""
-        if self.alive():
-            os.killpg(self.proc.pid, signal.SIGTERM)
-            try:
-                self.proc.wait(timeout=STOP_TIMEOUT)
-            except subprocess.TimeoutExpired:
-                pass
-        self.kill()
 
 
 class Redis:

@@ -12,7 +12,7 @@ from mahjong.celery import app
 from mahjong.tables import services
 from mahjong.tables.models import Event
 from tests.faults.checks import TALLY, assert_history, injected, session_cookie
-from tests.faults.clients import Player, at_least, drive, ended
+from tests.faults.clients import Player, at_least, drive
 
 pytestmark = pytest.mark.faults
 
