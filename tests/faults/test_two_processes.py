@@ -38,8 +38,10 @@ def test_two_players_on_two_web_processes_and_a_timer_in_a_worker(cluster, duel_
     timed_out = Event.objects.get(hand=hand, kind="action", version=idle + 1).data
     assert timed_out["by"] in ("timeout", "auto"), timed_out  # "auto": a forced move
     assert "mahjong.tables.tasks.advance" in worker.output()
+    # both were shown the timed-out move (or, on a slow machine, the state after it):
+    # assert_history below checks every screen against the log
     for p in (pa, pb):
-        assert any(s.version == idle + 1 for s in p.seen), (p.name, [s.version for s in p.seen])
+        assert p.view.version >= idle + 1, (p.name, [s.version for s in p.seen])
 
     pa.acting = pb.acting = True
     drive([pa, pb], ended([pa, pb]), timeout=120)
