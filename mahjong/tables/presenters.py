@@ -51,7 +51,7 @@ def tiles_of(text: str | None) -> list[str]:
     return [format_tile(t) for t in parse_tiles(text)] if text else []
 
 
-def _rows(tiles: list[str]) -> list[list[str]]:
+def _rows(tiles: list) -> list[list]:
     return [tiles[i : i + RIVER_ROW] for i in range(0, len(tiles), RIVER_ROW)] or [[]]
 
 

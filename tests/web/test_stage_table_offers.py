@@ -1,0 +1,74 @@
+"""The 关卡 offers on the live table page: the player's open 起始换牌 / 搓牌 / 游戏中换牌
+is the offer panel ({% stage_offer %}) inside the prompt partial, never a row of prompt
+buttons (游戏中换牌 alone lists up to 364 choices of three tiles); the computer's seat
+gets no panel, and the panel's choice plays through the table."""
+
+import pytest
+from django.urls import reverse
+
+from lobby.models import Ruleset
+from mahjong.engine.stage import stage_level
+from mahjong.engine.stage_run import StageRun
+from mahjong.engine.tiles import format_tile
+from mahjong.stages import services
+from mahjong.tables import presenters
+from mahjong.tables import services as tables
+from tests.web.tables_support import no_eager_timers  # noqa: F401
+
+pytestmark = pytest.mark.django_db
+
+
+def stage_table(user, stage, **options):
+    Ruleset.objects.filter(engine_slug="stage").update(overrides={"options": options})
+    progress = services.progress_for(user)
+    progress.run = StageRun(stage=stage, score=stage_level(stage).start_score).to_dict()
+    progress.save()
+    return services.play(user)
+
+
+def until_offer(table, kind, limit=60):
+    for _ in range(limit):
+        state = table.current_hand().game()
+        if state.stage.offer == kind and state.turn == 0:
+            return state
+        hand = table.current_hand()
+        assert tables.advance(hand.pk, hand.version)
+    raise AssertionError(f"no {kind} offer")
+
+
+def prompt_verbs(table, seat):
+    return {p["verb"] for p in presenters.context_for(table, seat)["prompts"]}
+
+
+def test_the_exchange_is_the_panel_not_prompt_buttons(alice, client_of):
+    table = stage_table(alice, 2)
+    state = table.current_hand().game()
+    assert state.phase == "exchange" and state.turn == 0
+    page = client_of(alice).get(table.get_absolute_url()).content.decode()
+    assert page.count('data-offer="exchange"') == 1
+    assert 'data-verb="exchange"' not in page and 'data-verb="pass"' in page
+    assert prompt_verbs(table, 0) == {"pass"}
+    assert 'data-offer=' not in presenters.fragments(table, 1)  # the computer's seat
+
+
+def test_the_swap_is_the_panel_and_plays_through_it(alice, client_of, htmx):
+    table = stage_table(alice, 3, p_cuo=0.0, p_swap=1.0)
+    state = until_offer(table, "swap")
+    pushed = presenters.fragments(table, 0)   # what a socket push carries
+    assert pushed.count('data-offer="swap"') == 1 and 'data-verb="swap"' not in pushed
+    assert not prompt_verbs(table, 0) & {"swap", "cuo", "exchange"}
+    hand = table.current_hand()
+    give = [format_tile(t) for t in sorted(state.seat(0).hand)[-3:]]
+    client_of(alice).post(reverse("stages:offer", args=[table.public_id]),
+                          {"kind": "swap", "tile": give, "version": hand.version}, headers=htmx())
+    after = table.current_hand().game()
+    assert after.stage.swaps == 1 and after.stage.offer is None
+    assert 'data-offer=' not in presenters.fragments(table, 0)
+
+
+def test_cuo_is_the_panel_only(alice):
+    table = stage_table(alice, 3, p_cuo=1.0)
+    state = until_offer(table, "cuo")
+    pushed = presenters.fragments(table, 0)
+    assert pushed.count('data-action="cuo ') == len(set(state.live))  # once each, on the panel
+    assert 'data-verb="cuo"' not in pushed
