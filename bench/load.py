@@ -306,11 +306,13 @@ async def game(stack: Stack, tables: int, bots: float, think, warmup: float,
     open_tables = len({p.table for p in players if p.socket_open})
     await asyncio.sleep(warmup)
     q0, cpu0, server0 = stack.queries(), _cpu(), stack.cpu_seconds()
+    kinds0 = stack.query_kinds()
     run.started = time.monotonic()
     await asyncio.sleep(seconds)
     run.ended = time.monotonic()
     q1, cpu1, server1 = stack.queries(), _cpu(), stack.cpu_seconds()
     server = {role: server1[role] - server0[role] for role in server1}
+    kinds = _per_move_kinds(kinds0, stack.query_kinds(), run)
     rss_during = stack.web_rss_kib()
     run.stop.set()
     for p in players:
@@ -320,7 +322,29 @@ async def game(stack: Stack, tables: int, bots: float, think, warmup: float,
         t.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
     return summarize(run, tables, open_tables, (seated, len(players)), q0, q1, rss_before,
-                     rss_during, cpu1 - cpu0, server, seconds)
+                     rss_during, cpu1 - cpu0, server, seconds) | {"queries_by_kind": kinds}
+
+
+def _per_move_kinds(before, after, run) -> dict[str, dict[str, float]]:
+    """Each role's queries in the window by kind, per table move, the top ten."""
+    moves = max(1, _moves(run))
+    out = {}
+    for role, counts in after.items():
+        delta = {k: n - before[role].get(k, 0) for k, n in counts.items()}
+        top = sorted(delta.items(), key=lambda kv: -kv[1])[:10]
+        out[role] = {k: round(n / moves, 2) for k, n in top if n}
+    return out
+
+
+def _moves(run) -> int:
+    """Every version a screen saw in the window, once per table."""
+    moves = 0
+    for screens in run.screens.values():
+        versions = set()
+        for arrivals in screens:
+            versions |= {v for v, t in arrivals.items() if run.in_window(t)}
+        moves += len(versions)
+    return moves
 
 
 def summarize(run, tables, open_tables, seated, q0, q1, rss_before, rss_during, cpu, server,
@@ -334,12 +358,7 @@ def summarize(run, tables, open_tables, seated, q0, q1, rss_before, rss_during, 
                 missing += t0 < run.ended - MISSED_AFTER  # no update in MISSED_AFTER s
             else:
                 latencies.append(max(0.0, seen - t0))
-    moves = 0  # every version a screen saw in the window, once per table
-    for screens in run.screens.values():
-        versions = set()
-        for arrivals in screens:
-            versions |= {v for v, t in arrivals.items() if run.in_window(t)}
-        moves += len(versions)
+    moves = _moves(run)
     queries = {role: q1[role] - q0[role] for role in q1}
     per_table = [(d - b) / max(1, open_tables) for b, d in zip(rss_before, rss_during)]
     return {
@@ -370,7 +389,8 @@ def _cpu() -> float:
 
 async def one_count(args, tables: int, **stack_options) -> dict:
     players = 2 * tables
-    bound = 300 + 2 * tables * args.ramp + args.relay_seconds + args.warmup + args.seconds
+    # set-up (migrations, players) + relay + arrivals + seating + window + leaving
+    bound = 600 + players * args.ramp + args.relay_seconds + args.warmup + args.seconds
     with Stack(web=args.web, workers=args.workers, players=players, seconds=bound,
                db_pool=args.db_pool, **stack_options) as stack:
         await asyncio.sleep(2)  # workers connect to the broker

@@ -2,9 +2,9 @@
 processes of the site, M Celery workers, and two daphne processes of the bare relay
 (bench/relay), on PostgreSQL and Redis. Bounded in time; always stops its children.
 
-* PostgreSQL: a database of its own, ``mahjong_bench`` (created if missing, migrated, the
-  built-in data loaded, the bench players reset) on ``BENCH_PG`` (default the local
-  server, user postgres).
+* PostgreSQL: a database of its own, ``mahjong_bench``, dropped and created afresh each
+  run (migrated, the built-in data and the bench players loaded) on ``BENCH_PG`` (default
+  the local server, user postgres).
 * Redis: database 12 of ``BENCH_REDIS`` (default the local server), flushed at start:
   channel layer, cache and Celery broker of this stack only.
 * Settings: bench/stack_settings.py (the product's plus query counting and a fast
@@ -27,7 +27,6 @@ import subprocess
 import sys
 import threading
 import time
-import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -117,15 +116,15 @@ class Stack:
         import redis
 
         with psycopg.connect(f"{PG}/postgres", autocommit=True) as conn:
-            if not conn.execute("SELECT 1 FROM pg_database WHERE datname = %s",
-                                (self.db_name,)).fetchone():
-                conn.execute(f'CREATE DATABASE "{self.db_name}"')
+            # A fresh database each run: tables left by an earlier run would still have
+            # timers and sweeps to serve.
+            conn.execute(f'DROP DATABASE IF EXISTS "{self.db_name}" WITH (FORCE)')
+            conn.execute(f'CREATE DATABASE "{self.db_name}"')
         redis.Redis.from_url(self.redis_url).flushdb()
         manage = [PYTHON, str(ROOT / "manage.py")]
         self._run([*manage, "migrate", "--noinput", "-v0"])
         self._run([*manage, "load_builtin"])
-        self._run([PYTHON, str(ROOT / "bench" / "players.py"), str(self.players),
-                   uuid.uuid4().hex[:8]])
+        self._run([PYTHON, str(ROOT / "bench" / "players.py"), str(self.players)])
 
     def _run(self, cmd: list[str]) -> None:
         subprocess.run(cmd, env=self.env, cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
@@ -185,6 +184,15 @@ class Stack:
 
         client = redis.Redis.from_url(self.redis_url)
         return {role: int(client.get(f"bench:queries:{role}") or 0) for role in ("web", "worker")}
+
+    def query_kinds(self) -> dict[str, dict[str, int]]:
+        """Queries so far by statement and table ("SELECT tables_hand"), per role."""
+        import redis
+
+        client = redis.Redis.from_url(self.redis_url)
+        return {role: {k.decode(): int(n) for k, n in
+                       client.hgetall(f"bench:queries:{role}:kinds").items()}
+                for role in ("web", "worker")}
 
     def describe(self) -> dict:
         return {"web_ports": self.web_ports, "relay_ports": self.relay_ports,

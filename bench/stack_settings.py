@@ -4,7 +4,8 @@ bench-only changes, never used by the site itself.
 * Queries are counted in every process: an execute wrapper on each new database
   connection adds to a per-process count, which a background thread adds to Redis
   (``bench:queries:<BENCH_ROLE>``, in the stack's own Redis database) twice a second.
-  The load driver reads the totals before and after its window: queries per action.
+  The load driver reads the totals before and after its window: queries per action;
+  ``bench:queries:<role>:kinds`` counts them by statement and table.
 * ``BENCH_DB_POOL=N``: each process keeps a psycopg pool of at most N PostgreSQL
   connections (Django's ``OPTIONS["pool"]``) instead of a connection per request. Django
   advises against persistent connections (CONN_MAX_AGE) under ASGI: each request runs in
@@ -16,7 +17,9 @@ bench-only changes, never used by the site itself.
 from __future__ import annotations
 
 import os
+import re
 import threading
+from collections import Counter
 
 from django.db.backends.signals import connection_created
 
@@ -34,15 +37,26 @@ ROLE = os.environ.get("BENCH_ROLE", "other")
 FLUSH_EVERY = 0.5  # seconds
 
 
+# "SELECT ... FROM "tables_hand"" -> "SELECT tables_hand": what the queries are, by kind
+KIND = re.compile(r'^\s*(UPDATE|\w+\b.*?\b(?:FROM|INTO))\s+"(\w+)"', re.S)
+
+
+def kind_of(sql: str) -> str:
+    found = KIND.match(sql)
+    return f"{sql.split(None, 1)[0]} {found.group(2)}" if found else sql.split(None, 1)[0]
+
+
 class QueryCounter:
     def __init__(self):
         self.lock = threading.Lock()
         self.pending = 0
+        self.kinds: Counter = Counter()
         self.flusher_pid = None
 
     def __call__(self, execute, sql, params, many, context):
         with self.lock:
             self.pending += 1
+            self.kinds[kind_of(sql)] += 1
             if self.flusher_pid != os.getpid():  # first query of this process (or fork)
                 self.flusher_pid = os.getpid()
                 threading.Thread(target=self.flush_loop, daemon=True).start()
@@ -57,8 +71,11 @@ class QueryCounter:
             threading.Event().wait(FLUSH_EVERY)
             with self.lock:
                 delta, self.pending = self.pending, 0
+                kinds, self.kinds = self.kinds, Counter()
             if delta:
                 client.incrby(key, delta)
+            for kind, n in kinds.items():
+                client.hincrby(f"{key}:kinds", kind, n)
 
 
 COUNTER = QueryCounter()
