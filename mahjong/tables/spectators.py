@@ -127,9 +127,10 @@ def fragments(table: Table, hand: Hand | None = None) -> str:
     """Every spectator partial as out-of-band swaps (one message), shared through the
     cache by all spectators of this version in this language."""
     hand = hand or table.current_hand()
+    # the version, and what changes without one: closing, 托管 flags, a fresh timer
     flags = "".join("a" if s.auto_play else "-" for s in table.seats.all())
     key = f"tables:watch:{table.public_id}:{hand.pk}:{hand.version}:{table.status}:{flags}"
-    key += f":{get_language()}"
+    key += f":{hand.deadline.timestamp() if hand.deadline else ''}:{get_language()}"
     html = cache.get(key)
     if html is None:
         html = render(table, hand)

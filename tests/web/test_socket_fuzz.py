@@ -216,6 +216,8 @@ def test_fuzzed_bad_messages_get_an_error_change_nothing_and_the_socket_still_pl
         seen["kinds"].update(kind for kind, _ in messages)
 
     check()
+    kinds = len(seen["kinds"])
+    print(f"socket fuzz: {seen['messages']} bad messages of {kinds} kinds, {EXAMPLES} sessions")
     assert seen["messages"] >= EXAMPLES
     assert len(seen["kinds"]) == 11  # every kind of bad input was tried
 

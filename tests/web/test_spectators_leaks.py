@@ -158,6 +158,7 @@ def test_nothing_a_spectator_receives_depends_on_hidden_tiles_in_any_ruleset(red
             for key, value in check(table, payloads, snapshots).items():
                 totals[key] += value
             totals["games"] += 1
+    print("spectator scan:", totals)  # the figures of issue 10 (pytest -s shows them)
     assert totals["games"] == len(RULESETS) * GAMES_PER_RULESET
     assert totals["swapped"] > 100 * GAMES_PER_RULESET and totals["compared"] > 500
     assert totals["ended"] >= 2 * totals["games"]  # the last push and page of every game
