@@ -205,10 +205,27 @@ def open_duel(users, decision: int | None = None):
 
 
 @pytest.fixture
-def duel_table(players, peer):
+def opened(stack_db):
+    """The tables a test opened, closed after it: the stack's workers, which outlive the
+    test, then leave them alone (no timers, no sweeps, no settlements in later tests)."""
+    from mahjong.tables.models import Table
+
+    tables: list = []
+    yield tables
+    Table.objects.filter(pk__in=[t.pk for t in tables]).update(status=Table.Status.FINISHED)
+
+
+@pytest.fixture
+def duel_table(players, peer, opened):
     """A novice-room table (stakes) for two new players; opened by this process, so its
     first timer goes to the stack's broker."""
-    return lambda beans=20_000, decision=None: open_duel(players(beans), decision)
+
+    def make(beans=20_000, decision=None):
+        table, users = open_duel(players(beans), decision)
+        opened.append(table)
+        return table, users
+
+    return make
 
 
 @pytest.fixture
@@ -230,5 +247,10 @@ def no_timers(settings, stack_db):
 
 
 @pytest.fixture
-def quiet_table(players, no_timers):
-    return lambda beans=20_000: open_duel(players(beans))
+def quiet_table(players, no_timers, opened):
+    def make(beans=20_000):
+        table, users = open_duel(players(beans))
+        opened.append(table)
+        return table, users
+
+    return make
