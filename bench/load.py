@@ -246,7 +246,8 @@ class Player:
 # ----- the relay phase ---------------------------------------------------------------------
 
 
-async def relay(ports: list[int], pairs: int, seconds: float) -> dict:
+async def relay(stack: Stack, pairs: int, seconds: float) -> dict:
+    ports = stack.relay_ports
     latencies: list[float] = []
     count = 0
     stop = time.monotonic() + seconds
@@ -271,11 +272,12 @@ async def relay(ports: list[int], pairs: int, seconds: float) -> dict:
                 count += 1
                 turn = 1 - turn
 
-    start = time.monotonic()
+    start, cpu = time.monotonic(), stack.cpu_seconds()["relay"]
     await asyncio.gather(*(pair(i) for i in range(pairs)), return_exceptions=True)
-    elapsed = time.monotonic() - start
-    return {"pairs": pairs, "messages_per_s": round(count / elapsed, 1),
-            **_ms(latencies)}
+    elapsed, cpu = time.monotonic() - start, stack.cpu_seconds()["relay"] - cpu
+    return {"pairs": pairs, "messages_per_s": round(count / elapsed, 1), **_ms(latencies),
+            "server_cpu_ms_per_message": round(cpu / max(1, count) * 1000, 2),
+            "server_cpu_cores": round(cpu / elapsed, 2)}
 
 
 def _ms(values: list[float]) -> dict:
@@ -311,7 +313,7 @@ async def game(stack: Stack, tables: int, bots: float, think, warmup: float,
     await asyncio.sleep(seconds)
     run.ended = time.monotonic()
     q1, cpu1, server1 = stack.queries(), _cpu(), stack.cpu_seconds()
-    server = {role: server1[role] - server0[role] for role in server1}
+    server = {role: server1[role] - server0[role] for role in ("web", "worker")}
     kinds = _per_move_kinds(kinds0, stack.query_kinds(), run)
     rss_during = stack.web_rss_kib()
     run.stop.set()
@@ -394,7 +396,7 @@ async def one_count(args, tables: int, **stack_options) -> dict:
     with Stack(web=args.web, workers=args.workers, players=players, seconds=bound,
                db_pool=args.db_pool, **stack_options) as stack:
         await asyncio.sleep(2)  # workers connect to the broker
-        out = {"relay": await relay(stack.relay_ports, tables, args.relay_seconds)}
+        out = {"relay": await relay(stack, tables, args.relay_seconds)}
         out["game"] = await game(stack, tables, args.bots, tuple(args.think), args.warmup,
                                  args.seconds, args.ramp)
         with open("/proc/loadavg") as f:

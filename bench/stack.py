@@ -169,8 +169,8 @@ class Stack:
         return [rss_kib(pid) for pid in self.web_pids()]
 
     def cpu_seconds(self) -> dict[str, float]:
-        """CPU time (user + system) used so far by the web processes and the workers."""
-        out = {"web": 0.0, "worker": 0.0}
+        """CPU time (user + system) used so far by the web, worker and relay processes."""
+        out = {"web": 0.0, "worker": 0.0, "relay": 0.0}
         tick = os.sysconf("SC_CLK_TCK")
         for name, child in self.children.items():
             role = next((r for r in out if name.startswith(r)), "")
