@@ -260,36 +260,57 @@ def has_one_winning_kind(concealed, melds, win, ruleset, wild=None, readings=Non
                                    for k in _standard_waits(concealed, held)):
         return False
     if _special_shaped(concealed, melds, allowed):
-        # Every other kind, checked in the other forms straight from the counts.
+        # The other forms' candidate kinds, each checked straight from the counts.
         counts = [0] * 34
         for kind in concealed:
             counts[kind] += 1
         sets = len(concealed) // 3
-        others = [form for form in _sorted_forms(allowed) if form != STANDARD
-                  and (form == forms.ZU_HE_LONG or not melds)]
         distinct = 34 - counts.count(0)
-        for kind in kinds:
-            if kind == win or held[kind] >= 4:
+        for form in _sorted_forms(allowed):
+            if form == STANDARD or (melds and form != forms.ZU_HE_LONG):
                 continue
-            now = distinct + (not counts[kind])
-            counts[kind] += 1
-            won = False
-            for form in others:
+            for kind in _special_candidates(form, counts, kinds):
+                if kind == win or held[kind] >= 4:
+                    continue
+                now = distinct + (not counts[kind])
+                if not _FEWEST_KINDS.get(form, 0) <= now <= _MOST_KINDS.get(form, 34):
+                    continue
+                counts[kind] += 1
                 if form == forms.ZU_HE_LONG:
-                    won = bool(hand_readings.zu_he_long(counts, sets))
-                elif _FEWEST_KINDS.get(form, 0) <= now <= _MOST_KINDS.get(form, 34):
-                    won = bool(_SPECIAL_READINGS[form](counts))
+                    won = hand_readings.zu_he_long(counts, sets)
+                else:
+                    won = _SPECIAL_READINGS[form](counts)
+                counts[kind] -= 1
                 if won:
-                    break
-            counts[kind] -= 1
-            if won:
-                return False
+                    return False
         return True
     if SEVEN_PAIRS in allowed and not melds and len(concealed) == 13 and held.count(0) >= 27:
         # six pairs and a single hold at most seven kinds
         return all(k == win or held[k] >= 4 or k not in in_play
                    for k in _seven_pairs_waits(Counter(concealed)))
     return True
+
+
+def _special_candidates(form: str, counts, kinds):
+    """The kinds that could complete ``form`` when added to ``counts`` (a cheap gate
+    before the form's own check): 组合龙 needs all nine kinds of a knitted pattern, so
+    the added kind is the one missing (any kind when none is); 全不靠 / 七星不靠 need
+    every number tile in one pattern, so an honor or a kind of a pattern holding all
+    the numbers held; 十三幺 a terminal or honor; seven pairs a kind held once."""
+    if form in _KNITTED_FORMS:
+        numbers = {k for k in range(27) if counts[k]}
+        if form == forms.ZU_HE_LONG:
+            missing = [pattern - numbers for pattern in forms.KNITTED]
+            if any(not m for m in missing):
+                return kinds
+            return sorted({next(iter(m)) for m in missing if len(m) == 1})
+        fitting = set().union(*(p for p in forms.KNITTED if numbers <= p))
+        return sorted(fitting) + [k for k in kinds if k >= 27]
+    if form == THIRTEEN_ORPHANS:
+        return YAOJIU
+    if form == SEVEN_PAIRS:
+        return [k for k in kinds if counts[k] % 2]
+    return kinds
 
 
 def _visible_winning_kinds(win: int, readings):

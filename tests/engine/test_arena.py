@@ -37,7 +37,10 @@ def test_the_arena_prints_both_sides_with_intervals_and_decision_times(capsys):
     for line, name in zip(lines[6:8], ("A (efficient)", "B (random)")):
         assert re.match(rf"^decision time {re.escape(name)}: median [\d.]+ ms, p99 [\d.]+ ms, "
                         r"max [\d.]+ ms over \d+ decisions$", line)
-    assert lines[8].startswith("cpu: ")
+    for line, name in zip(lines[8:10], ("A (efficient)", "B (random)")):
+        assert re.match(rf"^decision cpu {re.escape(name)}: median [\d.]+ ms, p99 [\d.]+ ms, "
+                        r"max [\d.]+ ms$", line)
+    assert lines[10].startswith("cpu: ")
 
 
 def test_each_wall_is_played_twice_with_the_seats_swapped():

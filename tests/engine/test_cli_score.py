@@ -82,3 +82,29 @@ def test_overrides_change_fan_values():
     [answer] = run("gb", {"id": 1, "hand": "1112345678999m", "win": "5m"},
                    extra=("--overrides", '{"fan_values": {"jiu_lian_bao_deng": 100}}'))
     assert answer["fans"][0]["fan"] == 100
+
+
+def test_the_fast_request_parser_reads_hands_and_context_as_the_plain_one():
+    import random
+
+    from mahjong.engine.cli.score import _hand, context_from_request
+    from mahjong.engine.errors import InvalidAction
+    from mahjong.engine.shapes import WinContext
+    from mahjong.engine.tiles import parse_tiles
+
+    rnd = random.Random(3)
+    for _ in range(300):
+        text = "".join(rnd.choice("0123456789mpszf x") for _ in range(rnd.randrange(12)))
+        try:
+            expected = tuple(parse_tiles(text, check_copies=False))
+        except InvalidAction as exc:
+            with pytest.raises(InvalidAction, match=str(exc).split(" in ")[0]):
+                _hand(text)
+        else:
+            assert _hand(text) == expected
+    request = {"hand": "123m456p789s1z", "melds": ["pon 777z"], "win": "1z", "tsumo": True,
+               "seat": "S", "flowers": "1f", "ting": "ready"}
+    from mahjong.engine.melds import parse_meld
+    assert context_from_request(request) == WinContext(
+        hand=tuple(parse_tiles("123m456p789s1z")), melds=(parse_meld("pon 777z"),),
+        win=27, tsumo=True, seat_wind=28, flowers=(34,), flower_count=1, ting="ready")

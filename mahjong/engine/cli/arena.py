@@ -9,7 +9,9 @@ Prints per side: wins, win rate, deal-in rate (the discarder of a discard win) a
 points per hand with a 95% confidence interval over the N walls (a wall's two hands
 are one sample), then the share of decisive hands side A won, the points difference
 A - B, and decision time per side: the seat's view plus the bot's choice, median and
-p99 in milliseconds over decisions with more than one offered action.
+p99 in milliseconds over decisions with more than one offered action, in wall-clock
+time and in the deciding thread's CPU time (what one core spends on it, whatever else
+the machine runs).
 """
 
 from __future__ import annotations
@@ -52,6 +54,7 @@ class Side:
     deal_ins: int = 0
     points: list[float] = field(default_factory=list)   # per wall: both hands
     times: list[float] = field(default_factory=list)    # seconds per decision
+    cpu: list[float] = field(default_factory=list)      # CPU seconds per decision
 
 
 def run(args, stdin: TextIO, stdout: TextIO) -> int:
@@ -80,7 +83,7 @@ def arena(slug: str, level_a: str, level_b: str, walls: int, table_seed: bytes) 
         for a_seat in (0, 1):
             seat_side = (0, 1) if a_seat == 0 else (1, 0)   # seat -> side index
             state = play(new_hand(ruleset, seed), [bots[seat_side[0]], bots[seat_side[1]]],
-                         [sides[seat_side[0]].times, sides[seat_side[1]].times])
+                         [sides[seat_side[0]], sides[seat_side[1]]])
             outcome = state.outcome
             if outcome is None or outcome.kind == DRAW:
                 draws += 1
@@ -101,6 +104,8 @@ def arena(slug: str, level_a: str, level_b: str, walls: int, table_seed: bytes) 
 
 
 def play(state, bots, timers):
+    """Play one hand; ``timers`` (a ``Side`` per seat) get each decision's wall-clock
+    and CPU time (the thread's: on a shared machine, the wait for a core is left out)."""
     for _ in range(MAX_ACTIONS_PER_HAND):
         if state.phase == ENDED:
             return state
@@ -109,9 +114,10 @@ def play(state, bots, timers):
         if len(offered) == 1:
             action = offered[0]   # forced: nothing to decide
         else:
-            began = time.perf_counter()
+            began, began_cpu = time.perf_counter(), time.thread_time()
             action = bots[seat].choose(view(state, seat), offered)
-            timers[seat].append(time.perf_counter() - began)
+            timers[seat].cpu.append(time.thread_time() - began_cpu)
+            timers[seat].times.append(time.perf_counter() - began)
         state, _events = apply(state, seat, action)
     raise RuntimeError(f"hand {state.seed.hex()} did not end after {MAX_ACTIONS_PER_HAND} actions")
 
@@ -174,6 +180,10 @@ def report(result: dict, args=None) -> str:
         lines.append(f"decision time {name} ({side.level}): median {percentile(ms, 0.5):.2f} ms, "
                      f"p99 {percentile(ms, 0.99):.2f} ms, max {max(ms, default=0):.2f} ms "
                      f"over {len(ms)} decisions")
+    for name, side in zip("AB", sides):
+        ms = [t * 1000 for t in side.cpu]
+        lines.append(f"decision cpu {name} ({side.level}): median {percentile(ms, 0.5):.2f} ms, "
+                     f"p99 {percentile(ms, 0.99):.2f} ms, max {max(ms, default=0):.2f} ms")
     cpu = result["cpu_seconds"]
     lines.append(f"cpu: {cpu:.1f} s, {hands / cpu if cpu else 0:.1f} hands per CPU second")
     return "\n".join(lines) + "\n"
