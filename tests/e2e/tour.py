@@ -137,9 +137,15 @@ def _ended(page) -> bool:
     return page.query_selector("[data-outcome]") is not None
 
 
-def _my_turn(page, timeout=30_000) -> bool:
-    """Wait for this player's decision; False once the hand has ended."""
-    page.wait_for_function(TURN_OR_END, timeout=timeout)
+def _my_turn(page, timeout=20_000) -> bool:
+    """Wait for this player's decision; False once the hand has ended. A push lost on a
+    loaded machine is healed as a player would: a reload brings the full snapshot."""
+    try:
+        page.wait_for_function(TURN_OR_END, timeout=timeout)
+    except PlaywrightError:
+        page.reload()
+        page.wait_for_selector("#mj-hand")
+        page.wait_for_function(TURN_OR_END, timeout=timeout)
     return not _ended(page)
 
 
@@ -227,8 +233,15 @@ class Tour:
         return visit
 
 
+_WALKED: dict[str, Visit] = {}
+
+
 @pytest.fixture(scope="session")
 def tour(browser, site, site_database):
-    """size -> Visit, walked once per test session for both sizes."""
-    walker = Tour(browser, site, site_database)
-    return {size: walker.visit(size) for size in SIZES}
+    """size -> Visit, walked once per test session for both sizes. (Each test module
+    imports this fixture, which pytest then sets up once per module: the walks are kept
+    here so the site is walked once.)"""
+    if not _WALKED:
+        walker = Tour(browser, site, site_database)
+        _WALKED.update({size: walker.visit(size) for size in SIZES})
+    return _WALKED
