@@ -11,6 +11,7 @@ same in a worker thread), and every test makes its own players and tables.
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import uuid
@@ -54,8 +55,6 @@ def stack_database_url(tmp_path_factory, django_db_blocker):
 
 
 def _child_env(url: str) -> dict:
-    import os
-
     env = {k: v for k, v in os.environ.items() if k not in {"REDIS_URL", "DATABASE_URL"}}
     return {**env, "DATABASE_URL": url, "DJANGO_SETTINGS_MODULE": "mahjong.settings"}
 
