@@ -4,12 +4,14 @@ wheel, on a unix socket of its own), all on one database that the test process r
 writes too (tests/faults/conftest.py).
 
 Every child runs in a session of its own so a kill reaches it and its children, every wait
-is bounded, and ``Stack.close()`` kills whatever is left. Logs go to files in the stack's
+is bounded, ``Stack.close()`` kills whatever is left, and a child also dies with the test
+process if that is killed outright. Logs go to files in the stack's
 working directory; a failed start shows the tail of the log.
 """
 
 from __future__ import annotations
 
+import ctypes
 import os
 import signal
 import socket
@@ -22,6 +24,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 START_TIMEOUT = 60.0  # seconds for a child to be ready on a busy 2-core machine
 STOP_TIMEOUT = 10.0  # seconds for a killed child to be reaped
+
+
+def _die_with_parent() -> None:
+    """In the child before exec: SIGKILL when the test process dies, even by kill -9
+    (Linux's PR_SET_PDEATHSIG), so no stack outlives an interrupted run."""
+    ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # 1 = PR_SET_PDEATHSIG
 
 
 def free_port() -> int:
@@ -53,6 +61,7 @@ class Child:
             stdout=self._log_file,
             stderr=subprocess.STDOUT,
             start_new_session=True,
+            preexec_fn=_die_with_parent,
         )
 
     @property
