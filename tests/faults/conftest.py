@@ -12,6 +12,7 @@ same in a worker thread), and every test makes its own players and tables.
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 import uuid
@@ -27,6 +28,7 @@ from tests.faults.stack import ROOT, Redis, Stack
 # answers first on a busy machine (a push takes well under a second).
 FAST_TIMERS = {"decision": 3, "bot_delay": 0.3, "locked_delay": 0.3}
 PASSWORD = "tile-river-5m-7z"
+MOVED = re.compile(r"tasks\.advance\[[^\]]+\] succeeded in \S+: True")  # a timer that moved
 
 
 def pytest_terminal_summary(terminalreporter):
@@ -106,6 +108,10 @@ class Cluster:
         while len(self.workers) <= index:
             self.workers.append(self.stack.worker())
         return self.workers[index]
+
+    def timer_moves(self) -> int:
+        """Timer tasks that moved a table so far, by the live workers' logs."""
+        return sum(len(MOVED.findall(w.output())) for w in self.workers if w.alive())
 
 
 @pytest.fixture(scope="session")

@@ -4,8 +4,6 @@ Celery worker, a third process."""
 
 from __future__ import annotations
 
-import re
-
 import pytest
 
 from mahjong.tables.models import Event
@@ -14,12 +12,6 @@ from tests.faults.clients import Player, at_least, drive, ended
 from tests.faults.conftest import FAST_TIMERS
 
 pytestmark = pytest.mark.faults
-
-MOVED = re.compile(r"tasks\.advance\[[^\]]+\] succeeded in \S+: True")  # a timer that moved
-
-
-def timer_moves(cluster) -> int:
-    return sum(len(MOVED.findall(w.output())) for w in cluster.workers if w.alive())
 
 
 def test_two_players_on_two_web_processes_and_a_timer_in_a_worker(cluster, duel_table):
@@ -40,13 +32,13 @@ def test_two_players_on_two_web_processes_and_a_timer_in_a_worker(cluster, duel_
     for p in (pa, pb):
         p.settle()
     idle = table.current_hand().version
-    moves_before = timer_moves(cluster)
+    moves_before = cluster.timer_moves()
     wait = FAST_TIMERS["decision"] + 15
     for p in (pa, pb):
         p.wait(lambda s: s.version > idle, timeout=wait)
     timed_out = Event.objects.get(hand=hand, kind="action", version=idle + 1).data
     assert timed_out["by"] in ("timeout", "auto"), timed_out  # "auto": a forced move
-    assert timer_moves(cluster) > moves_before  # a worker's timer did it, not the sweeper
+    assert cluster.timer_moves() > moves_before  # a worker's timer did it, not the sweeper
     # Both were shown the timed-out move (or, when its hint was handled late, the state
     # after it); assert_history below checks every screen against the log.
 
