@@ -66,6 +66,9 @@
       var sound = null;
       if (now.outcome && !last.outcome) {
         sound = now.outcome === "self_draw" || now.outcome === "discard_win" ? "win" : null;
+        // the hand is over: bring the result (heading, fans, next hand) to the player
+        var card = $("#mj-result [data-outcome]");
+        if (card) card.focus({ preventScroll: false });
       } else if (now.melds > last.melds) {
         sound = "claim";
         var seat = now.mine > last.mine ? "#mj-hand" : "#mj-opponent";

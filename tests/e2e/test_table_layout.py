@@ -42,6 +42,14 @@ def test_the_hand_is_on_screen_without_scrolling(tour, size):  # noqa: F811
     assert min(m["widths"]) >= (24 if size == "phone" else 56), m["widths"]
 
 
+@pytest.mark.parametrize("size", SIZES)
+def test_the_result_takes_the_focus_when_the_hand_ends(tour, size):  # noqa: F811
+    visit = tour[size]
+    if visit.reloaded:
+        pytest.skip("this walk reloaded the page: the end came with the snapshot")
+    assert visit.end_focus in {"self_draw", "discard_win", "draw", "escape"}
+
+
 def test_keyboard_play_help_and_the_clock_announcement(browser, site, site_database):
     context = browser.new_context(locale="en-US", viewport={"width": 1200, "height": 900})
     try:

@@ -67,6 +67,8 @@ class Visit:
     violations: dict[str, list[dict]] = field(default_factory=dict)
     hands: list[tuple[str, dict]] = field(default_factory=list)  # (moment, measurement)
     table_url: str = ""
+    end_focus: str = ""  # what had the keyboard focus when the hand ended
+    reloaded: bool = False  # a lost push was healed by a reload
 
 
 def overflow(m: dict) -> list[str]:
@@ -137,12 +139,13 @@ def _ended(page) -> bool:
     return page.query_selector("[data-outcome]") is not None
 
 
-def _my_turn(page, timeout=20_000) -> bool:
+def _my_turn(page, visit, timeout=20_000) -> bool:
     """Wait for this player's decision; False once the hand has ended. A push lost on a
     loaded machine is healed as a player would: a reload brings the full snapshot."""
     try:
         page.wait_for_function(TURN_OR_END, timeout=timeout)
     except PlaywrightError:
+        visit.reloaded = True
         page.reload()
         page.wait_for_selector("#mj-hand")
         page.wait_for_function(TURN_OR_END, timeout=timeout)
@@ -211,7 +214,7 @@ class Tour:
         page.wait_for_selector("#mj-hand [data-tile]")
         turns = 0
         deadline = time.monotonic() + 180
-        while _my_turn(page):
+        while _my_turn(page, visit):
             assert time.monotonic() < deadline, "the hand did not end in time"
             self.measure(page, visit, f"turn {turns}")
             if turns == 2:  # a few discards in the rivers: the middle of a hand
@@ -221,6 +224,8 @@ class Tour:
             turns += 1
         if "table-mid" not in visit.shots:
             pytest.fail(f"the hand ended after {turns} turns, before the middle")
+        visit.end_focus = page.evaluate("document.activeElement.id || "
+                                        "document.activeElement.dataset.outcome || ''")
         self.keep(page, visit, "table-end")
         self.measure(page, visit, "end of hand")
         table_id = visit.table_url.rstrip("/").rsplit("/", 1)[1]
