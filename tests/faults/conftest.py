@@ -236,8 +236,7 @@ def duel_table(players, peer, opened):
 @pytest.fixture
 def no_timers(settings, stack_db):
     """Tables opened here schedule no timers and send hints nowhere (the races are run by
-    the test's own threads); the stack's workers may still sweep them after deadline +
-    3 s, which a race finishes well before."""
+    the test's own threads)."""
     from channels.layers import channel_layers
 
     from mahjong.celery import app
@@ -253,8 +252,11 @@ def no_timers(settings, stack_db):
 
 @pytest.fixture
 def quiet_table(players, no_timers, opened):
+    """A table only the test moves: no timers, and a 60 s decision so that no worker's
+    sweeper moves it while the test plays."""
+
     def make(beans=20_000):
-        table, users = open_duel(players(beans))
+        table, users = open_duel(players(beans), decision=60)
         opened.append(table)
         return table, users
 

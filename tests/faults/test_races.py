@@ -93,13 +93,14 @@ def test_actions_racing_for_the_same_version_apply_once(quiet_table, use_stack_d
 
 @pytest.fixture
 def hints_only(peer):
-    """Hints reach the stack's web processes; no timers (the test is the only mover)."""
+    """Hints reach the stack's web processes; no timers (the test is the only mover),
+    and the tables get a 60 s decision so that no worker's sweeper moves them either."""
     app.conf.task_always_eager = True  # peer's teardown restores it
 
 
 def test_a_double_click_applies_once(cluster, duel_table, hints_only):
     web = cluster.web(0)
-    table, users = duel_table()
+    table, users = duel_table(decision=60)
     hand = table.current_hand()
     mover = hand.game().turn
     tab = Player("clicker", table.public_id, session_cookie(users[mover]))
@@ -119,13 +120,14 @@ def test_a_double_click_applies_once(cluster, duel_table, hints_only):
 
 
 def test_two_tabs_of_the_same_player_on_two_processes(cluster, duel_table, hints_only):
-    table, users = duel_table()
+    webs = [cluster.web(0), cluster.web(1), cluster.web(0)]
+    table, users = duel_table(decision=60)
     hand = table.current_hand()
     mover = hand.game().turn
     cookie = session_cookie(users[mover])
     tabs = [Player(f"tab{i}", table.public_id, cookie) for i in (1, 2)]
     other = Player("opponent", table.public_id, session_cookie(users[1 - mover]))
-    for player, web in zip([*tabs, other], [cluster.web(0), cluster.web(1), cluster.web(0)]):
+    for player, web in zip([*tabs, other], webs):
         player.connect(web)
     version = tabs[0].view.version
     assert tabs[0].view == tabs[1].view
