@@ -114,14 +114,21 @@ class TableConsumer(_TableSocket):
             content = json.loads(text_data)
         except ValueError:
             return self.error(_("Message refused: not JSON."))
-        if isinstance(content, dict) and set(content) == {"ping"}:
+        if isinstance(content, dict) and "ping" in content and set(content) <= {"ping", "version"}:
             services.heartbeat(self.channel_name)
-            return None
+            return self._heal(content.get("version"))
         problem = self._problem(content)
         if problem:
             return self.error(problem)
         services.heartbeat(self.channel_name)
         self.receive_json(content)
+
+    def _heal(self, version) -> None:
+        """A hint lost on the way (a busy or restarted channel layer) would leave the page
+        behind until the next move, and forever at the end of a hand; the heartbeat carries
+        the page's version, so a stale page is re-rendered within one beat."""
+        if type(version) is int and version != services.current_version(self.table):
+            self.push()
 
     def _problem(self, content) -> str:
         """What is wrong with a message's shape, before the service judges the move."""

@@ -67,6 +67,11 @@ class Locked:
 # ----- reading ---------------------------------------------------------------------------
 
 
+def current_version(table: Table) -> int | None:
+    """The version of the table's latest hand, in one small read (a page's heartbeat)."""
+    return table.hands.order_by("-number").values_list("version", flat=True).first()
+
+
 def seat_of(table: Table, user) -> Seat | None:
     if not getattr(user, "is_authenticated", False):
         return None

@@ -220,7 +220,13 @@
     var socket = event.detail.socketWrapper;
     clearInterval(timer);
     if (every > 0) {
-      timer = setInterval(function () { socket.send(JSON.stringify({ ping: 1 })); }, every * 1000);
+      timer = setInterval(function () {
+        // the page's version rides along: a page left behind by a lost push is re-rendered
+        var status = document.getElementById("mj-status");
+        var version = status ? Number(status.dataset.version) : NaN;
+        var beat = Number.isInteger(version) ? { ping: 1, version: version } : { ping: 1 };
+        socket.send(JSON.stringify(beat));
+      }, every * 1000);
     }
   });
   document.addEventListener("htmx:wsClose", function () { clearInterval(timer); timer = null; });

@@ -226,3 +226,23 @@ def test_the_page_heartbeat_keeps_its_connection_fresh_and_a_close_removes_it(
     assert not Connection.objects.exists()
     seat = Seat.objects.get(table=duel, index=0)
     assert seat.connections == 0 and seat.disconnected_at is not None
+
+
+def test_a_heartbeat_from_a_page_left_behind_brings_it_up_to_date(redis_layer, duel, alice):
+    """A lost hint heals: the ping carries the page's version, a stale one gets a push."""
+    ws = communicator(duel, alice)
+    version = duel.current_hand().version
+
+    async def scenario():
+        assert (await ws.connect())[0]
+        await ws.receive_from(5)
+        await ws.send_to(json.dumps({"ping": 1, "version": version}))
+        current_is_silent = await ws.receive_nothing(0.5)
+        await ws.send_to(json.dumps({"ping": 1, "version": version - 1}))
+        healed = await ws.receive_from(5)
+        await ws.disconnect()
+        return current_is_silent, healed
+
+    current_is_silent, healed = run(scenario)
+    assert current_is_silent
+    assert f'data-version="{version}"' in healed and 'id="mj-hand"' in healed
