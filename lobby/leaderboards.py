@@ -17,6 +17,7 @@ from django.core.cache import cache
 from django.db.models import Count, FloatField, Max, Q, Sum
 from django.db.models.functions import Cast
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from accounts.models import User
@@ -134,11 +135,20 @@ def _grouped(board: Leaderboard) -> list[Standing]:
     return [Standing(r["player_id"], r["value"]) for r in top]
 
 
+def _stage(board: Leaderboard) -> list[Standing]:
+    """Stage mode ranks its own climbs: highest stage cleared, then fewest hands."""
+    from mahjong.stages.leaderboard import stage_leaderboard
+
+    return [Standing(user.pk, stage, hands) for user, stage, hands in stage_leaderboard(board.size)]
+
+
 def standings(board: Leaderboard) -> list[Standing]:
     if board.metric in (Metric.BEANS, Metric.RANK_SCORE):
         return _held(board)
     if board.metric == Metric.RATING:
         return _rating(board)
+    if board.metric == Metric.STAGE:
+        return _stage(board)
     return _grouped(board)
 
 
@@ -170,6 +180,9 @@ def _shown(metric: str, standing: Standing) -> tuple[str, str]:
         return f"{value * 100:.1f}%", games
     if metric == Metric.BIGGEST_HAND:
         return ngettext("%(n)s fan", "%(n)s fan", value) % {"n": value}, ""
+    if metric == Metric.STAGE:
+        hands = ngettext("in %(n)s hand", "in %(n)s hands", extra) % {"n": f"{extra:,}"}
+        return _("Stage %(n)s") % {"n": value}, hands
     return f"{value:,}", ""
 
 

@@ -389,6 +389,7 @@ class Leaderboard(BilingualName, models.Model):
         NET_BEANS = "net_beans", _("Beans won at tables")
         BIGGEST_HAND = "best_fan", _("Biggest hand (fan)")
         WIN_RATE = "win_rate", _("Win rate")
+        STAGE = "stage", _("Highest stage (stage mode)")
 
     class Period(models.TextChoices):
         ALL_TIME = "all", _("All time")
@@ -431,7 +432,7 @@ class Leaderboard(BilingualName, models.Model):
     ordering = models.PositiveSmallIntegerField(_("order"), default=0)
 
     # Current values kept per player: no history to slice by time or room.
-    TOTALS = {Metric.BEANS, Metric.RANK_SCORE, Metric.RATING}
+    TOTALS = {Metric.BEANS, Metric.RANK_SCORE, Metric.RATING, Metric.STAGE}
     WITH_MIN_GAMES = {Metric.WIN_RATE, Metric.RATING}
 
     class Meta:

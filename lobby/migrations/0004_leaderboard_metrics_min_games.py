@@ -18,6 +18,6 @@ class Migration(migrations.Migration):
         migrations.AlterField(
             model_name='leaderboard',
             name='metric',
-            field=models.CharField(choices=[('beans', 'Beans held'), ('rank_score', 'Rank score'), ('rating', 'Rating (Glicko-2)'), ('games_won', 'Games won'), ('net_beans', 'Beans won at tables'), ('best_fan', 'Biggest hand (fan)'), ('win_rate', 'Win rate')], max_length=12, verbose_name='metric'),
+            field=models.CharField(choices=[('beans', 'Beans held'), ('rank_score', 'Rank score'), ('rating', 'Rating (Glicko-2)'), ('games_won', 'Games won'), ('net_beans', 'Beans won at tables'), ('best_fan', 'Biggest hand (fan)'), ('win_rate', 'Win rate'), ('stage', 'Highest stage (stage mode)')], max_length=12, verbose_name='metric'),
         ),
     ]

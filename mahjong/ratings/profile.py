@@ -31,7 +31,7 @@ def summary(user) -> Summary | None:
     if user.is_bot:
         return None
     row = Rating.objects.filter(player=user).first()
-    now = services.current(row)
+    today = services.current(row)
     changes = list(RatingChange.objects.filter(player=user).order_by("-at", "-id")[:HISTORY])
     changes.reverse()
     points = []
@@ -40,8 +40,8 @@ def summary(user) -> Summary | None:
         points.append(chart.Point(first.rating_before, first.deviation_before, _day(first.at)))
         points += [chart.Point(c.rating_after, c.deviation_after, _day(c.at)) for c in changes]
     return Summary(
-        rating=round(now.rating),
-        margin=round(2 * now.deviation),
+        rating=round(today.rating),
+        margin=round(2 * today.deviation),
         games=row.games if row else 0,
         chart=chart.build(points),
     )

@@ -127,6 +127,24 @@ def test_beans_and_rank_score_are_the_players_current_values(alice, bob, outside
     assert standings(board("rank_score")) == [(alice, 55), (bob, 40)]
 
 
+def _stage_clear(player, stage, hands):
+    from mahjong.stages.models import StageProgress
+
+    progress, _ = StageProgress.objects.get_or_create(user=player)
+    progress.record_clear(stage, hands)
+    progress.save()
+
+
+def test_the_stage_board_is_stage_modes_own_ranking(alice, bob, outsider):
+    _stage_clear(alice, 3, 40)
+    _stage_clear(bob, 5, 90)
+    _stage_clear(outsider, 3, 25)
+    rows = leaderboards.rows(board("stage"))
+    assert [(r.player, r.value) for r in rows] == [(bob, 5), (outsider, 3), (alice, 3)]
+    assert (rows[0].shown, rows[0].detail) == ("第 5 关", "用 90 局")
+    assert len(leaderboards.rows(board("stage", size=2))) == 2
+
+
 def test_a_banned_player_leaves_the_result_boards(record, alice, bob):
     record(alice, beans=500, won=True, fan=9)
     record(bob, beans=400, won=True, fan=8)
@@ -213,6 +231,8 @@ def _add(client, **fields):
         ({"metric": "best_fan", "ruleset": "stage"}, "ruleset", "against the computer"),
         ({"metric": "win_rate"}, "min_games", "at least 1"),
         ({"metric": "net_beans", "min_games": 5}, "min_games", "only to win rate and rating"),
+        ({"metric": "stage", "period": "month"}, "period", "running total"),
+        ({"metric": "stage", "tier": "novice"}, "tier", "one value per player"),
     ],
 )
 def test_the_admin_refuses_a_board_that_makes_no_sense(
@@ -250,6 +270,7 @@ def _every_metric_board():
     Leaderboard.objects.create(name="胜率", metric="win_rate", min_games=1, period="week")
     Leaderboard.objects.create(name="新手大牌", metric="best_fan", tier=novice)
     Leaderboard.objects.create(name="今日", metric="net_beans", period="day")
+    Leaderboard.objects.create(name="关卡", metric="stage")
 
 
 def test_the_page_shows_every_metric_and_when_it_was_computed(record, alice, bob, client):
@@ -257,15 +278,23 @@ def test_the_page_shows_every_metric_and_when_it_was_computed(record, alice, bob
     record(alice, beans=800, won=True, fan=16)
     record(bob, beans=-800)
     Rating.objects.create(player=alice, rating=1580, deviation=90, games=1)
+    _stage_clear(bob, 4, 33)
     html = client.get(reverse("lobby:leaderboards")).content.decode()
-    for text in ("1,580", "± 180", "16 番", "100.0%", "1 局", "800", "统计于"):
+    for text in ("1,580", "± 180", "16 番", "100.0%", "1 局", "800", "第 4 关", "统计于"):
         assert text in html, text
     boards = client.get(reverse("lobby:leaderboards")).context["boards"]
     assert {entry.board.metric for entry in boards} == set(Leaderboard.Metric.values)
 
 
+@pytest.fixture
+def private_cache(settings):
+    """This process's own cache: the shared Redis test database is flushed by every other
+    web test running at the same time, which would drop the boards cached here."""
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
+
 def test_the_page_is_cached_briefly_and_an_edit_shows_at_once(
-    record, alice, client, django_assert_max_num_queries
+    record, alice, client, private_cache, django_assert_max_num_queries
 ):
     record(alice, beans=800, won=True, fan=16)
     first = client.get(reverse("lobby:leaderboards")).context["boards"]
