@@ -18,7 +18,7 @@ from ..shapes import (CHOW, KONG, PAIR, PUNG, QUAN_BU_KAO, STANDARD, ZU_HE_LONG,
                       WinContext)
 from .combos import set_combination_fans
 from .features import bit, names
-from .predicates import GREEN_KINDS, REVERSIBLE_KINDS, wait_fan
+from .predicates import GREEN_KINDS, REVERSIBLE_KINDS, YAOJIU_KINDS, wait_fan
 
 SET_SHAPES = (CHOW, PUNG, KONG)
 KNITTED_FORMS = (ZU_HE_LONG, QUAN_BU_KAO)
@@ -30,6 +30,7 @@ KNITTED_BIT, CONCEALED_PUNGS, HOG = bit("knitted"), bit("concealed_pungs"), bit(
 UPPER, MIDDLE, LOWER, SIMPLE = bit("upper"), bit("middle"), bit("lower"), bit("simple")
 GREEN, REVERSIBLE, WAIT_ROLES = bit("green"), bit("reversible"), bit("wait_roles")
 NO_CHOW, NO_PUNG = bit("no_chow"), bit("no_pung")
+OUTSIDE, FIVES = bit("outside"), bit("fives")   # every set and the pair: 幺九 / a 5
 WIND_PUNG, DRAGON_PUNG = bit("wind_pung"), bit("dragon_pung")
 TERMINAL_OR_WIND_PUNG = bit("terminal_or_wind_pung")
 _PUNG_BITS = tuple((WIND_PUNG | TERMINAL_OR_WIND_PUNG if 27 <= k <= 30 else DRAGON_PUNG if k > 30
@@ -62,20 +63,28 @@ class Facts:
         seen = set()
         win = ctx.win
         roles = False  # the winning tile can sit in a concealed chow or the pair
+        outside = fives = True
         for block in decomp.blocks:
             shape = block.shape
             tiles = block.tiles
             seen.update(tiles)
             for kind in tiles:
                 counts[kind] += 1
+            first = tiles[0]
             if shape == CHOW:
                 sets.append(block)
-                chows.append(tiles[0])
+                chows.append(first)
                 if block.meld is None and win in tiles:
                     roles = True
-            elif shape == PUNG or shape == KONG:
+                rank = first % 9
+                outside = outside and (rank == 0 or rank == 6)
+                fives = fives and 2 <= rank <= 4
+                continue
+            outside = outside and first in YAOJIU_KINDS
+            fives = fives and first < 27 and first % 9 == 4
+            if shape == PUNG or shape == KONG:
                 sets.append(block)
-                pungs.append(tiles[0])
+                pungs.append(first)
                 if block.concealed:
                     concealed_pungs += 1
                 if shape == KONG:
@@ -133,6 +142,10 @@ class Facts:
             out |= HOG
         if roles:
             out |= WAIT_ROLES
+        if outside:
+            out |= OUTSIDE
+        if fives:
+            out |= FIVES
         if kinds <= GREEN_KINDS:
             out |= GREEN
         if kinds <= REVERSIBLE_KINDS:

@@ -161,19 +161,6 @@ def every_group(f, pred) -> bool:
     return all(pred(g) for g in f.groups)
 
 
-@needs("standard")
-def outside_hand(f) -> bool:        # 全带幺
-    # a chow holds a terminal when it is 123 or 789; a pung or the pair is one kind
-    return (f.standard and all(k % 9 in (0, 6) for k in f.chows)
-            and all(k in YAOJIU_KINDS for k in f.pungs)
-            and (f.pair is None or f.pair in YAOJIU_KINDS))
-
-
-@needs("standard", "no_honor")
-def all_fives(f) -> bool:           # 全带五
-    return f.standard and every_group(f, lambda g: any(k < 27 and k % 9 == 4 for k in g))
-
-
 @needs("standard", "pung", "no_honor")
 def even_pungs(f) -> bool:          # 全双刻
     return (f.standard and not f.chows
@@ -297,6 +284,13 @@ def when(*features: str):
     condition = needs(*features)(lambda f: f.bits & mask == mask)
     condition.exact = True
     return condition
+
+
+# 全带幺 / 全带五: every set and the pair holds a terminal or honor / a 5. Facts sets the
+# features "outside" / "fives" in its one pass over the blocks (a chow holds a terminal
+# when it is 123 or 789, a 5 when it starts on 3, 4 or 5), so these are exact.
+outside_hand = when("standard", "outside")        # 全带幺
+all_fives = when("standard", "no_honor", "fives")  # 全带五
 
 
 def first_turn(dealer: bool, tsumo: bool):
