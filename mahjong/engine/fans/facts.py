@@ -4,9 +4,10 @@ predicate (so predicates stay one-liners and nothing is recomputed per fan).
 ``features`` is the set of coarse facts that fans declare as needs (``predicates.needs``):
 the reading's shape ("standard" or the form name, "knitted", "chow", "pung", "kong",
 "pair", "concealed_pungs" (two or more), "honor"/"no_honor", the rank span of an
-honorless hand ("upper", "middle", "lower", "simple"), "one_suit"/"two_suits", "hog",
-and the set-combination fans it holds) and the win's situation
-(``Situation.features``).
+honorless hand ("upper", "middle", "lower", "simple"), "one_suit"/"two_suits"/
+"three_suits", "hog" (four of a kind that is not a kong), "outside"/"fives" (every set
+and the pair holds a terminal or honor / a 5), and the set-combination fans it holds)
+and the win's situation (``Situation.features``).
 A fan whose needs are not all present is not evaluated at all.
 
 Features are bits of one int (``bit``), so a reading's features cost a few ``|`` and the
@@ -26,6 +27,7 @@ KNITTED_FORMS = (ZU_HE_LONG, QUAN_BU_KAO)
 HONOR, NO_HONOR = bit("honor"), bit("no_honor")
 STANDARD_BIT, CHOW_BIT, PUNG_BIT, KONG_BIT = bit("standard"), bit("chow"), bit("pung"), bit("kong")
 PAIR_BIT, ONE_SUIT, TWO_SUITS = bit("pair"), bit("one_suit"), bit("two_suits")
+THREE_SUITS = bit("three_suits")
 KNITTED_BIT, CONCEALED_PUNGS, HOG = bit("knitted"), bit("concealed_pungs"), bit("hog")
 UPPER, MIDDLE, LOWER, SIMPLE = bit("upper"), bit("middle"), bit("lower"), bit("simple")
 GREEN, REVERSIBLE, WAIT_ROLES = bit("green"), bit("reversible"), bit("wait_roles")
@@ -134,12 +136,14 @@ class Facts:
             out |= ONE_SUIT
         elif len(suits) == 2:
             out |= TWO_SUITS
+        elif len(suits) == 3:
+            out |= THREE_SUITS
         if form in KNITTED_FORMS:
             out |= KNITTED_BIT
         if concealed_pungs >= 2:
             out |= CONCEALED_PUNGS
-        if 4 in counts:
-            out |= HOG
+        if 4 in counts and counts.count(4) > sum(1 for k in kongs if counts[k.tiles[0]] == 4):
+            out |= HOG   # four of a kind that is not a kong
         if roles:
             out |= WAIT_ROLES
         if outside:

@@ -83,7 +83,7 @@ def one_voided_suit(f) -> bool:     # 缺一门
     return len(f.suits) == 2
 
 
-@needs("honor")
+@needs("honor", "three_suits")
 def all_types(f) -> bool:           # 五门齐
     return len(f.suits) == 3 and bool(f.kinds & WIND_KINDS) and bool(f.kinds & DRAGON_KINDS)
 
