@@ -52,7 +52,11 @@ def redis_layer(settings):
     settings.CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL], "prefix": f"test-tables-{RUN_ID}"},
+            # the socket timeout of mahjong/settings.py: redis-py's default 5 s kills idle sockets
+            "CONFIG": {
+                "hosts": [{"address": REDIS_URL, "socket_timeout": 30}],
+                "prefix": f"test-tables-{RUN_ID}",
+            },
         }
     }
     channel_layers.backends.clear()
