@@ -66,9 +66,12 @@ def test_the_arena_refuses_no_hands_and_unknown_levels(capsys):
     with pytest.raises(SystemExit):
         main(["arena", "--rules", "gb", "--a", "grandmaster", "--b", "random", "--hands", "1",
               "--seed", "x"])
-    with pytest.raises(SystemExit):   # stage is single-player
+    assert main(["arena", "--rules", "gb", "--a", "strong", "--b", "random", "--hands", "1",
+                 "--seed", "x", "--stage", "2"]) == 2
+    assert "--stage needs --rules stage" in capsys.readouterr().out
+    with pytest.raises(SystemExit):
         main(["arena", "--rules", "stage", "--a", "strong", "--b", "random", "--hands", "1",
-              "--seed", "x"])
+              "--seed", "x", "--stage", "5"])
 
 
 def test_intervals_and_percentiles():
@@ -79,3 +82,50 @@ def test_intervals_and_percentiles():
     assert arena.percentile([5.0, 1.0, 3.0], 0.5) == 3.0
     assert arena.report({"slug": "gb", "walls": 1, "hands": 2, "draws": 2, "cpu_seconds": 0.0,
                          "sides": (arena.Side("strong"), arena.Side("random"))}, None)
+
+
+# ----- stage (关卡): the player role goes to the side in seat 0 ----------------------------
+STAGE_ARGS = ["arena", "--rules", "stage", "--stage", "3", "--a", "efficient", "--b", "random",
+              "--hands", "6", "--seed", "stage-arena"]
+TIMING = ("decision time", "decision cpu", "cpu:")
+
+
+def test_a_stage_arena_prints_the_same_match_twice_for_a_seed(capsys):
+    code, first = run_cli(STAGE_ARGS, capsys)
+    assert code == 0
+    _code, second = run_cli(STAGE_ARGS, capsys)
+    untimed = [[line for line in out.splitlines() if not line.startswith(TIMING)]
+               for out in (first, second)]
+    assert untimed[0] == untimed[1]
+    assert untimed[0][0] == ("arena stage: A=efficient vs B=random, 6 walls x 2 seatings = "
+                             "12 hands, seed stage-arena")
+    assert untimed[0][-3] == ("stage 3 (stake 1000), in the player role "
+                              "(seat 0, offers and rigged deals):")
+
+
+def test_stage_walls_give_each_side_the_player_role_once_on_the_same_deal():
+    result = arena.arena("stage", "efficient", "efficient", 4, seed_bytes("stage-mirror"), stage=3)
+    a, b = result["sides"]
+    assert result["stake"] == 1000
+    assert len(a.player_points) == len(b.player_points) == 4
+    # the player role's score change is the computer role's loss: each wall is zero-sum
+    assert [x + y for x, y in zip(a.points, b.points)] == [0.0] * 4
+    # the same level in the same role on the same deal plays the same hand
+    assert a.player_points == b.player_points and a.wins == b.wins
+    assert all(p >= -1000 for p in a.player_points)   # a lost hand costs the stake, no more
+
+
+def test_efficient_beats_random_at_stage_3(capsys):
+    _code, out = run_cli(STAGE_ARGS, capsys)
+    diff = re.search(r"^A - B points per hand: ([+-][\d.]+)  95% CI \[([+-][\d.]+), ", out, re.M)
+    assert float(diff.group(2)) > 0, out
+    roles = dict(re.findall(r"^player ([AB]) \(\w+\): wins \d+ of 6, score change per hand "
+                            r"([+-][\d.]+)", out, re.M))
+    assert float(roles["A"]) > float(roles["B"]), out
+
+
+def test_stage_needs_its_stage_and_only_stage_takes_one():
+    with pytest.raises(ValueError):
+        arena.arena("stage", "efficient", "random", 1, b"x")
+    with pytest.raises(ValueError):
+        arena.arena("classic", "efficient", "random", 1, b"x", stage=2)

@@ -12,6 +12,15 @@ A - B, and decision time per side: the seat's view plus the bot's choice, median
 p99 in milliseconds over decisions with more than one offered action, in wall-clock
 time and in the deciding thread's CPU time (what one core spends on it, whatever else
 the machine runs).
+
+``--rules stage`` plays 关卡 hands (RULES.md 5) at ``--stage N`` (1-4, default 1). Seat 0
+is the player role (``stage_player``: the offers and rigged deals), seat 1 the computer;
+the duplicate swap puts each side in the player role once per wall, on the same deal.
+A stage hand's points are the stage score change of the player role with the stage's
+stake (5.3): a player win +hand score (``stage_hand_score``, no 三连庄: every hand is
+fresh), a draw 0, a computer win -stake; the computer role gets the negation, so a
+wall is zero-sum like the other rulesets. The report adds each side's figures in the
+player role: its wins and mean score change per hand.
 """
 
 from __future__ import annotations
@@ -29,21 +38,24 @@ from ..game import apply, legal_actions, new_hand
 from ..rulesets import SLUGS, get_ruleset
 from ..settlement import Table, settle
 from ..shapes import DISCARD_WIN, DRAW, SELF_DRAW
+from ..stage import LAST_STAGE, stage_level
 from ..state import ENDED
 from ..views import view
 from ..wall import seed_bytes
 
-ARENA_RULES = tuple(s for s in SLUGS if s != "stage")  # stage is single-player
 MAX_ACTIONS_PER_HAND = 2000
+STAGE_PLAYER = 0   # the seat with the player role in stage hands
 
 
 def add_arguments(parser) -> None:
-    parser.add_argument("--rules", required=True, choices=ARENA_RULES)
+    parser.add_argument("--rules", required=True, choices=SLUGS)
     parser.add_argument("--a", required=True, choices=LEVEL_SLUGS, help="level of side A")
     parser.add_argument("--b", required=True, choices=LEVEL_SLUGS, help="level of side B")
     parser.add_argument("--hands", type=int, required=True,
                         help="walls; each is played twice with the seats swapped")
     parser.add_argument("--seed", required=True, help="hex, or any text/number")
+    parser.add_argument("--stage", type=int, choices=range(1, LAST_STAGE + 1),
+                        help="--rules stage only: the stage played (default 1)")
 
 
 @dataclass
@@ -55,13 +67,19 @@ class Side:
     points: list[float] = field(default_factory=list)   # per wall: both hands
     times: list[float] = field(default_factory=list)    # seconds per decision
     cpu: list[float] = field(default_factory=list)      # CPU seconds per decision
+    player_wins: int = 0                                 # stage: wins in the player role
+    player_points: list[float] = field(default_factory=list)  # stage: per player-role hand
 
 
 def run(args, stdin: TextIO, stdout: TextIO) -> int:
     if args.hands < 1:
         stdout.write("--hands must be >= 1\n")
         return 2
-    result = arena(args.rules, args.a, args.b, args.hands, seed_bytes(args.seed))
+    if args.stage is not None and args.rules != "stage":
+        stdout.write("--stage needs --rules stage\n")
+        return 2
+    stage = (args.stage or 1) if args.rules == "stage" else 0
+    result = arena(args.rules, args.a, args.b, args.hands, seed_bytes(args.seed), stage)
     stdout.write(report(result, args))
     return 0
 
@@ -70,8 +88,13 @@ def wall_seed(table_seed: bytes, number: int) -> bytes:
     return hashlib.sha256(table_seed + b"|wall|" + number.to_bytes(8, "big")).digest()
 
 
-def arena(slug: str, level_a: str, level_b: str, walls: int, table_seed: bytes) -> dict:
+def arena(slug: str, level_a: str, level_b: str, walls: int, table_seed: bytes,
+          stage: int = 0) -> dict:
+    """``stage`` (1-4) plays stage hands, needed and allowed only with ``slug`` stage."""
     ruleset = get_ruleset(slug)
+    if (ruleset.scoring == "stage") != bool(stage):
+        raise ValueError("the stage ruleset needs a stage (1-4), and only it takes one")
+    stake = stage_level(stage).stake if stage else 0
     sides = (Side(level_a), Side(level_b))
     bots = (get_bot(level_a, table_seed + b"|A", ruleset),
             get_bot(level_b, table_seed + b"|B", ruleset))
@@ -82,15 +105,22 @@ def arena(slug: str, level_a: str, level_b: str, walls: int, table_seed: bytes) 
         wall_points = [0.0, 0.0]
         for a_seat in (0, 1):
             seat_side = (0, 1) if a_seat == 0 else (1, 0)   # seat -> side index
-            state = play(new_hand(ruleset, seed), [bots[seat_side[0]], bots[seat_side[1]]],
+            hand = (new_hand(ruleset, seed, stage=stage, stage_player=STAGE_PLAYER) if stage
+                    else new_hand(ruleset, seed))
+            state = play(hand, [bots[seat_side[0]], bots[seat_side[1]]],
                          [sides[seat_side[0]], sides[seat_side[1]]])
             outcome = state.outcome
+            points = (_stage_points(state.ruleset, outcome, stake) if stage
+                      else _net_points(ruleset, outcome))
+            for seat in (0, 1):
+                wall_points[seat_side[seat]] += points[seat]
+            if stage:
+                player = sides[seat_side[STAGE_PLAYER]]
+                player.player_points.append(points[STAGE_PLAYER])
+                player.player_wins += outcome.winner == STAGE_PLAYER
             if outcome is None or outcome.kind == DRAW:
                 draws += 1
                 continue
-            points = _net_points(ruleset, outcome)
-            for seat in (0, 1):
-                wall_points[seat_side[seat]] += points[seat]
             if outcome.winner is not None:
                 winner = sides[seat_side[outcome.winner]]
                 winner.wins += 1
@@ -100,7 +130,7 @@ def arena(slug: str, level_a: str, level_b: str, walls: int, table_seed: bytes) 
         for i in (0, 1):
             sides[i].points.append(wall_points[i] / 2)
     return {"slug": slug, "walls": walls, "hands": 2 * walls, "draws": draws, "sides": sides,
-            "cpu_seconds": time.process_time() - started}
+            "cpu_seconds": time.process_time() - started, "stage": stage, "stake": stake}
 
 
 def play(state, bots, timers):
@@ -123,9 +153,22 @@ def play(state, bots, timers):
 
 
 def _net_points(ruleset, outcome) -> tuple[int, int]:
+    if outcome.kind == DRAW:
+        return 0, 0
     score = score_win(ruleset, outcome.context) if outcome.context is not None else None
     settlement = settle(ruleset, outcome, score, Table(base=1))
     return settlement.delta(0), settlement.delta(1)
+
+
+def _stage_points(ruleset, outcome, stake: int) -> tuple[int, int]:
+    """The player role's stage score change (the house's payout less the stake placed
+    before the hand), and its negation for the computer role."""
+    score = score_win(ruleset, outcome.context) if outcome.context is not None else None
+    paid = settle(ruleset, outcome, score, Table(player=STAGE_PLAYER, stake=stake)).delta(STAGE_PLAYER)
+    change = [0, 0]
+    change[STAGE_PLAYER] = paid - stake
+    change[1 - STAGE_PLAYER] = stake - paid
+    return change[0], change[1]
 
 
 # ----- the report --------------------------------------------------------------------
@@ -184,6 +227,19 @@ def report(result: dict, args=None) -> str:
         ms = [t * 1000 for t in side.cpu]
         lines.append(f"decision cpu {name} ({side.level}): median {percentile(ms, 0.5):.2f} ms, "
                      f"p99 {percentile(ms, 0.99):.2f} ms, max {max(ms, default=0):.2f} ms")
+    if result.get("stage"):
+        lines.extend(_player_role_lines(result))
     cpu = result["cpu_seconds"]
     lines.append(f"cpu: {cpu:.1f} s, {hands / cpu if cpu else 0:.1f} hands per CPU second")
     return "\n".join(lines) + "\n"
+
+
+def _player_role_lines(result: dict) -> list[str]:
+    lines = [f"stage {result['stage']} (stake {result['stake']}), in the player role "
+             f"(seat {STAGE_PLAYER}, offers and rigged deals):"]
+    for name, side in zip("AB", result["sides"]):
+        played = len(side.player_points)
+        mean, low, high = mean_ci(side.player_points)
+        lines.append(f"player {name} ({side.level}): wins {side.player_wins} of {played}, "
+                     f"score change per hand {mean:+.1f}  95% CI [{low:+.1f}, {high:+.1f}]")
+    return lines
