@@ -21,6 +21,8 @@ import time
 import urllib.request
 from pathlib import Path
 
+from tests.web.tables_support import wait_until
+
 ROOT = Path(__file__).resolve().parents[2]
 START_TIMEOUT = 60.0  # seconds for a child to be ready on a busy 2-core machine
 STOP_TIMEOUT = 10.0  # seconds for a killed child to be reaped
@@ -36,16 +38,6 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
-
-
-def wait_for(predicate, timeout: float, what: str, every: float = 0.1):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = predicate()
-        if value:
-            return value
-        time.sleep(every)
-    raise TimeoutError(f"timed out after {timeout:.0f}s waiting for {what}")
 
 
 class Child:
@@ -118,7 +110,7 @@ class Redis:
             "--databases", "16",
         ]  # fmt: skip
         self.child = Child("redis", argv, dict(os.environ), self.workdir / "redis.log")
-        wait_for(self.ping, START_TIMEOUT, "redis-server")
+        wait_until(self.ping, START_TIMEOUT, what="redis-server")
 
     def ping(self) -> bool:
         self.child.check_alive()
@@ -171,7 +163,7 @@ class Stack:
         child = Child(name, [*argv, "mahjong.asgi:application"], self.env, self._log(name))
         self.children.append(child)
         web = Web(child, port)
-        wait_for(web.healthy, START_TIMEOUT, f"{name} on port {port}", every=0.2)
+        wait_until(web.healthy, START_TIMEOUT, every=0.2, what=f"{name} on port {port}")
         return web
 
     def worker(self, queue: str = "celery") -> Child:
@@ -186,11 +178,11 @@ class Stack:
         ]  # fmt: skip
         child = Child(name, argv, self.env, self._log(name))
         self.children.append(child)
-        wait_for(
+        wait_until(
             lambda: child.check_alive() and " ready." in child.output(),
             START_TIMEOUT,
-            f"{name} ready",
             every=0.2,
+            what=f"{name} ready",
         )
         return child
 

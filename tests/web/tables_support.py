@@ -138,14 +138,14 @@ def play_out(table):
     raise AssertionError("the hand did not end")
 
 
-def wait_until(predicate, timeout=20.0, every=0.05):
+def wait_until(predicate, timeout=20.0, every=0.05, what=None):
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         value = predicate()
         if value:
             return value
         time.sleep(every)
-    raise AssertionError(f"timed out after {timeout}s waiting for {predicate}")
+    raise AssertionError(f"timed out after {timeout}s waiting for {what or predicate}")
 
 
 def run(coro_fn, *args):

@@ -121,10 +121,10 @@ def test_an_anonymous_visitor_is_sent_to_log_in_and_no_socket_opens(redis_layer,
     assert facts(table) == before
     player, watcher = socket(table, None), socket(table, None, "watch/")
 
-    async def connect_both():
-        return [await player.connect(), await watcher.connect()]
+    async def refused(communicator):
+        return await communicator.connect()
 
-    assert run(connect_both) == [(False, REFUSED), (False, REFUSED)]
+    assert [run(refused, player), run(refused, watcher)] == [(False, REFUSED), (False, REFUSED)]
 
 
 def test_the_seated_players_own_endpoints_work_so_the_refusals_mean_something(
