@@ -77,13 +77,13 @@ def _database_url(workdir: Path):
             )
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def site_database(tmp_path_factory):
     with _database_url(tmp_path_factory.mktemp("e2e-db")) as url:
         yield url
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def site(tmp_path_factory, site_database):
     """The base URL of a running site; stopped (the whole process group) at the end."""
     workdir = tmp_path_factory.mktemp("e2e-site")
@@ -152,7 +152,10 @@ def site(tmp_path_factory, site_database):
         shutil.copy(workdir / "site.log", ARTIFACTS / "e2e-site.log")
 
 
-@pytest.fixture(scope="session")
+# Package scope, not session: Playwright's sync API keeps an event loop running in this
+# thread while it is open, and the Django and asyncio code of later packages (tests/faults,
+# tests/load) must not run inside one.
+@pytest.fixture(scope="package")
 def browser():
     sync_api = pytest.importorskip("playwright.sync_api")
     if not os.path.exists(CHROMIUM):

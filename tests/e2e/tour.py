@@ -241,7 +241,7 @@ class Tour:
 _WALKED: dict[str, Visit] = {}
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def tour(browser, site, site_database):
     """size -> Visit, walked once per test session for both sizes. (Each test module
     imports this fixture, which pytest then sets up once per module: the walks are kept
