@@ -148,6 +148,18 @@ def wait_until(predicate, timeout=20.0, every=0.05, what=None):
     raise AssertionError(f"timed out after {timeout}s waiting for {what or predicate}")
 
 
+def private_table(one, two):
+    """A private room's table between two players: unranked, no beans at stake."""
+    from lobby.models import Match, RoomTier
+    from mahjong.tables import services
+
+    ruleset = RoomTier.objects.get(slug="novice").ruleset
+    friendly = Match.objects.create(
+        kind=Match.Kind.PRIVATE, ruleset=ruleset, ranked=False, player_one=one, player_two=two
+    )
+    return services.open_table(ruleset, [one, two], match=friendly)
+
+
 def run(coro_fn, *args):
     """Run an async test helper from a sync test (sync consumer code then runs here)."""
     return async_to_sync(coro_fn)(*args)

@@ -13,7 +13,13 @@ from mahjong.ratings import chart, glicko2
 from mahjong.ratings import services as ratings
 from mahjong.ratings.models import HandResult, Rating, RatingChange
 from mahjong.tables import services
-from tests.web.tables_support import bot_table, duel, no_eager_timers, play_out  # noqa: F401
+from tests.web.tables_support import (  # noqa: F401
+    bot_table,
+    duel,
+    no_eager_timers,
+    play_out,
+    private_table,
+)
 
 # ----- the algorithm ----------------------------------------------------------------------
 
@@ -135,19 +141,8 @@ def test_idle_days_widen_the_deviation_before_the_next_rated_hand(duel, alice, b
 
 @pytest.mark.django_db
 def test_play_vs_a_bot_and_private_rooms_are_not_rated(bot_table, alice, bob):
-    from lobby.models import Match, RoomTier
-
     services.leave(bot_table, alice)
-    tier = RoomTier.objects.get(slug="novice")
-    friendly = Match.objects.create(
-        kind=Match.Kind.PRIVATE,
-        ruleset=tier.ruleset,
-        ranked=False,
-        player_one=alice,
-        player_two=bob,
-    )
-    private = services.open_table(tier.ruleset, [alice, bob], match=friendly)
-    services.leave(private, bob)
+    services.leave(private_table(alice, bob), bob)
     assert not Rating.objects.exists() and not RatingChange.objects.exists()
     assert not HandResult.objects.exists()
 

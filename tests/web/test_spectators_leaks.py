@@ -26,7 +26,13 @@ from mahjong.engine.state import GameState
 from mahjong.tables import services, spectators
 from mahjong.tables.models import Hand
 from tests.web.tables_support import no_eager_timers, redis_layer, run  # noqa: F401
-from tests.web.test_tables_leaks import RULESETS, as_hand, hide_differently, reorder_wall
+from tests.web.test_tables_leaks import (
+    RULESETS,
+    as_hand,
+    hide_differently,
+    reorder_wall,
+    snapshot_of,
+)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -57,13 +63,7 @@ def play_watched(table, player: User, watcher: Client, rng: random.Random, max_m
 
     def remember() -> Hand:
         hand = table.current_hand()
-        snapshots[hand.version] = {
-            "version": hand.version,
-            "state": hand.state,
-            "deadline": hand.deadline,
-            "result": hand.result,
-            "seed": hand.seed,
-        }
+        snapshots[hand.version] = snapshot_of(hand)
         return hand
 
     def step() -> bool:
@@ -180,9 +180,11 @@ def leak_the_wall(state, viewer):
 
 
 @pytest.mark.parametrize("leak", [leak_a_hand, leak_the_wall])
-def test_a_planted_leak_fails_the_scan(redis_layer, cast, monkeypatch, leak):
+def test_a_planted_leak_fails_the_scan(redis_layer, cast, monkeypatch, settings, leak):
     alice, bot, watcher = cast
     monkeypatch.setattr(spectators, "view", leak)
+    # a fixed wall: a random one could end the hand (both hands public) before a leak shows
+    settings.MAHJONG_TEST_SEED = "planted-spectator-leak"
     table = services.open_table(
         Ruleset.objects.get(slug="classic"), [alice, bot], bot_level="random"
     )

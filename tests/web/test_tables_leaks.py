@@ -46,6 +46,12 @@ def reorder_wall(state: GameState) -> GameState:
     return state.evolve(live=tuple(reversed(state.live)), reserve=tuple(reversed(state.reserve)))
 
 
+def snapshot_of(hand: Hand) -> dict:
+    """What a rendering of this version reads besides the state, kept to re-render it."""
+    fields = ("version", "state", "deadline", "result", "seed")
+    return {name: getattr(hand, name) for name in fields}
+
+
 def as_hand(real: Hand, state: GameState, snapshot: dict) -> Hand:
     return Hand(
         pk=real.pk,
@@ -80,13 +86,7 @@ def test_nothing_sent_to_a_seat_depends_on_hidden_tiles(redis_layer, alice):
 
         def remember():
             hand = Hand.objects.get(table=table)
-            snapshots[hand.version] = {
-                "version": hand.version,
-                "state": hand.state,
-                "deadline": hand.deadline,
-                "result": hand.result,
-                "seed": hand.seed,
-            }
+            snapshots[hand.version] = snapshot_of(hand)
             return hand
 
         def step() -> bool:

@@ -6,7 +6,13 @@ import pytest
 from accounts import ranks
 from accounts.models import RankLevel, User
 from mahjong.tables import services
-from tests.web.tables_support import bot_table, duel, no_eager_timers, play_out  # noqa: F401
+from tests.web.tables_support import (  # noqa: F401
+    bot_table,
+    duel,
+    no_eager_timers,
+    play_out,
+    private_table,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -43,18 +49,8 @@ def test_the_rank_score_is_written_once_per_hand(duel, alice, bob):
 
 
 def test_play_vs_a_bot_and_unranked_matches_leave_the_rank_alone(bot_table, alice, bob):
-    from lobby.models import Match, RoomTier
-
     services.leave(bot_table, alice)
-    tier = RoomTier.objects.get(slug="novice")
-    friendly = Match.objects.create(
-        kind=Match.Kind.PRIVATE,
-        ruleset=tier.ruleset,
-        ranked=False,
-        player_one=alice,
-        player_two=bob,
-    )
-    table = services.open_table(tier.ruleset, [alice, bob], match=friendly)
+    table = private_table(alice, bob)
     services.leave(table, bob)
     assert table.current_hand().result["kind"] == "escape"
     assert scores(alice, bob) == [0, 0]
