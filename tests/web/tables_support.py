@@ -160,6 +160,15 @@ def private_table(one, two):
     return services.open_table(ruleset, [one, two], match=friendly)
 
 
+async def refused_connect(communicator):
+    """Connect where a refusal is expected, then end the consumer as daphne does (it sends
+    the disconnect): a consumer left running is cancelled when the test's event loop closes,
+    and that cancellation can hang in the Redis channel layer's pending receive."""
+    result = await communicator.connect()
+    await communicator.disconnect()
+    return result
+
+
 def run(coro_fn, *args):
     """Run an async test helper from a sync test (sync consumer code then runs here)."""
     return async_to_sync(coro_fn)(*args)

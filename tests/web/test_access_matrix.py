@@ -17,7 +17,12 @@ from mahjong.asgi import application
 from mahjong.engine.game import default_action
 from mahjong.tables.consumers import REFUSED
 from mahjong.tables.models import Event, Table
-from tests.web.tables_support import no_eager_timers, redis_layer, run  # noqa: F401
+from tests.web.tables_support import (  # noqa: F401
+    no_eager_timers,
+    redis_layer,
+    refused_connect,
+    run,
+)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -93,7 +98,7 @@ def test_a_player_of_another_table_can_do_nothing_at_this_one(
     player_socket, watch_socket = socket(table, outsider), socket(table, outsider, "watch/")
 
     async def sockets():
-        refused = await player_socket.connect()
+        refused = await refused_connect(player_socket)
         assert (await watch_socket.connect())[0]
         await watch_socket.receive_from(20)
         await watch_socket.send_to(json.dumps(move))
@@ -121,10 +126,10 @@ def test_an_anonymous_visitor_is_sent_to_log_in_and_no_socket_opens(redis_layer,
     assert facts(table) == before
     player, watcher = socket(table, None), socket(table, None, "watch/")
 
-    async def refused(communicator):
-        return await communicator.connect()
+    async def connect_both():
+        return [await refused_connect(player), await refused_connect(watcher)]
 
-    assert [run(refused, player), run(refused, watcher)] == [(False, REFUSED), (False, REFUSED)]
+    assert run(connect_both) == [(False, REFUSED), (False, REFUSED)]
 
 
 def test_the_seated_players_own_endpoints_work_so_the_refusals_mean_something(

@@ -21,7 +21,12 @@ from mahjong.asgi import application
 from mahjong.engine.game import default_action, legal_actions
 from mahjong.tables import ratelimit, services
 from mahjong.tables.models import Event, Hand
-from tests.web.tables_support import no_eager_timers, redis_layer, run  # noqa: F401
+from tests.web.tables_support import (  # noqa: F401
+    no_eager_timers,
+    redis_layer,
+    refused_connect,
+    run,
+)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -345,9 +350,10 @@ def test_log_out_closes_that_sessions_sockets_and_a_foreign_origin_is_refused(
         still_open = await other_device.receive_nothing(0.3)
         assert await database_sync_to_async(log_out)("alice") == 302
         alice_closed = await seat.receive_output(WAIT)
-        reconnect = await again.connect()
-        refused = [await ws.connect() for ws in foreign]
-        await other_device.disconnect()
+        reconnect = await refused_connect(again)
+        refused = [await refused_connect(ws) for ws in foreign]
+        for ws in (seat, watcher, other_device):  # end them as daphne would
+            await ws.disconnect()
         return carol_closed, still_open, alice_closed, reconnect, refused
 
     carol_closed, still_open, alice_closed, reconnect, refused = run(scenario)

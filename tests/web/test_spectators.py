@@ -22,6 +22,7 @@ from tests.web.tables_support import (  # noqa: F401
     no_eager_timers,
     play_out,
     redis_layer,
+    refused_connect,
     run,
 )
 
@@ -124,10 +125,7 @@ def test_a_host_may_close_the_private_room_to_spectators(
 
     again = watch_socket(table, outsider)
 
-    async def refused():
-        return await again.connect()
-
-    assert run(refused) == (False, REFUSED)
+    assert run(refused_connect, again) == (False, REFUSED)
     client_of(alice).post(toggle, {"allow": "1"})
     assert PrivateRoom.objects.get(pk=room.pk).allow_spectators
     assert watcher.get(url).status_code == 200
