@@ -9,7 +9,11 @@ notation (the tile is marked when it is that kind). ``{% tile_label "5m" %}`` gi
 alone, for a button's aria-label or a title.
 """
 
+from functools import lru_cache
+
 from django import template
+from django.core.signals import setting_changed
+from django.dispatch import receiver
 from django.templatetags.static import static
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
@@ -21,10 +25,24 @@ register = template.Library()
 
 @register.simple_tag
 def tile(tile, size="md", drawn=False, wild=False, attr="data-tile"):
+    return _tile(tile, size, bool(drawn), wild, attr, get_language() or "zh-hans")
+
+
+# A table page shows about 50 tiles and is rendered for every screen on every move;
+# a tile's markup is a pure function of these arguments (and the static files' URLs),
+# and there are only a few thousand distinct ones.
+@lru_cache(maxsize=8192)
+def _tile(tile, size, drawn: bool, wild, attr: str, language: str):
     code = render.notation(tile)
-    return mark_safe(render.tile_html(code, get_language() or "zh-hans",
-                                      src=static(f"tiles/{code}.svg"), size=size,
-                                      wild=_is_wild(code, wild), drawn=bool(drawn), attr=attr))
+    return mark_safe(render.tile_html(code, language, src=static(f"tiles/{code}.svg"),
+                                      size=size, wild=_is_wild(code, wild), drawn=drawn,
+                                      attr=attr))
+
+
+@receiver(setting_changed)
+def _static_urls_changed(setting, **kwargs):
+    if setting in ("STATIC_URL", "STORAGES"):
+        _tile.cache_clear()
 
 
 @register.simple_tag

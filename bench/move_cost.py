@@ -1,0 +1,161 @@
+"""Where a move's server time goes, in one process, with nothing else in the way.
+
+Two players play whole hands at one table through the site's own code paths: the click as
+the browser sends it (an htmx POST to the act URL through Django's middleware, session
+and log-in), then, for each seat, what its socket's consumer does on the "hand changed"
+hint (re-read the table, render that viewer's fragments). Moves are random legal ones
+(a win when offered), from the acting seat's own view. Per stage: CPU time per move
+(median and mean) and SQL queries per move.
+
+    .venv/bin/python bench/move_cost.py --hands 20
+    .venv/bin/python bench/move_cost.py --hands 20 --profile /tmp/move.prof
+
+The database is a fresh SQLite file unless --database names another (a PostgreSQL URL:
+the database is created and dropped). Timers are off (Celery eager mode skips them): the
+workers' share is measured by bench/load.py.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+
+def setup(database: str) -> None:
+    os.environ["DATABASE_URL"] = database
+    os.environ.pop("REDIS_URL", None)
+    os.environ["DJANGO_SETTINGS_MODULE"] = "mahjong.settings"
+    import django
+    from django.core.management import call_command
+
+    django.setup()
+    from django.conf import settings
+
+    settings.ALLOWED_HOSTS = ["*"]
+    call_command("migrate", verbosity=0)
+    call_command("load_builtin", verbosity=0)
+
+
+def players(tag: str):
+    from accounts import services as accounts
+
+    return [accounts.register(username=f"{tag}{i}", password="bench-pass-1") for i in (1, 2)]
+
+
+def choose(rng: random.Random, legal: list[str]) -> str:
+    wins = [a for a in legal if a == "hu"]
+    return wins[0] if wins else rng.choice(legal)
+
+
+class Timer:
+    """CPU seconds and SQL queries per stage, over every move."""
+
+    def __init__(self):
+        self.cpu: dict[str, list[float]] = {}
+        self.queries: dict[str, int] = {}
+
+    def run(self, stage: str, fn):
+        from django.db import connection
+        from django.test.utils import CaptureQueriesContext
+
+        connection.queries_log.clear()  # the log is a bounded deque: counts need room
+        with CaptureQueriesContext(connection) as captured:
+            start = time.process_time()
+            result = fn()
+            self.cpu.setdefault(stage, []).append(time.process_time() - start)
+        self.queries[stage] = self.queries.get(stage, 0) + len(captured)
+        return result
+
+
+def play(hands: int, seed: int, timer: Timer, tag: str = "bench") -> int:
+    from django.test import Client
+    from django.utils import translation
+
+    from lobby.models import Ruleset
+    from mahjong.engine.views import view
+    from mahjong.tables import presenters, services
+
+    rng = random.Random(seed)
+    users = players(tag)
+    clients = []
+    for user in users:
+        client = Client(HTTP_HX_REQUEST="true")
+        client.force_login(user)
+        clients.append(client)
+    table = services.open_table(Ruleset.objects.get(slug="classic"), users)
+    for seat in table.seats.all():  # both pages have their socket open, as in play
+        services.connected(seat, f"bench-{tag}-{seat.index}")
+    moves = 0
+    for _ in range(hands):
+        while True:
+            hand = table.current_hand()
+            state = hand.game()
+            if state.phase == "ended":
+                break
+            seat = next(s for s in (0, 1) if view(state, s)["legal_actions"])
+            action = choose(rng, view(state, seat)["legal_actions"])
+            url = f"/tables/{table.public_id}/act/"
+            data = {"action": action, "version": hand.version}
+            response = timer.run("click (HTTP act)", lambda: clients[seat].post(url, data))
+            assert response.status_code in (200, 204), response.status_code
+            for viewer in (0, 1):
+                def push(viewer=viewer):
+                    table.refresh_from_db()
+                    with translation.override("zh-hans"):
+                        return presenters.fragments(table, viewer)
+
+                timer.run("push (one screen)", push)
+            moves += 1
+        for user in users:
+            services.ready_next(table, user)
+    return moves
+
+
+def report(timer: Timer, moves: int) -> None:
+    print(f"{moves} moves")
+    print(f"{'stage':<22} {'median ms':>10} {'mean ms':>9} {'queries/move':>13}")
+    for stage, values in timer.cpu.items():
+        per = len(values) / moves
+        print(
+            f"{stage:<22} {statistics.median(values) * 1e3:>10.2f} "
+            f"{statistics.fmean(values) * 1e3 * per:>9.2f} {timer.queries[stage] / moves:>13.1f}"
+        )
+    total = sum(sum(v) for v in timer.cpu.values()) / moves
+    print(f"{'all, per move':<22} {'':>10} {total * 1e3:>9.2f} "
+          f"{sum(timer.queries.values()) / moves:>13.1f}")
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--hands", type=int, default=20)
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--database", default="")
+    parser.add_argument("--profile", default="", help="write a cProfile of the measured hands")
+    args = parser.parse_args(argv)
+    with tempfile.TemporaryDirectory() as tmp:
+        setup(args.database or f"sqlite:///{tmp}/move_cost.sqlite3")
+        play(2, args.seed + 1, Timer(), tag="warm")  # warm-up: templates compiled, caches filled
+        timer = Timer()
+        if args.profile:
+            import cProfile
+
+            profiler = cProfile.Profile()
+            moves = profiler.runcall(play, args.hands, args.seed, timer)
+            profiler.dump_stats(args.profile)
+        else:
+            moves = play(args.hands, args.seed, timer)
+        report(timer, moves)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
