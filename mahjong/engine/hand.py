@@ -179,40 +179,62 @@ def _basic_waits(tiles, melded, allowed, held) -> list[int]:
     return sorted(k for k in found if held[k] < 4)
 
 
-# A standard-form winning tile pairs with, or is within two of, a tile already held.
-_NEAR = tuple(
-    tuple(range(max(k - k % 9, k - 2), min(k - k % 9 + 8, k + 2) + 1)) if k < 27 else (k,)
-    for k in range(34))
-
-
 def _standard_waits(tiles, held):
     """The winning tile changes one suit: the other three must already split into sets
-    and the pair between them, so each kind costs one lookup in its own suit. Only a
-    suit whose size is 1 or 2 more than a multiple of 3 can take it."""
-    keys, sizes = suit_tables.keys_of(tiles), suit_tables.sizes_of(tiles)
-    state = [suit_tables.suit_complete(s, keys[s], sizes[s]) for s in range(4)]
-    broken = [s for s in range(4) if not state[s][0]]
+    and the pair between them, so only one suit can take it (any suit holding its pair
+    when all split). That suit's completing kinds are read from ``_completing``."""
+    keys, sizes = [0, 0, 0, 0], [0, 0, 0, 0]
+    suit_of, weight = suit_tables.SUIT_OF, suit_tables.WEIGHT
+    for kind in tiles:
+        keys[suit_of[kind]] += weight[kind]
+        sizes[suit_of[kind]] += 1
+    complete = suit_tables.suit_complete
+    state = [complete(0, keys[0], sizes[0]), complete(1, keys[1], sizes[1]),
+             complete(2, keys[2], sizes[2]), complete(3, keys[3], sizes[3])]
+    broken = [s for s in (0, 1, 2, 3) if not state[s][0]]
     if len(broken) > 1:
         return
     if broken:
         open_suits = broken
     else:  # every suit splits: a suit holding its pair may turn it into a set
-        open_suits = [s for s in range(4) if state[s][1]]
+        open_suits = [s for s in (0, 1, 2, 3) if state[s][1]]
     pairs = state[0][1] + state[1][1] + state[2][1] + state[3][1]
-    suit_of = suit_tables.SUIT_OF
     for suit in open_suits:
         elsewhere = pairs - state[suit][1]
-        near = set()
-        for k in tiles:
-            if suit_of[k] == suit:
-                near.update(_NEAR[k])
-        for kind in sorted(near):
-            if held[kind] >= 4:
-                continue
-            splits, pair = suit_tables.suit_complete(
-                suit, keys[suit] + suit_tables.WEIGHT[kind], sizes[suit] + 1)
-            if splits and pair + elsewhere == 1:
+        key = keys[suit]
+        completing = _COMPLETING[suit].get(key)
+        if completing is None:
+            completing = _completing(suit, key, sizes[suit])
+        for kind, pair in completing:
+            if pair + elsewhere == 1 and held[kind] < 4:
                 yield kind
+
+
+def _completing(suit: int, key: int, size: int) -> tuple:
+    """Each kind (in order) whose addition makes one suit's tiles split into sets and at
+    most one pair, with whether the pair is then in this suit. Kept per suit key (suits
+    repeat far more than hands). Only kinds within two of a tile held can join a set."""
+    near = set()
+    for i in range(7 if suit == 3 else 9):
+        if key // suit_tables.POW5[i] % 5:
+            near.update(_NEAR[9 * suit + i])
+    completing = []
+    for kind in sorted(near):
+        weight = suit_tables.WEIGHT[kind]
+        if key // weight % 5 == 4:
+            continue
+        done, with_pair = suit_tables.suit_complete(suit, key + weight, size + 1)
+        if done:
+            completing.append((kind, with_pair))
+    found = _COMPLETING[suit][key] = tuple(completing)
+    return found
+
+
+_COMPLETING: tuple[dict[int, tuple], ...] = ({}, {}, {}, {})
+# A standard-form winning tile pairs with, or is within two of, a tile already held.
+_NEAR = tuple(
+    tuple(range(max(k - k % 9, k - 2), min(k - k % 9 + 8, k + 2) + 1)) if k < 27 else (k,)
+    for k in range(34))
 
 
 def _seven_pairs_waits(counts: Counter) -> list[int]:
@@ -429,19 +451,26 @@ def readings(concealed, melds, win, ruleset, *, tsumo=True, wild=None) -> list[D
 
 
 def _plain_readings(concealed, melds, win, allowed, tsumo) -> list[Decomposition]:
-    """The readings of a hand without wilds: the standard form by a plain search over
-    the counts, the special forms only where their shape can apply."""
+    """The readings of a hand without wilds: the standard form from each suit's splits
+    (``hand_readings.standard_splits``), the special forms only where their shape can apply."""
     counts = [0] * 34
+    keys, sizes = [0, 0, 0, 0], [0, 0, 0, 0]
+    suit_of, weight = suit_tables.SUIT_OF, suit_tables.WEIGHT
     for kind in concealed:
         counts[kind] += 1
+        keys[suit_of[kind]] += weight[kind]
+        sizes[suit_of[kind]] += 1
     counts[win] += 1
+    keys[suit_of[win]] += weight[win]
+    sizes[suit_of[win]] += 1
     size = len(concealed) + 1
     distinct = 34 - counts.count(0)
     found = []
     for form in _sorted_forms(allowed):
         if form == STANDARD:
-            parts = hand_readings.plain_standard(counts, (size - 1) // 3)
-        elif form == forms.ZU_HE_LONG:
+            found.extend((form, reading) for reading in hand_readings.standard_splits(keys, sizes))
+            continue
+        if form == forms.ZU_HE_LONG:
             parts = hand_readings.zu_he_long(counts, (size - 1) // 3) if size >= 11 else ()
         elif melds or distinct < _FEWEST_KINDS.get(form, 0) or distinct > _MOST_KINDS.get(form, 34):
             continue

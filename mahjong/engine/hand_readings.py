@@ -7,6 +7,8 @@ caller turns parts into ``shapes.Block`` values and finds the winning tile's blo
 
 from __future__ import annotations
 
+from itertools import product
+
 from .hand_forms import GREEN_KINDS, KNITTED
 from .shapes import KNITTED as KNITTED_SHAPE
 from .shapes import CHOW, PAIR, PUNG, SINGLES
@@ -31,11 +33,74 @@ def standard(counts: list[int], jokers: int, sets: int, wild: int | None) -> set
 
 
 def plain_standard(counts: list[int], sets: int) -> set[tuple]:
-    """``standard`` without wilds: a plain search over the counts (the hot path of
-    scoring). ``counts`` is restored before returning."""
-    out: set[tuple] = set()
-    _plain(counts, 0, sets, True, [], out)
-    return out
+    """``standard`` without wilds: each suit's splits (``suit_splits``) combined, one
+    suit holding the pair. ``sets`` must be what the counts hold (3 per set + 2)."""
+    keys, sizes = [0, 0, 0, 0], [0, 0, 0, 0]
+    for kind in range(34):
+        held = counts[kind]
+        if held:
+            keys[SUIT_OF[kind]] += held * WEIGHT[kind]
+            sizes[SUIT_OF[kind]] += held
+    if sum(sizes) != 3 * sets + 2:
+        return set()
+    return set(standard_splits(keys, sizes))
+
+
+def standard_splits(keys, sizes) -> list[tuple]:
+    """The readings (sorted parts) of suits given by their keys and sizes as sets + one
+    pair, in sorted order: the product of each suit's splits, exactly one suit (the one
+    whose size is 2 more than a multiple of 3) holding the pair."""
+    pair_suits = 0
+    found = []
+    for suit in (0, 1, 2, 3):
+        size = sizes[suit]
+        if not size:
+            continue
+        extra = size % 3
+        if extra == 1:
+            return []
+        if extra:
+            pair_suits += 1
+        splits = _SPLITS[suit].get(keys[suit])
+        if splits is None:
+            splits = suit_splits(suit, keys[suit])
+        if not splits:
+            return []
+        found.append(splits)
+    if pair_suits != 1:
+        return []
+    if all(len(splits) == 1 for splits in found):
+        parts = []
+        for splits in found:
+            parts += splits[0]
+        return [tuple(sorted(parts))]
+    return sorted({tuple(sorted(p for part in choice for p in part))
+                   for choice in product(*found)})
+
+
+def suit_splits(suit: int, key: int) -> tuple[tuple, ...]:
+    """Every way to split one suit's tiles (a suit key, as ``suit_tables``) into sets
+    and, if its size is 2 more than a multiple of 3, one pair; ``()`` if none. Kept per
+    key: suits repeat from hand to hand far more than whole hands do."""
+    found = _SPLITS[suit].get(key)
+    if found is None:
+        counts = [0] * 34
+        base, width = 9 * suit, 7 if suit == 3 else 9
+        size, rest = 0, key
+        for i in range(width):
+            counts[base + i] = rest % 5
+            size += rest % 5
+            rest //= 5
+        out: set[tuple] = set()
+        if size % 3 != 1:
+            _plain(counts, base, size // 3, size % 3 == 2, [], out)
+        found = _SPLITS[suit][key] = tuple(sorted(out))
+    return found
+
+
+_SPLITS: tuple[dict[int, tuple], ...] = ({0: ((),)}, {0: ((),)}, {0: ((),)}, {0: ((),)})
+SUIT_OF = tuple(kind // 9 for kind in range(34))
+WEIGHT = tuple(5 ** (kind % 9) for kind in range(34))
 
 
 def _plain(counts, kind, sets, pair, parts, out) -> None:

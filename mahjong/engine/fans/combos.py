@@ -16,6 +16,7 @@ from collections import Counter
 from itertools import combinations
 
 from ..tiles import EAST, NORTH, WHITE
+from .features import bit, bits
 
 # Pair fans in the order the principles prefer them when only one may count.
 CHOW_PAIR_ORDER = ("yi_ban_gao", "xi_xiang_feng", "lian_liu", "lao_shao_fu")
@@ -202,47 +203,53 @@ def terminal_chows_fan(chows, pair) -> str | None:
     return None
 
 
-def set_combination_fans(chows, pungs, pair) -> dict[str, int]:
+def set_combination_fans(chows, pungs, pair) -> tuple[dict[str, int], int]:
     """Every set-combination fan of one standard reading, principles applied, as fan
-    key -> count. Memoised on the sets and the pair (a pure function; hands share set
-    patterns); the answer is shared, never to be changed."""
-    key = (chows, pungs, pair)
-    found = _MEMO.get(key)
-    if found is None:
-        if len(_MEMO) >= MEMO_LIMIT:
-            _MEMO.clear()
-        found = _MEMO[key] = _set_combination_fans(chows, pungs, pair)
-    return found
+    key -> count, and the keys as feature bits. Chow and pung fans never share a key,
+    so each side is memoised on its own sets (far fewer patterns than whole hands);
+    the pair only upgrades a few of them. The answer is shared, never to be changed."""
+    if len(chows) == 4 and pair is not None and pair < 27 and pair % 9 == 4:
+        fan = terminal_chows_fan(chows, pair)
+        if fan:
+            return _single(fan)
+    by_chows = _CHOWS.get(chows)
+    if by_chows is None:
+        by_chows = _memo(_CHOWS, chows, chow_fans(chows))
+    by_pungs = _PUNGS.get(pungs)
+    if by_pungs is None:
+        by_pungs = _memo(_PUNGS, pungs, pung_fans(pungs))
+    if not by_pungs[1]:
+        return by_chows
+    if pair is not None and pair >= WHITE and "shuang_jian_ke" in by_pungs[0]:
+        fans = {**by_chows[0], **by_pungs[0], "xiao_san_yuan": 1}
+        del fans["shuang_jian_ke"]
+    elif pair is not None and EAST <= pair <= NORTH and "san_feng_ke" in by_pungs[0]:
+        fans = {**by_chows[0], **by_pungs[0], "xiao_si_xi": 1}
+        del fans["san_feng_ke"]
+    elif not by_chows[1]:
+        return by_pungs
+    else:
+        return {**by_chows[0], **by_pungs[0]}, by_chows[1] | by_pungs[1]
+    return fans, bits(fans)
 
 
 MEMO_LIMIT = 100_000
-_MEMO: dict[tuple, dict[str, int]] = {}
-_CHOWS: dict[tuple, dict[str, int]] = {}
-_PUNGS: dict[tuple, dict[str, int]] = {}
+_CHOWS: dict[tuple, tuple[dict[str, int], int]] = {}
+_PUNGS: dict[tuple, tuple[dict[str, int], int]] = {}
 
 
-def _memo(memo: dict, function, sets: tuple) -> dict[str, int]:
-    found = memo.get(sets)
-    if found is None:
-        if len(memo) >= MEMO_LIMIT:
-            memo.clear()
-        found = memo[sets] = function(sets)
+def _memo(memo: dict, sets: tuple, fans: dict[str, int]) -> tuple[dict[str, int], int]:
+    if len(memo) >= MEMO_LIMIT:
+        memo.clear()
+    found = memo[sets] = (fans, bits(fans))
     return found
-_NONE: dict[str, int] = {}
 
 
-def _set_combination_fans(chows, pungs, pair) -> dict[str, int]:
-    if len(chows) < 2 and len(pungs) < 2:
-        return _NONE
-    if fan := terminal_chows_fan(chows, pair):
-        return {fan: 1}
-    # Chow and pung fans never share a key; each side is memoised on its own sets
-    # (far fewer patterns than whole hands).
-    fans = {**_memo(_CHOWS, chow_fans, chows), **_memo(_PUNGS, pung_fans, pungs)}
-    if fans.get("shuang_jian_ke") and pair is not None and pair >= WHITE:
-        del fans["shuang_jian_ke"]
-        fans["xiao_san_yuan"] = 1
-    if fans.get("san_feng_ke") and pair is not None and EAST <= pair <= NORTH:
-        del fans["san_feng_ke"]
-        fans["xiao_si_xi"] = 1
-    return fans
+def _single(fan: str) -> tuple[dict[str, int], int]:
+    found = _SINGLE.get(fan)
+    if found is None:
+        found = _SINGLE[fan] = ({fan: 1}, bit(fan))
+    return found
+
+
+_SINGLE: dict[str, tuple[dict[str, int], int]] = {}

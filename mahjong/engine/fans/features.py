@@ -1,6 +1,7 @@
 """Feature names as bits: a reading's features (see ``facts``) and a win's situation
 (see ``situation``) are one int, and a fan's needs a mask, so checking them is one
-``&`` and a table's plan for a feature set is one dict lookup."""
+``&`` and a table finds the fans a feature set allows a byte at a time
+(``FanTable.candidate_mask``)."""
 
 from __future__ import annotations
 

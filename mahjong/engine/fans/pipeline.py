@@ -78,70 +78,55 @@ class Reading:
 
 
 def count_fans(table: FanTable, facts: Facts) -> Reading:
-    counted = []
-    steps, yakuman = table.plan(facts.bits)
-    for fan, how, count in steps:
-        if how is None:
-            n = count(facts)
-            if not n:
-                continue
-            if n.__class__ is not int:   # True, or any truthy count
-                n = int(n)
-        elif how == "exact":   # its needs, already met, are the whole condition
-            n = 1
-        else:                  # a set combination, present as a feature
-            n = facts.combos[how]
-        counted.append((fan, n))
-    if yakuman:  # yakuman never combine with other fans, flowers included (4.5)
-        held = tuple((fan, int(n)) for fan, n in counted if fan.yakuman)
-        if held:
-            return Reading(facts.decomp, held, True)
-    return Reading(facts.decomp, _apply_exclusions(table, counted), False,
-                   table.multiplicative)
-
-
-def _apply_exclusions(table: FanTable, candidates) -> tuple[tuple[Fan, int], ...]:
-    """Walk the fans from the top of the table: a fan excluded by one already counted
-    is dropped, and its own exclusions do not apply (3.14.2, 3.15.2). Sets of fans are
-    bit masks over the table (``FanTable.bit_of``)."""
-    bit_of = table.bit_of
-    holding = 0
-    for fan, _ in candidates:
-        holding |= bit_of[fan]
-    excluded = 0
-    less: list[str] = []
-    counted: list[tuple[Fan, int]] = []
-    for fan, n in candidates:
-        if excluded & bit_of[fan]:
-            continue
-        counted.append((fan, n))
-        if fan.excludes:
-            excluded |= _excluded_by(table, fan, holding)
-        if fan.replaces:
-            excluded |= table.replaces_mask[fan]
-        if fan.excludes_one:
-            less.extend(fan.excludes_one)
+    """The counted fans of one reading: the candidates (fans whose needs the reading's
+    features meet), those that hold, then the exclusions. Sets of fans are bit masks
+    over the table (see ``FanTable``)."""
+    candidates = table.candidate_mask(facts.bits)
+    holding = candidates & table.exact_mask   # their needs are the whole condition
+    counts = {}                               # fan bit -> count, where not 1
+    combo_bits = table.combo_bits
+    for key, n in facts.combos.items():       # set combinations, read off the reading
+        fan = combo_bits.get(key)
+        if fan is not None and candidates & fan:
+            holding |= fan
+            if n != 1:
+                counts[fan] = n
+    calls = candidates & table.call_mask
+    if calls:
+        count_of = table.calls
+        while calls:
+            fan = calls & -calls
+            calls ^= fan
+            n = count_of[fan](facts)
+            if n:
+                holding |= fan
+                if n is not True and n != 1:
+                    counts[fan] = int(n)
+    fan_of_bit = table.fan_of_bit
+    if holding & table.yakuman_mask:  # yakuman never combine with other fans, flowers included (4.5)
+        held = holding & table.yakuman_mask
+        return Reading(facts.decomp, tuple((fan_of_bit[b], counts.get(b, 1))
+                                           for b in _bits(held)), True)
+    counted, less = table.exclusions(holding)
     if less:  # per-set exclusions: one instance each
-        counted = [(fan, n - less.count(fan.key)) for fan, n in counted]
-        counted = [(fan, n) for fan, n in counted if n > 0]
-    if table.fallback and not any(not fan.flower for fan, _ in counted):
-        counted.insert(0, (table.by_key[table.fallback], 1))
-    return tuple(counted)
+        for key in less:
+            fan = table.bit_of_key.get(key, 0)
+            if counted & fan:
+                n = counts.get(fan, 1) - 1
+                counts[fan] = n
+                if n <= 0:
+                    counted ^= fan
+    out = [(fan_of_bit[b], counts.get(b, 1)) for b in _bits(counted)]
+    if table.fallback_bit and not counted & ~table.flower_mask:
+        out.insert(0, (fan_of_bit[table.fallback_bit], 1))
+    return Reading(facts.decomp, tuple(out), False, table.multiplicative)
 
 
-def _excluded_by(table: FanTable, fan: Fan, holding: int) -> int:
-    """``fan``'s exclusions, and theirs in turn for those that hold in this reading
-    (四杠 -> 双暗杠 -> 双暗刻, but 一色双龙会 does not reach 门前清 through 七对 in a reading
-    that is not seven pairs)."""
-    out = table.excludes_mask[fan]
-    todo = out & holding
-    done = 0
-    while todo:
-        low = todo & -todo
-        done |= low
-        out |= table.excludes_by_bit[low]
-        todo = out & holding & ~done
-    return out
+def _bits(mask: int):
+    while mask:
+        low = mask & -mask
+        yield low
+        mask ^= low
 
 
 def _preference(reading: Reading, values, cap) -> tuple:

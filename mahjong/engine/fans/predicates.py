@@ -4,7 +4,9 @@
 ``@needs(...)`` names the features (see ``facts``) without which a condition cannot
 hold; the pipeline skips a fan whose needs the reading lacks, so most of a table is
 never evaluated for a given hand. Needs are only a shortcut: every condition is
-complete on its own, so conditions can be combined and called directly. Factories (``when``, ``combo``, ``kongs``,
+complete on its own, so conditions can be combined and called directly. ``@exact(...)``
+says the features are the whole condition (清一色 is "one_suit" + "no_honor"), so the
+pipeline counts the fan without calling it. Factories (``when``, ``combo``, ``kongs``,
 …) build the conditions tables parametrise, with their needs attached.
 """
 
@@ -13,7 +15,7 @@ from __future__ import annotations
 from ..shapes import (CHOW, PAIR, QI_XING_BU_KAO, QUAN_BU_KAO, SEVEN_PAIRS, THIRTEEN_ORPHANS,
                       ZU_HE_LONG)
 from ..tiles import DRAGONS, GREEN, TERMINALS, WINDS, YAOJIU
-from .features import bits
+from .features import bit, bits
 
 GREEN_KINDS = frozenset({19, 20, 21, 23, 25, GREEN})       # 2s 3s 4s 6s 8s 6z
 REVERSIBLE_KINDS = frozenset({9, 10, 11, 12, 13, 16, 17,    # 1p-5p 8p 9p
@@ -23,6 +25,7 @@ YAOJIU_KINDS = frozenset(YAOJIU)
 WIND_KINDS = frozenset(WINDS)
 DRAGON_KINDS = frozenset(DRAGONS)
 NINE_GATES = (3, 1, 1, 1, 1, 1, 1, 1, 3)
+RANK_RANGES: dict[tuple[int, int], int] = {}   # (low, high) of ``ranks`` -> its feature bit
 
 
 def needs(*features: str):
@@ -32,67 +35,78 @@ def needs(*features: str):
     return mark
 
 
+def exact(*features: str):
+    """``needs`` where the features are the whole condition: the pipeline counts the
+    fan (once) without calling it. The function stays complete, for direct calls."""
+    def mark(condition):
+        condition.needs = frozenset(features)
+        condition.exact = True
+        return condition
+    return mark
+
+
 # ----- tile classes over the whole hand -------------------------------------------------
-@needs("one_suit", "no_honor")
+@exact("one_suit", "no_honor")
 def full_flush(f) -> bool:          # 清一色
     return len(f.suits) == 1 and not f.has_honors
 
 
-@needs("one_suit", "honor")
+@exact("one_suit", "honor")
 def half_flush(f) -> bool:          # 混一色
     return len(f.suits) == 1 and f.has_honors
 
 
-@needs("honor")
+@exact("honor", "no_suit")
 def all_honors(f) -> bool:          # 字一色 (tiles only; a table may add a form)
     return not f.suits and f.has_honors
 
 
-@needs("no_honor")
+@exact("no_honor", "terminals")
 def all_terminals(f) -> bool:       # 清幺九 / 清老头
     return f.kinds <= TERMINAL_KINDS
 
 
-@needs("honor")
+@exact("honor", "suited", "yaojiu")
 def terminals_and_honors(f) -> bool:  # 混幺九 / 混老头: both present (3.15.7)
     return f.kinds <= YAOJIU_KINDS and bool(f.suits) and f.has_honors
 
 
-@needs("no_honor", "simple")
+@exact("no_honor", "simple")
 def all_simples(f) -> bool:         # 断幺 / 断幺九
     return not f.kinds & YAOJIU_KINDS
 
 
-@needs("no_honor")
+@exact("no_honor")
 def no_honors(f) -> bool:
     return not f.has_honors
 
 
-@needs("green")
+@exact("green")
 def all_green(f) -> bool:
     return f.kinds <= GREEN_KINDS
 
 
-@needs("reversible")
+@exact("reversible")
 def reversible(f) -> bool:
     return f.kinds <= REVERSIBLE_KINDS
 
 
-@needs("two_suits")
+@exact("two_suits")
 def one_voided_suit(f) -> bool:     # 缺一门
     return len(f.suits) == 2
 
 
-@needs("honor", "three_suits")
+@exact("honor", "three_suits", "wind", "dragon")
 def all_types(f) -> bool:           # 五门齐
     return len(f.suits) == 3 and bool(f.kinds & WIND_KINDS) and bool(f.kinds & DRAGON_KINDS)
 
 
 def ranks(low: int, high: int, standard_only: bool = False):
-    """Only number tiles, all ranked low..high (全大, 大于五, …)."""
-    span = "upper" if low >= 6 else "lower" if high <= 4 else "middle"
+    """Only number tiles, all ranked low..high (全大, 大于五, …): the feature
+    "ranks_LOW_HIGH", which ``Facts`` sets for every range asked for here."""
+    RANK_RANGES.setdefault((low, high), bit(f"ranks_{low}_{high}"))
 
-    @needs("no_honor", span, *(("standard",) if standard_only else ()))
+    @exact("no_honor", f"ranks_{low}_{high}", *(("standard",) if standard_only else ()))
     def within(f) -> bool:
         return ((f.standard or not standard_only) and not f.has_honors
                 and all(low <= r <= high for r in f.ranks))
@@ -106,7 +120,7 @@ def tile_hogs(f) -> int:            # 四归一: four copies not used as a kong
 
 
 # ----- sets and the pair ---------------------------------------------------------------
-@needs("pung", "standard", "no_chow")
+@exact("pung", "standard", "no_chow")
 def all_pungs(f) -> bool:           # 碰碰和
     return f.standard and not f.chows
 
@@ -168,7 +182,7 @@ def even_pungs(f) -> bool:          # 全双刻
 
 
 def kong_total(n: int):
-    @needs("kong")
+    @exact("kong", f"kongs_{n}")
     def total(f) -> bool:
         return len(f.kongs) == n
     return total
@@ -177,7 +191,8 @@ def kong_total(n: int):
 def kongs(melded: int | None = None, concealed: int | None = None):
     """Kong fans by how many melded / concealed kongs (None: any). They nest: 三杠 and
     四杠 exclude the two-kong fans, which exclude the one-kong fans (3.15.2)."""
-    @needs("kong")
+    @exact("kong", *([f"melded_kongs_{melded}"] if melded is not None else []),
+           *([f"concealed_kongs_{concealed}"] if concealed is not None else []))
     def count(f) -> bool:
         return ((melded is None or f.melded_kongs == melded)
                 and (concealed is None or f.concealed_kongs == concealed))
@@ -186,7 +201,7 @@ def kongs(melded: int | None = None, concealed: int | None = None):
 
 def concealed_pungs(n: int):
     """暗刻 fans from two up (三暗刻, 双暗刻, 四暗刻)."""
-    @needs("pung", "concealed_pungs")
+    @exact("pung", "concealed_pungs", f"concealed_pungs_{n}")
     def count(f) -> bool:
         return f.concealed_pungs == n
     return count
@@ -204,7 +219,7 @@ def nine_gates(f) -> bool:
     return tuple(counts) == NINE_GATES
 
 
-@needs(SEVEN_PAIRS)
+@exact(SEVEN_PAIRS)
 def seven_pairs(f) -> bool:
     return f.form == SEVEN_PAIRS
 
@@ -225,7 +240,7 @@ def honor_seven_pairs(honors):
     return holds
 
 
-@needs(THIRTEEN_ORPHANS)
+@exact(THIRTEEN_ORPHANS)
 def thirteen_orphans(f) -> bool:
     return f.form == THIRTEEN_ORPHANS
 
@@ -237,12 +252,12 @@ def knitted_straight(f) -> bool:    # 组合龙: its form, or all nine knitted t
     return f.form == QUAN_BU_KAO and sum(1 for k in f.kinds if k < 27) == 9
 
 
-@needs(QI_XING_BU_KAO)
+@exact(QI_XING_BU_KAO)
 def greater_honors(f) -> bool:
     return f.form == QI_XING_BU_KAO
 
 
-@needs(QUAN_BU_KAO)
+@exact(QUAN_BU_KAO)
 def lesser_honors(f) -> bool:
     return f.form == QUAN_BU_KAO
 
@@ -281,9 +296,7 @@ def when(*features: str):
     """Holds exactly when the hand has all ``features`` (自摸, 门前清, 海底, 抢杠, …): its
     needs are the whole condition, so the pipeline counts it without a call."""
     mask = bits(features)
-    condition = needs(*features)(lambda f: f.bits & mask == mask)
-    condition.exact = True
-    return condition
+    return exact(*features)(lambda f: f.bits & mask == mask)
 
 
 # 全带幺 / 全带五: every set and the pair holds a terminal or honor / a 5. Facts sets the

@@ -19,6 +19,7 @@ class Situation:
     def __init__(self, ctx: WinContext, one_winning_kind: Callable[[], bool]):
         self.ctx = ctx
         self._one_winning_kind = one_winning_kind
+        self.tiles = None  # the hand's TileFacts, set by the first reading's Facts
         win = ctx.win
         held = ctx.hand.count(win)
         melded_copies = 0

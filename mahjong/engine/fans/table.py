@@ -7,7 +7,6 @@ from dataclasses import dataclass
 from typing import Callable, Mapping
 
 from .features import bits
-from .situation import SITUATION_MASK
 
 
 MEMO_LIMIT = 50_000  # distinct feature sets remembered per table
@@ -60,11 +59,11 @@ class FanTable:
     multiplicative: bool = False
 
     def __post_init__(self):
-        object.__setattr__(self, "by_key", {f.key: f for f in self.fans})
-        object.__setattr__(self, "values", {f.key: f.value for f in self.fans})
-        object.__setattr__(self, "_candidates", {})
-        object.__setattr__(self, "_by_shape", {})
-        # Exclusions as bit masks over the table's fans (the pipeline's hot loop).
+        setattr_ = object.__setattr__
+        setattr_(self, "by_key", {f.key: f for f in self.fans})
+        setattr_(self, "values", {f.key: f.value for f in self.fans})
+        # Sets of fans are bit masks over the table: bit i is the i-th fan, so walking a
+        # mask from its lowest bit walks the table from the top.
         bit_of = {f: 1 << i for i, f in enumerate(self.fans)}
         by_key = {f.key: 1 << i for i, f in enumerate(self.fans)}
 
@@ -73,45 +72,97 @@ class FanTable:
             for key in keys:
                 out |= by_key.get(key, 0)
             return out
-        object.__setattr__(self, "bit_of", bit_of)
-        object.__setattr__(self, "excludes_mask", {f: mask(f.excludes) for f in self.fans})
-        object.__setattr__(self, "excludes_by_bit",
-                           {bit_of[f]: mask(f.excludes) for f in self.fans})
-        object.__setattr__(self, "replaces_mask", {f: mask(f.replaces) for f in self.fans})
+        setattr_(self, "bit_of", bit_of)
+        setattr_(self, "bit_of_key", by_key)
+        setattr_(self, "fan_of_bit", {b: f for f, b in bit_of.items()})
+        setattr_(self, "excludes_by_bit", {bit_of[f]: mask(f.excludes) for f in self.fans})
+        setattr_(self, "replaces_by_bit", {bit_of[f]: mask(f.replaces) for f in self.fans
+                                           if f.replaces})
+        setattr_(self, "excludes_one_by_bit", {bit_of[f]: f.excludes_one for f in self.fans
+                                               if f.excludes_one})
+        fallback = by_key.get(self.fallback, 0)
+        setattr_(self, "fallback_bit", fallback)
+        setattr_(self, "flower_mask", mask(f.key for f in self.fans if f.flower))
+        setattr_(self, "yakuman_mask", mask(f.key for f in self.fans if f.yakuman))
+        # How each candidate is counted: "exact" fans hold whenever they are candidates;
+        # set-combination fans are read from the reading's combinations; the rest called.
+        setattr_(self, "exact_mask", mask(f.key for f in self.fans if f.how == "exact")
+                 & ~fallback)
+        setattr_(self, "combo_bits", {f.how: bit_of[f] for f in self.fans
+                                      if f.how not in (None, "exact")})
+        calls = {bit_of[f]: f.count for f in self.fans if f.how is None}
+        calls.pop(fallback, None)  # the pipeline's to add, never a condition to evaluate
+        setattr_(self, "calls", calls)
+        setattr_(self, "call_mask", sum(calls))
+        setattr_(self, "all_fans", ((1 << len(self.fans)) - 1) & ~fallback)
+        setattr_(self, "_lacking", _lacking_tables(self.fans))
+        setattr_(self, "_exclusions", {})
+
+    def candidate_mask(self, features: int) -> int:
+        """The fans whose needs ``features`` (feature bits) meet, as a mask: each byte of
+        the features a reading lacks rules out, by one table lookup, the fans needing
+        any of them."""
+        lacking = ~features
+        out = self.all_fans
+        for shift, table in self._lacking:
+            out &= table[lacking >> shift & 255]
+        return out
 
     def candidates(self, features) -> tuple[Fan, ...]:
         """The fans whose needs ``features`` meet (feature bits, or a set of feature
         names), in table order."""
         if not isinstance(features, int):
             features = bits(features)
-        return tuple(fan for fan, _, _ in self.plan(features)[0])
+        return self.fans_of(self.candidate_mask(features))
 
-    def plan(self, features: int) -> tuple[tuple, bool]:
-        """How to count a reading with these feature bits: ``(steps, yakuman)``, the
-        steps ``(fan, how, count)`` of the candidate fans in table order and whether any
-        of them is a yakuman. Memoised: hands share few distinct feature sets."""
-        found = self._candidates.get(features)
+    def fans_of(self, mask: int) -> tuple[Fan, ...]:
+        fan_of_bit = self.fan_of_bit
+        out = []
+        while mask:
+            low = mask & -mask
+            out.append(fan_of_bit[low])
+            mask ^= low
+        return tuple(out)
+
+    def exclusions(self, holding: int) -> tuple[int, tuple[str, ...]]:
+        """Of the fans ``holding``, those counted: walk from the top of the table, a fan
+        excluded by one already counted is dropped and its own exclusions do not apply
+        (3.14.2, 3.15.2). Returns the counted fans' mask and the per-set exclusions (one
+        instance each) they make. Memoised: a pure function of the mask."""
+        found = self._exclusions.get(holding)
         if found is None:
-            if len(self._candidates) >= MEMO_LIMIT:  # a long-lived server stays bounded
-                self._candidates.clear()
-            # Two levels: the fans whose needs the reading's shape meets (few shapes
-            # recur), then those the situation meets too.
-            fans = [f for f in self._shape_candidates(features & ~SITUATION_MASK)
-                    if f.mask & features == f.mask]
-            found = (tuple((f, f.how, f.count) for f in fans), any(f.yakuman for f in fans))
-            self._candidates[features] = found
+            if len(self._exclusions) >= MEMO_LIMIT:
+                self._exclusions.clear()
+            found = self._exclusions[holding] = self._exclude(holding)
         return found
 
-    def _shape_candidates(self, shape: int) -> tuple[Fan, ...]:
-        found = self._by_shape.get(shape)
-        if found is None:
-            if len(self._by_shape) >= MEMO_LIMIT:
-                self._by_shape.clear()
-            # The fallback is the pipeline's to add, never a condition to evaluate.
-            found = self._by_shape[shape] = tuple(
-                f for f in self.fans if f.mask & ~SITUATION_MASK & ~shape == 0
-                and f.key != self.fallback)
-        return found
+    def _exclude(self, holding: int) -> tuple[int, tuple[str, ...]]:
+        excluded = counted = 0
+        less: list[str] = []
+        todo = holding
+        while todo:
+            low = todo & -todo
+            todo ^= low
+            if excluded & low:
+                continue
+            counted |= low
+            excluded |= self._excluded_by(low, holding) | self.replaces_by_bit.get(low, 0)
+            less.extend(self.excludes_one_by_bit.get(low, ()))
+        return counted, tuple(less)
+
+    def _excluded_by(self, fan: int, holding: int) -> int:
+        """``fan``'s exclusions, and theirs in turn for those that hold in this reading
+        (四杠 -> 双暗杠 -> 双暗刻, but 一色双龙会 does not reach 门前清 through 七对 in a
+        reading that is not seven pairs)."""
+        out = self.excludes_by_bit[fan]
+        todo = out & holding
+        done = 0
+        while todo:
+            low = todo & -todo
+            done |= low
+            out |= self.excludes_by_bit[low]
+            todo = out & holding & ~done
+        return out
 
     def keys(self) -> set[str]:
         return set(self.by_key)
@@ -120,3 +171,24 @@ class FanTable:
         """key -> fan value, with an operator's overrides (Ruleset.fan_values) applied."""
         return {**self.values, **overrides}.__getitem__ if overrides else self.values.__getitem__
 
+
+def _lacking_tables(fans) -> tuple[tuple[int, tuple[int, ...]], ...]:
+    """For each byte of feature bits some fan needs: byte value of the features lacking
+    -> the mask of the fans that need none of them."""
+    widest = max((f.mask.bit_length() for f in fans), default=0)
+    out = []
+    for shift in range(0, widest, 8):
+        needing = [(1 << i, f.mask >> shift & 255) for i, f in enumerate(fans)
+                   if f.mask >> shift & 255]
+        if not needing:
+            continue
+        every = (1 << len(fans)) - 1
+        table = []
+        for lacking in range(256):
+            ruled_out = 0
+            for fan, needs in needing:
+                if needs & lacking:
+                    ruled_out |= fan
+            table.append(every & ~ruled_out)
+        out.append((shift, tuple(table)))
+    return tuple(out)
