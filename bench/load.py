@@ -13,8 +13,10 @@ For each table count: a fresh stack; then
    pairs of scripted humans, ``--bots`` of them a human against the random bot), open the
    table page, connect its WebSocket as the page does, and play as a browser would: the
    legal moves are the buttons of the last fragments received (``data-action``; a win if
-   offered, else one at random), each sent as the page's ``hx-post`` to the act URL with
-   the version it was rendered from, after a think time drawn from ``--think``; at the
+   offered, else one at random), each sent as the page sends it with its socket open (a
+   socket message ``{"action", "version"}``; ``--click http``: the button's ``hx-post``
+   to the act URL, the page's fallback) with the version it was rendered from, after a
+   think time drawn from ``--think``; at the
    end of a hand "next hand". A player connects to web process (player number mod N).
    Measured over ``--seconds`` after a warm-up: human actions/s, all table moves/s (bots
    and timers included, from the versions the screens see), latency from sending a click
@@ -83,8 +85,9 @@ class Run:
 
 
 class Player:
-    def __init__(self, run: Run, index: int, port: int, think: tuple[float, float]):
-        self.run, self.index, self.think = run, index, think
+    def __init__(self, run: Run, index: int, port: int, think: tuple[float, float],
+                 click: str = "socket"):
+        self.run, self.index, self.think, self.click = run, index, think, click
         self.base = f"http://127.0.0.1:{port}"
         self.ws_base = f"ws://127.0.0.1:{port}"
         self.http = httpx.AsyncClient(base_url=self.base, timeout=30)
@@ -93,6 +96,8 @@ class Player:
         self.latest = ""  # the last fragments received
         self.changed = asyncio.Event()
         self.socket_open = False
+        self.ws = None
+        self.pending: tuple | None = None  # the last click sent over the socket
 
     # ----- HTTP as the browser does it ---------------------------------------------------
 
@@ -162,6 +167,9 @@ class Player:
     async def listen(self, ws) -> None:
         async for message in ws:
             now = time.monotonic()
+            if 'class="flash error"' in message and self.pending in self.run.clicks:
+                self.run.clicks.remove(self.pending)  # refused: it made no version
+                self.run.refused += 1
             found = VERSION.search(message)
             if found:
                 self.arrivals.setdefault(int(found.group(1)), now)
@@ -193,10 +201,15 @@ class Player:
             self.changed.set()  # something newer arrived meanwhile: decide on that
             return
         t0 = time.monotonic()
+        if self.click == "socket":
+            self.pending = (self.table, version + 1, t0)
+            self.run.clicks.append(self.pending)
+            await self.ws.send(json.dumps({"action": action, "version": version}))
+            return
         r = await self.http.post(f"/tables/{self.table}/act/",
                                  data={"action": action, "version": version},
                                  headers={"HX-Request": "true", "X-CSRFToken": self.csrf()})
-        if r.status_code != 200:
+        if r.status_code not in (200, 204):  # 204: the socket brings the new view
             self.run.error(f"act HTTP {r.status_code}")
         elif 'class="flash error"' in r.text:
             self.run.refused += 1
@@ -224,7 +237,7 @@ class Player:
             await self.login()
             await self.sit_down(bot)
             async with await self.connect() as ws:
-                self.socket_open = True
+                self.socket_open, self.ws = True, ws
                 ready.set()
                 await self.play(ws)
         except (httpx.HTTPError, websockets.WebSocketException, OSError, RuntimeError) as exc:
@@ -289,11 +302,12 @@ def _ms(values: list[float]) -> dict:
 
 
 async def game(stack: Stack, tables: int, bots: float, think, warmup: float,
-               seconds: float, ramp: float, seat_within: float = 180) -> dict:
+               seconds: float, ramp: float, click: str = "socket",
+               seat_within: float = 180) -> dict:
     run = Run()
     bot_tables = round(tables * bots)
     humans = 2 * (tables - bot_tables)
-    players = [Player(run, i, stack.web_ports[i % len(stack.web_ports)], think)
+    players = [Player(run, i, stack.web_ports[i % len(stack.web_ports)], think, click)
                for i in range(humans + bot_tables)]
     rss_before = stack.web_rss_kib()
     readies = [asyncio.Event() for _ in players]
@@ -398,7 +412,7 @@ async def one_count(args, tables: int, **stack_options) -> dict:
         await asyncio.sleep(2)  # workers connect to the broker
         out = {"relay": await relay(stack, tables, args.relay_seconds)}
         out["game"] = await game(stack, tables, args.bots, tuple(args.think), args.warmup,
-                                 args.seconds, args.ramp)
+                                 args.seconds, args.ramp, args.click)
         with open("/proc/loadavg") as f:
             out["loadavg"] = f.read().split()[:3]
         return out
@@ -415,6 +429,9 @@ def arguments(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--ramp", type=float, default=0.1,
                         help="seconds between two players' arrivals")
     parser.add_argument("--bots", type=float, default=0.25, help="share of vs-bot tables")
+    parser.add_argument("--click", choices=("socket", "http"), default="socket",
+                        help="how a move is sent: over the table's socket as the page does "
+                             "while it is open, or posted as the page does without one")
     parser.add_argument("--web", type=int, default=2)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--db-pool", type=int, default=8,
@@ -427,7 +444,8 @@ def main() -> None:
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))  # the stack's __exit__ still runs
     for tables in args.tables:
         result = asyncio.run(one_count(args, tables))
-        print(json.dumps({"tables": tables, "think": args.think, **result}), flush=True)
+        print(json.dumps({"tables": tables, "think": args.think, "click": args.click, **result}),
+              flush=True)
 
 
 if __name__ == "__main__":

@@ -120,8 +120,7 @@ class TableConsumer(_TableSocket):
         problem = self._problem(content)
         if problem:
             return self.error(problem)
-        services.heartbeat(self.channel_name)
-        self.receive_json(content)
+        self.receive_json(content)  # presence is kept by the pings, not by every move
 
     def _heal(self, version) -> None:
         """A hint lost on the way (a busy or restarted channel layer) would leave the page
@@ -152,7 +151,6 @@ class TableConsumer(_TableSocket):
                 self.push(notice=str(exc))
 
     def hand_changed(self, event):
-        self.table.refresh_from_db()
         self.push()
 
     def table_emote(self, event):
@@ -166,8 +164,12 @@ class TableConsumer(_TableSocket):
             self.send(text_data=html)
 
     def push(self, notice: str = ""):
+        """This seat's fragments of the table as it is now (hand and table re-read)."""
+        hand = presenters.latest_hand(self.table.pk)
+        self.table = hand.table
         with translation.override(self.language or settings.LANGUAGE_CODE):
-            self.send(text_data=presenters.fragments(self.table, self.seat_index, notice=notice))
+            self.send(text_data=presenters.fragments(self.table, self.seat_index, notice=notice,
+                                                     hand=hand))
 
     def error(self, message: str):
         with translation.override(self.language or settings.LANGUAGE_CODE):
@@ -200,7 +202,6 @@ class WatchConsumer(_TableSocket):
         return self.error(_("Spectators cannot act at this table."))
 
     def hand_changed(self, event):
-        self.table.refresh_from_db()
         self.push()
 
     def watch_closed(self, event):
@@ -208,8 +209,10 @@ class WatchConsumer(_TableSocket):
         self.close(code=REFUSED)
 
     def push(self):
+        hand = presenters.latest_hand(self.table.pk)
+        self.table = hand.table
         with translation.override(self.language or settings.LANGUAGE_CODE):
-            self.send(text_data=spectators.fragments(self.table))
+            self.send(text_data=spectators.fragments(self.table, hand))
 
     def error(self, message: str):
         with translation.override(self.language or settings.LANGUAGE_CODE):

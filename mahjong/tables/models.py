@@ -98,6 +98,8 @@ class Hand(models.Model):
     deadline = models.DateTimeField(null=True, blank=True)  # of the pending decision
     result = models.JSONField(null=True, blank=True)  # fans and settlement, once ended
     ranked = models.BooleanField(default=False)  # its points went into the rank scores
+    # The next Event's seq: a move appends without counting the log first.
+    event_count = models.PositiveIntegerField(default=0)
     created_at = models.DateTimeField(default=timezone.now)
     ended_at = models.DateTimeField(null=True, blank=True)
 

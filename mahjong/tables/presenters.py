@@ -173,6 +173,17 @@ def _prefs(user) -> dict:
     }
 
 
+def latest_hand(table_id: int) -> Hand | None:
+    """The table's current hand with the table itself (and what a page shows of it) in
+    one query: a push on every move re-reads both."""
+    return (
+        Hand.objects.select_related("table__ruleset", "table__tier")
+        .filter(table_id=table_id)
+        .order_by("-number")
+        .first()
+    )
+
+
 def context_for(table: Table, seat: int, hand: Hand | None = None, notice: str = "") -> dict:
     hand = hand or table.current_hand()
     seats = list(table.seats.select_related("user").order_by("index"))

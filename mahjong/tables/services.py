@@ -165,20 +165,23 @@ def _start_hand(table: Table, previous: Hand | None, stage: int = 0) -> Hand:
         version=version,
         commitment=state.commitment,
     )
-    _append(hand, engine.opening_events(state), seq=0)
+    _append(hand, engine.opening_events(state))
     Seat.objects.filter(table=table).update(ready_next=False)
     seats = list(table.seats.select_related("user").order_by("index"))
     _schedule(hand, state, seats)
-    hand.save(update_fields=["deadline"])
+    hand.save(update_fields=["deadline", "event_count"])
     _notify_on_commit(table, hand.version)
     return hand
 
 
-def _append(hand: Hand, events: list[dict], seq: int) -> None:
+def _append(hand: Hand, events: list[dict]) -> None:
+    """The events after the hand's log; the caller saves ``hand.event_count``."""
+    seq = hand.event_count
     Event.objects.bulk_create(
         Event(hand=hand, seq=seq + i, version=hand.version, kind=e.get("type", "?"), data=e)
         for i, e in enumerate(events)
     )
+    hand.event_count = seq + len(events)
 
 
 # ----- the move --------------------------------------------------------------------------
@@ -223,11 +226,10 @@ def _apply(locked: Locked, seat: int, action: Action, *, by: str) -> GameState:
 
 def _save(locked: Locked, new: GameState, events: list[dict], *, actor, action, by) -> None:
     hand = locked.hand
-    seq = hand.events.count()
     hand.version += 1
     hand.state = new.to_dict()
     record = {"type": "action", "seat": actor, "action": action, "by": by}
-    _append(hand, [record, *events], seq)
+    _append(hand, [record, *events])
     if new.ended:
         hand.seed = new.seed.hex()
         hand.ended_at = timezone.now()

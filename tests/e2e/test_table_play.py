@@ -92,8 +92,20 @@ def sit_vs_bot(page, site):
     page.wait_for_function("!!document.querySelector('.mj-table[hx-ext]')")
 
 
+def moves_sent(page) -> dict[str, list]:
+    """What the page sends for moves from now on: act POSTs, and socket messages."""
+    sent = {"http": [], "socket": []}
+    page.on("request", lambda r: sent["http"].append(r.url)
+            if r.method == "POST" and r.url.endswith("/act/") else None)
+    page.on("websocket", lambda ws: ws.on(
+        "framesent", lambda frame: sent["socket"].append(frame) if '"action"' in str(frame)
+        else None))
+    return sent
+
+
 def test_two_players_quick_match_and_play_a_hand_to_its_settlement(player, site):
     a, b = player("ann"), player("ben")
+    sent = [moves_sent(a), moves_sent(b)]
     a.click("#tier-novice button")
     a.wait_for_url(re.compile(r"/queue/\w+/$"))
     b.click("#tier-novice button")
@@ -108,6 +120,9 @@ def test_two_players_quick_match_and_play_a_hand_to_its_settlement(player, site)
         assert len(page.query_selector_all("#mj-hand [data-tile]")) in (13, 14)
         assert page.query_selector("#mj-opponent [data-tile]") is None
     play_to_end(a, b)
+    # with the sockets open every move went over them, none as an HTTP request
+    for moves in sent:
+        assert moves["socket"] and not moves["http"], moves
     shot(a, "duel-end-ann")
     shot(b, "duel-end-ben")
     outcome = a.get_attribute("[data-outcome]", "data-outcome")
@@ -145,6 +160,29 @@ def test_a_player_plays_a_bot_to_the_end_and_starts_the_next_hand(player, site):
     page.click("[data-testid=next-hand]")
     page.wait_for_function("!document.querySelector('[data-outcome]')")
     assert "2" in page.inner_text("#mj-status span:first-child")
+
+
+def test_without_a_socket_a_move_is_posted_and_its_answer_updates_the_page(player, site):
+    page = player("hal")
+    # the table's socket opens and is closed at once (1000: the page does not retry)
+    page.route_web_socket(re.compile(r"/ws/tables/"), lambda ws: ws.close(code=1000))
+    sent = moves_sent(page)
+    page.select_option("[data-testid=bot-level]", "random")
+    page.click("[data-testid=play-bot]")
+    page.wait_for_url(re.compile(r"/tables/\w+/$"))
+    page.wait_for_selector("#mj-hand [data-tile]")
+    for _ in range(40):  # no push comes without a socket: a reload shows the bot's move
+        if page.query_selector("#mj-clock[data-turn=me]"):
+            break
+        page.wait_for_timeout(500)
+        page.reload()
+        page.wait_for_selector("#mj-hand [data-tile]")
+    before = version(page)
+    page.click("#mj-hand button[data-action^='discard '] >> nth=-1")
+    page.wait_for_function(
+        f"Number(document.querySelector('#mj-status').dataset.version) > {before}"
+    )
+    assert len(sent["http"]) == 1 and not sent["socket"]
 
 
 def test_an_idle_player_is_played_for_by_the_server(player, site):
