@@ -24,6 +24,7 @@ import statistics
 import sys
 import tempfile
 import time
+from functools import partial
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -76,13 +77,39 @@ class Timer:
         return result
 
 
-def play(hands: int, seed: int, timer: Timer, tag: str = "bench") -> int:
-    from django.test import Client
+def click_socket(_client, table, user, action: str, version: int) -> None:
+    """What the table's consumer does with a move message."""
+    from mahjong.tables import services
+
+    services.act(table, user, action, version)
+
+
+def click_http(client, table, _user, action: str, version: int) -> None:
+    """The page's fallback without a socket: the button's htmx POST."""
+    response = client.post(f"/tables/{table.public_id}/act/",
+                           {"action": action, "version": version})
+    assert response.status_code in (200, 204), response.status_code
+
+
+CLICKS = {"socket": click_socket, "http": click_http}
+
+
+def push(table, viewer: int) -> str:
+    """What a seat's consumer does on the "hand changed" hint."""
     from django.utils import translation
+
+    from mahjong.tables import presenters
+
+    with translation.override("zh-hans"):
+        return presenters.fragments_now(table.pk, viewer)[1]
+
+
+def play(hands: int, seed: int, timer: Timer, click: str = "socket", tag: str = "bench") -> int:
+    from django.test import Client
 
     from lobby.models import Ruleset
     from mahjong.engine.views import view
-    from mahjong.tables import presenters, services
+    from mahjong.tables import services
 
     rng = random.Random(seed)
     users = players(tag)
@@ -103,17 +130,10 @@ def play(hands: int, seed: int, timer: Timer, tag: str = "bench") -> int:
                 break
             seat = next(s for s in (0, 1) if view(state, s)["legal_actions"])
             action = choose(rng, view(state, seat)["legal_actions"])
-            url = f"/tables/{table.public_id}/act/"
-            data = {"action": action, "version": hand.version}
-            response = timer.run("click (HTTP act)", lambda: clients[seat].post(url, data))
-            assert response.status_code in (200, 204), response.status_code
+            timer.run(f"click ({click})", partial(CLICKS[click], clients[seat], table,
+                                                 users[seat], action, hand.version))
             for viewer in (0, 1):
-                def push(viewer=viewer):
-                    table.refresh_from_db()
-                    with translation.override("zh-hans"):
-                        return presenters.fragments(table, viewer)
-
-                timer.run("push (one screen)", push)
+                timer.run("push (one screen)", partial(push, table, viewer))
             moves += 1
         for user in users:
             services.ready_next(table, user)
@@ -139,20 +159,23 @@ def main(argv=None) -> int:
     parser.add_argument("--hands", type=int, default=20)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--database", default="")
+    parser.add_argument("--click", choices=tuple(CLICKS), default="socket",
+                        help="a move as a socket message (the page with its socket open) "
+                             "or as the htmx POST (the page without one)")
     parser.add_argument("--profile", default="", help="write a cProfile of the measured hands")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
         setup(args.database or f"sqlite:///{tmp}/move_cost.sqlite3")
-        play(2, args.seed + 1, Timer(), tag="warm")  # warm-up: templates compiled, caches filled
+        play(2, args.seed + 1, Timer(), args.click, tag="warm")  # warm-up: templates compiled, caches filled
         timer = Timer()
         if args.profile:
             import cProfile
 
             profiler = cProfile.Profile()
-            moves = profiler.runcall(play, args.hands, args.seed, timer)
+            moves = profiler.runcall(play, args.hands, args.seed, timer, args.click)
             profiler.dump_stats(args.profile)
         else:
-            moves = play(args.hands, args.seed, timer)
+            moves = play(args.hands, args.seed, timer, args.click)
         report(timer, moves)
     return 0
 

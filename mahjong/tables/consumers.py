@@ -164,12 +164,9 @@ class TableConsumer(_TableSocket):
             self.send(text_data=html)
 
     def push(self, notice: str = ""):
-        """This seat's fragments of the table as it is now (hand and table re-read)."""
-        hand = presenters.latest_hand(self.table.pk)
-        self.table = hand.table
         with translation.override(self.language or settings.LANGUAGE_CODE):
-            self.send(text_data=presenters.fragments(self.table, self.seat_index, notice=notice,
-                                                     hand=hand))
+            self.table, html = presenters.fragments_now(self.table.pk, self.seat_index, notice)
+            self.send(text_data=html)
 
     def error(self, message: str):
         with translation.override(self.language or settings.LANGUAGE_CODE):

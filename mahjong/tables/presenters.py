@@ -3,7 +3,7 @@ the end-of-hand result (public once the hand is over) enter a template context: 
 opponent's concealed tiles and the wall never reach a template.
 
 The page and the WebSocket pushes render the same partials of tables/table.html; a push
-renders every partial with ``oob`` set, so each root element swaps by its id.
+renders them all (the ``push`` partial) with ``oob`` set, so each root element swaps by its id.
 """
 
 from __future__ import annotations
@@ -23,7 +23,6 @@ from mahjong.engine.views import view
 from . import emotes, presence
 from .models import Hand, Seat, Table
 
-PARTIALS = ("notice", "status", "opponent", "rivers", "hand", "prompt", "clock", "result")
 RIVER_ROW = 11
 KEYS = "1234567890-="  # keyboard play: the hand's first twelve tiles, left to right
 
@@ -177,7 +176,7 @@ def latest_hand(table_id: int) -> Hand | None:
     """The table's current hand with the table itself (and what a page shows of it) in
     one query: a push on every move re-reads both."""
     return (
-        Hand.objects.select_related("table__ruleset", "table__tier")
+        Hand.objects.select_related("table__tier")
         .filter(table_id=table_id)
         .order_by("-number")
         .first()
@@ -260,10 +259,14 @@ def _own(tile: str, discards: set[str], ready: dict) -> dict:
 def fragments(table: Table, seat: int, notice: str = "", hand: Hand | None = None) -> str:
     """Every partial of the viewer's table as out-of-band swaps (one message)."""
     ctx = context_for(table, seat, hand, notice=notice) | {"oob": True}
-    parts = [render_to_string(f"tables/table.html#{name}", ctx) for name in PARTIALS]
-    # the top bar's bean count, fresh from the row the settlement just wrote
-    parts.append(render_to_string("base.html#beans", {"user": ctx["viewer"], "oob": True}))
-    return "".join(parts)
+    return render_to_string("tables/table.html#push", ctx)
+
+
+def fragments_now(table_id: int, seat: int, notice: str = "") -> tuple[Table, str]:
+    """What a socket pushes: the table as it is now (re-read with its hand in one query)
+    and this seat's fragments of it."""
+    hand = latest_hand(table_id)
+    return hand.table, fragments(hand.table, seat, notice=notice, hand=hand)
 
 
 def notice_fragment(message: str) -> str:
