@@ -35,6 +35,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import replace
 from functools import lru_cache
+from operator import itemgetter
 
 from . import hand_forms as forms
 from . import hand_readings
@@ -308,8 +309,11 @@ def has_one_winning_kind(concealed, melds, win, ruleset, wild=None, readings=Non
         return True
     if SEVEN_PAIRS in allowed and not melds and len(concealed) == 13 and held.count(0) >= 27:
         # six pairs and a single hold at most seven kinds
-        return all(k == win or held[k] >= 4 or k not in in_play
-                   for k in _seven_pairs_waits(Counter(concealed)))
+        odd = [k for k, n in enumerate(held) if n & 1]   # no melds: held is the hand
+        if len(odd) != 1 or sum(n >> 1 for n in held) != 6:
+            return True   # no seven-pairs wait
+        k = odd[0]
+        return k == win or held[k] >= 4 or k not in in_play
     return True
 
 
@@ -464,19 +468,15 @@ def _plain_readings(concealed, melds, win, allowed, tsumo) -> list[Decomposition
     keys[suit_of[win]] += weight[win]
     sizes[suit_of[win]] += 1
     size = len(concealed) + 1
-    distinct = 34 - counts.count(0)
-    found = []
-    for form in _sorted_forms(allowed):
-        if form == STANDARD:
-            found.extend((form, reading) for reading in hand_readings.standard_splits(keys, sizes))
-            continue
-        if form == forms.ZU_HE_LONG:
-            parts = hand_readings.zu_he_long(counts, (size - 1) // 3) if size >= 11 else ()
-        elif melds or distinct < _FEWEST_KINDS.get(form, 0) or distinct > _MOST_KINDS.get(form, 34):
-            continue
-        else:  # each checks its own tile count
-            parts = _SPECIAL_READINGS[form](counts)
-        found.extend((form, reading) for reading in sorted(parts))
+    found = [(STANDARD, reading) for reading in hand_readings.standard_splits(keys, sizes)]
+    specials = _special_readers(allowed)
+    if specials:
+        distinct = 34 - counts.count(0)
+        for form, fewest, most, read in specials:
+            if fewest <= distinct <= most and (not melds or form == forms.ZU_HE_LONG):
+                found.extend((form, reading) for reading in sorted(read(counts, size)))
+        if len(found) > 1:   # in form order, as the other readings
+            found.sort(key=itemgetter(0))   # stable: each form's own order kept
     if not found:
         return []
     meld_blocks = tuple(_plain_meld_block(m) for m in melds)
@@ -484,6 +484,30 @@ def _plain_readings(concealed, melds, win, allowed, tsumo) -> list[Decomposition
     for form, reading in found:
         out.extend(_plain_placements(form, reading, meld_blocks, win, tsumo))
     return out
+
+
+@lru_cache(maxsize=64)
+def _special_readers(allowed) -> tuple:
+    """The allowed forms other than the standard one, each with the distinct kinds its
+    14 tiles can hold (a cheap gate) and its reader ``(counts, size) -> readings``."""
+    out = []
+    for form in _sorted_forms(allowed):
+        if form == STANDARD:
+            continue
+        if form == forms.ZU_HE_LONG:   # nine knitted kinds, then sets and a pair
+            out.append((form, 9, 34, _zu_he_long))
+        else:   # each checks its own tile count
+            out.append((form, _FEWEST_KINDS.get(form, 0), _MOST_KINDS.get(form, 34),
+                        _special_reader(_SPECIAL_READINGS[form])))
+    return tuple(out)
+
+
+def _zu_he_long(counts, size):
+    return hand_readings.zu_he_long(counts, (size - 1) // 3) if size >= 11 else ()
+
+
+def _special_reader(read):
+    return lambda counts, size: read(counts)
 
 
 def _plain_placements(form, reading, meld_blocks, win, tsumo):
@@ -495,24 +519,39 @@ def _plain_placements(form, reading, meld_blocks, win, tsumo):
             continue
         seen.add(part)
         if blocks is None:
-            blocks = meld_blocks + tuple(_plain_block(p) for p in reading)
+            blocks = meld_blocks + tuple(map(_PLAIN_BLOCKS.__getitem__, reading))
         index = len(meld_blocks) + position
         placed = blocks
         if part[0] == PUNG and not tsumo:  # a pung completed by a discard is exposed
             placed = list(blocks)
             placed[index] = Block(PUNG, part[1], False, None, 0)
             placed = tuple(placed)
-        yield Decomposition(form, placed, index, _wait(form, part, win, True))
+        yield _decomposition(form, placed, index, _wait(form, part, win, True))
 
 
-_PLAIN_BLOCKS: dict[tuple, Block] = {}
+class _Blocks(dict):
+    """Parts without wilds are few: one Block each, made on first use and kept."""
+
+    def __missing__(self, part) -> Block:
+        found = self[part] = Block(part[0], part[1])
+        return found
 
 
-def _plain_block(part) -> Block:
-    found = _PLAIN_BLOCKS.get(part)
-    if found is None:  # parts without wilds are few: one Block each, kept
-        found = _PLAIN_BLOCKS[part] = Block(part[0], part[1])
-    return found
+_PLAIN_BLOCKS = _Blocks()
+# A Decomposition from fields known to be right, without the frozen dataclass's
+# ``__init__`` (one per reading on the scoring path): its slots set directly.
+_SET_FIELDS = tuple(getattr(Decomposition, name).__set__
+                    for name in ("form", "blocks", "win_block", "wait"))
+
+
+def _decomposition(form, blocks, win_block, wait) -> Decomposition:
+    out = object.__new__(Decomposition)
+    set_form, set_blocks, set_win_block, set_wait = _SET_FIELDS
+    set_form(out, form)
+    set_blocks(out, blocks)
+    set_win_block(out, win_block)
+    set_wait(out, wait)
+    return out
 
 
 _SPECIAL_READINGS = {

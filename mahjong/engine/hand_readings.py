@@ -52,6 +52,7 @@ def standard_splits(keys, sizes) -> list[tuple]:
     whose size is 2 more than a multiple of 3) holding the pair."""
     pair_suits = 0
     found = []
+    parts = []   # while every suit splits one way, the one reading's parts
     for suit in (0, 1, 2, 3):
         size = sizes[suit]
         if not size:
@@ -67,13 +68,16 @@ def standard_splits(keys, sizes) -> list[tuple]:
         if not splits:
             return []
         found.append(splits)
+        if parts is not None:
+            if len(splits) == 1:
+                parts += splits[0]
+            else:
+                parts = None
     if pair_suits != 1:
         return []
-    if all(len(splits) == 1 for splits in found):
-        parts = []
-        for splits in found:
-            parts += splits[0]
-        return [tuple(sorted(parts))]
+    if parts is not None:
+        parts.sort()
+        return [tuple(parts)]
     return sorted({tuple(sorted(p for part in choice for p in part))
                    for choice in product(*found)})
 

@@ -55,42 +55,78 @@ def answer(request: dict, ruleset) -> dict:
 def context_from_request(request: dict) -> WinContext:
     """The WinContext of one request line; bad fields raise naming the field."""
     get = request.get
-    fields = {name: get(name, False) for name in FLAGS}
-    for name, value in fields.items():
-        if value.__class__ is not bool:
-            raise InvalidAction(f"{name} must be true or false, got {value!r}")
-    flowers, flower_count = _flowers(get("flowers", 0))
-    wild = get("wild")
+    fields = {}
+    for name in FLAGS:   # absent or false: WinContext's default
+        value = get(name, False)
+        if value is not False:
+            if value is not True:
+                raise InvalidAction(f"{name} must be true or false, got {value!r}")
+            fields[name] = True
+    flowers = get("flowers", 0)
+    if flowers.__class__ is int and flowers >= 0:
+        fields["flower_count"] = flowers
+    else:
+        fields["flowers"], fields["flower_count"] = _flowers(flowers)
     # copies are checked once over hand, melds and win by the scorer (check_tiles)
-    fields.update(
-        hand=_hand(_text(request, "hand")), melds=_melds(get("melds") or ()),
-        win=_tile(_text(request, "win")),
-        seat_wind=_wind(get("seat", "E"), "seat"), round_wind=_wind(get("round", "E"), "round"),
-        flowers=flowers, flower_count=flower_count, ting=_ting(get("ting", False)),
-        passes=_count(get("passes", 0), "passes"), wild=_tile(wild) if wild else None)
+    fields["hand"] = _hand(_text(request, "hand"))
+    melds = get("melds")
+    fields["melds"] = _melds(melds) if melds else ()
+    win = _text(request, "win")
+    kind = _TILES.get(win)
+    fields["win"] = _tile(win) if kind is None else kind
+    seat, round_ = get("seat", "E"), get("round", "E")
+    fields["seat_wind"] = (seat.__class__ is str and _WINDS.get(seat)) or _wind(seat, "seat")
+    fields["round_wind"] = ((round_.__class__ is str and _WINDS.get(round_))
+                            or _wind(round_, "round"))
+    ting, passes, wild = get("ting", False), get("passes", 0), get("wild")
+    if ting is not False:
+        fields["ting"] = _ting(ting)
+    if passes != 0 or passes.__class__ is not int:
+        fields["passes"] = _count(passes, "passes")
+    if wild:
+        fields["wild"] = _tile(wild)
     return WinContext.of(fields)
 
 
 def _hand(text: str) -> tuple[int, ...]:
     """``parse_tiles`` for the common spelling (runs of digits, each closed by m/p/s/z),
-    at about half its cost; anything else, errors included, goes to ``parse_tiles``."""
+    each run's kinds kept (runs repeat from hand to hand); anything else, errors
+    included, goes to ``parse_tiles``."""
     kinds = []
     used = 0
     for digits, suit in _RUNS(text):
-        found = _KINDS[suit]
-        try:
-            kinds += [found[d] for d in digits]
-        except KeyError:   # 0m, 8z: parse_tiles names the tile
-            break
+        run = _RUN_KINDS[suit].get(digits)
+        if run is None:
+            run = _run_kinds(suit, digits)
+            if run is None:   # 0m, 8z: parse_tiles names the tile
+                break
+        kinds += run
         used += len(digits) + 1
     if used != len(text):
         return tuple(parse_tiles(text, check_copies=False))
     return tuple(kinds)
 
 
+def _run_kinds(suit: str, digits: str) -> tuple[int, ...] | None:
+    found = _KINDS[suit]
+    try:
+        run = tuple([found[d] for d in digits])
+    except KeyError:
+        return None
+    memo = _RUN_KINDS[suit]
+    if len(memo) >= 100_000:
+        memo.clear()
+    memo[digits] = run
+    return run
+
+
 _RUNS = re.compile(r"(\d+)([mpsz])").findall
 _KINDS = {suit: {str(n): SUIT_BASE[suit] + n - 1 for n in range(1, SUIT_SIZE[suit] + 1)}
           for suit in "mpsz"}
+_RUN_KINDS: dict[str, dict[str, tuple[int, ...]]] = {suit: {} for suit in "mpsz"}
+# Every plain tile's spelling (``_tile`` parses the rest, naming what is wrong).
+_TILES = {f"{n}{suit}": kind for suit, found in _KINDS.items() for n, kind in
+          ((int(d), k) for d, k in found.items())}
 
 
 # Winning tiles, winds and melds repeat from line to line: parse each spelling once.

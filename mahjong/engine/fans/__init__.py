@@ -16,6 +16,7 @@ from ..errors import InvalidAction
 from ..shapes import Decomposition, WinContext
 from ..tiles import format_tile, max_copies
 from . import classic, gb, quesheng, tiao72, wenzhou
+from .facts import FIELD, TileFacts
 from .pipeline import NOT_A_WIN, FanScore, ScoreResult, best_reading, fan_scores
 from .table import Fan, FanTable
 
@@ -39,45 +40,63 @@ def known_fan_keys(ruleset) -> set[str]:
 
 def score_win(ruleset, ctx: WinContext) -> ScoreResult:
     """Score the win described by ``ctx`` under ``ruleset``."""
-    check_tiles(ruleset, ctx)
+    # Without wilds, what the tiles alone say is read once, for the checks and the fans.
+    tiles = TileFacts.of_hand(ctx) if ctx.wild is None else None
+    check_tiles(ruleset, ctx, tiles)
     # The readings without the wait list: whether the hand had one winning kind is asked
     # only if an edge, closed or single wait could score.
     decomps = hand.readings(ctx.hand, ctx.melds, ctx.win, ruleset, tsumo=ctx.tsumo,
                             wild=ctx.wild)
     return score_decompositions(ruleset, ctx, decomps, lambda: hand.has_one_winning_kind(
-        ctx.hand, ctx.melds, ctx.win, ruleset, ctx.wild, decomps))
+        ctx.hand, ctx.melds, ctx.win, ruleset, ctx.wild, decomps), tiles)
 
 
 def score_decompositions(ruleset, ctx: WinContext, decomps: Sequence[Decomposition],
-                         one_winning_kind: Callable[[], bool] = lambda: False) -> ScoreResult:
-    """Score given readings (``score_win`` without hand analysis; tests use it)."""
+                         one_winning_kind: Callable[[], bool] = lambda: False,
+                         tiles: TileFacts | None = None) -> ScoreResult:
+    """Score given readings (``score_win`` without hand analysis; tests use it).
+    ``tiles``: ``TileFacts.of_hand(ctx)``, if at hand."""
     table = table_for(ruleset)
     values = table.value_of(ruleset.fan_values)
     reading = best_reading(table, ctx, decomps, one_winning_kind, values, ruleset.options,
-                           ruleset.cap)
+                           ruleset.cap, tiles)
     if reading is None:
         return NOT_A_WIN
     fans = fan_scores(reading, values)
-    raw = reading.total(values)
-    flowers = sum(values(fan.key) * n for fan, n in reading.fans if fan.flower)
+    if reading.multiplicative:
+        raw = reading.total(values)
+        flowers = 0
+    else:
+        raw = flowers = 0
+        for (fan, _), score in zip(reading.fans, fans):
+            raw += score.fan * score.count
+            if fan.flower:
+                flowers += score.fan * score.count
     total = min(raw, ruleset.cap) if ruleset.cap else raw
     if ruleset.guo_hu:  # quesheng 过胡加倍: each pass doubles the fan (6.2)
         total <<= min(ctx.passes, ruleset.max_guo)
     multiplicative = table.multiplicative
-    return ScoreResult(
+    return ScoreResult.of(
         is_win=True, total=total, fans=fans, decomposition=reading.decomposition,
         below_minimum=not multiplicative and raw - flowers < ruleset.min_fan, raw_total=raw,
-        yakuman=tuple(s.key for s in fans if reading.yakuman),
+        yakuman=tuple(s.key for s in fans) if reading.yakuman else (),
         soft=any(s.key == "ruan_pai" for s in fans) if multiplicative else None,
         multiplier=total if multiplicative else None)
 
 
-def check_tiles(ruleset, ctx: WinContext) -> None:
-    """Refuse impossible input: wrong tile count, a sixth copy, a tile not in the set."""
+def check_tiles(ruleset, ctx: WinContext, tiles: TileFacts | None = None) -> None:
+    """Refuse impossible input: wrong tile count, a fifth copy, a tile not in the set.
+    ``tiles`` (the hand's ``TileFacts``, if at hand) answer "all fine?" from their
+    suit counts; the tiles are counted one by one only to name what is wrong."""
     size = len(ctx.hand) + 3 * len(ctx.melds)
     if size != ruleset.hand_size:
         raise InvalidAction(f"hand and melds make {size} tiles before the win; "
                             f"{ruleset.slug} needs {ruleset.hand_size}")
+    if tiles is not None and not tiles.keys[4]:   # flowers in a hand: named below
+        allowed = _suit_limits(ruleset.kinds)
+        if not any((key + _OVER_FOUR) & _FIFTH or key & ~fits
+                   for key, fits in zip(tiles.keys, allowed)):
+            return
     limits = _copy_limits(ruleset.kinds)   # 0 for a kind not in the set
     counts = [0] * 42
     fine = True
@@ -97,6 +116,23 @@ def check_tiles(ruleset, ctx: WinContext) -> None:
         if n > max_copies(kind):
             raise InvalidAction(f"{n} copies of {format_tile(kind)} in hand, win and melds: "
                                 f"a set has only {max_copies(kind)}")
+
+
+# Suit counts hold 5 bits a kind (facts.FIELD): adding 11 to each sets a field's top
+# bit exactly where the count is 5 or more. Only gb-style sets of 4 copies a kind use
+# the counts (flowers are never in a hand); anything else is counted one by one.
+_OVER_FOUR = sum(11 << FIELD * i for i in range(9))
+_FIFTH = sum(16 << FIELD * i for i in range(9))
+
+
+@lru_cache(maxsize=64)
+def _suit_limits(kinds) -> tuple[int, int, int, int]:
+    """Per suit, the fields of the kinds in the set (a count outside them is wrong)."""
+    out = [0, 0, 0, 0]
+    for kind in kinds:
+        if kind < 34:
+            out[kind // 9] |= 31 << FIELD * (kind % 9)
+    return tuple(out)
 
 
 @lru_cache(maxsize=64)

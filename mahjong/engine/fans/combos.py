@@ -215,6 +215,8 @@ def set_combination_fans(chows, pungs, pair) -> tuple[dict[str, int], int]:
     by_chows = _CHOWS.get(chows)
     if by_chows is None:
         by_chows = _memo(_CHOWS, chows, chow_fans(chows))
+    if len(pungs) > 1 and pungs[-1] >= EAST:
+        pungs = _honors_relabelled(pungs)
     by_pungs = _PUNGS.get(pungs)
     if by_pungs is None:
         by_pungs = _memo(_PUNGS, pungs, pung_fans(pungs))
@@ -231,6 +233,16 @@ def set_combination_fans(chows, pungs, pair) -> tuple[dict[str, int], int]:
     else:
         return {**by_chows[0], **by_pungs[0]}, by_chows[1] | by_pungs[1]
     return fans, bits(fans)
+
+
+def _honors_relabelled(pungs: tuple[int, ...]) -> tuple[int, ...]:
+    """Honor pungs only combine by how many winds and dragons there are (三风刻, 大四喜,
+    双箭刻, 大三元), so the pungs are memoised with the winds read as the first winds and
+    the dragons as the first dragons: far fewer patterns, the same fans."""
+    numbers = [k for k in pungs if k < EAST]
+    winds = sum(1 for k in pungs if EAST <= k <= NORTH)
+    return (*numbers, *range(EAST, EAST + winds),
+            *range(WHITE, WHITE + len(pungs) - len(numbers) - winds))
 
 
 MEMO_LIMIT = 100_000

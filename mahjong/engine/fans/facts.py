@@ -24,8 +24,7 @@ from ..shapes import (CHOW, KONG, PAIR, PUNG, QUAN_BU_KAO, STANDARD, ZU_HE_LONG,
                       WinContext)
 from .combos import set_combination_fans
 from .features import bit, names
-from .predicates import (DRAGON_KINDS, GREEN_KINDS, RANK_RANGES, REVERSIBLE_KINDS, TERMINAL_KINDS,
-                         WIND_KINDS, YAOJIU_KINDS, wait_fan)
+from .predicates import GREEN_KINDS, RANK_RANGES, REVERSIBLE_KINDS, YAOJIU_KINDS, wait_fan
 
 SET_SHAPES = (CHOW, PUNG, KONG)
 KNITTED_FORMS = (ZU_HE_LONG, QUAN_BU_KAO)
@@ -56,42 +55,117 @@ FORM_BITS = {}  # form name -> bit, filled as forms are seen
 
 class TileFacts:
     """What the tiles alone say, whatever the reading: the same for every reading of a
-    hand without wilds (``Facts`` then computes it once per hand)."""
+    hand without wilds (``Facts`` then reads it off the hand once, ``of_hand``).
 
-    __slots__ = ("counts", "kinds", "suits", "has_honors", "bits")
+    Tiles are counted per suit in one int each, 5 bits a kind (``FIELD``: room for any
+    count a hand can reach, wilds and bad input included); what a suit's count says
+    (which ranks, how many fours) is kept per count, so a hand costs one pass over its
+    tiles and four look-ups."""
 
-    def __init__(self, blocks):
-        counts = [0] * 34
+    __slots__ = ("keys", "suits", "has_honors", "bits", "_counts", "_kinds")
+
+    def __init__(self, keys: list[int], kongs):
+        """``keys``: the suit counts (m, p, s, honors, and flowers, which no hand may
+        hold: ``check_tiles`` refuses them); ``kongs``: the kind of each kong."""
+        self.keys = keys
+        self._counts = self._kinds = None
+        m, p, s, z, _ = keys
+        m_ranks, fours = _suit_tiles(m)
+        p_ranks, p_fours = _suit_tiles(p)
+        s_ranks, s_fours = _suit_tiles(s)
+        honors, z_fours = _suit_tiles(z)
+        fours += p_fours + s_fours + z_fours
+        self.suits = frozenset([suit for suit, key in enumerate((m, p, s)) if key])
+        self.has_honors = bool(z)
+        ranks = m_ranks | p_ranks | s_ranks
+        out = SUIT_COUNT_BITS[(m > 0) + (p > 0) + (s > 0)]
+        if z:
+            out |= HONOR
+            if honors & 0b1111:
+                out |= WIND
+            if honors & 0b1110000:
+                out |= DRAGON
+        else:
+            out |= NO_HONOR | _rank_span(ranks)
+        if fours and fours > sum(1 for k in kongs if keys[k // 9] >> _SHIFT[k] & 31 == 4):
+            out |= HOG   # four of a kind that is not a kong
+        if not ranks & ~0b100000001:
+            out |= YAOJIU
+            if not z:
+                out |= TERMINALS
+        if not m and not p and not s_ranks & ~_GREEN_S and not honors & ~_GREEN_Z:
+            out |= GREEN
+        if not m and not p_ranks & ~_REVERSIBLE_P and not s_ranks & ~_REVERSIBLE_S \
+                and not honors & ~_REVERSIBLE_Z:
+            out |= REVERSIBLE
+        self.bits = out
+
+    @classmethod
+    def of_hand(cls, ctx) -> "TileFacts":
+        """The concealed tiles, the winning tile and the melds' (no wilds)."""
+        keys = [0, 0, 0, 0, 0]
+        for kind in ctx.hand:
+            keys[_SUIT[kind]] += _UNIT[kind]
+        keys[_SUIT[ctx.win]] += _UNIT[ctx.win]
+        kongs = []
+        for meld in ctx.melds:
+            for kind in meld.tiles:
+                keys[_SUIT[kind]] += _UNIT[kind]
+            if meld.type == "kan" or meld.type == "ankan":
+                kongs.append(meld.tiles[0])
+        return cls(keys, kongs)
+
+    @classmethod
+    def of_blocks(cls, blocks) -> "TileFacts":
+        """The kinds the blocks play as (wilds as the kind they stand for)."""
+        keys = [0, 0, 0, 0, 0]
         kongs = []
         for block in blocks:
             for kind in block.tiles:
-                counts[kind] += 1
+                keys[_SUIT[kind]] += _UNIT[kind]
             if block.shape == KONG:
                 kongs.append(block.tiles[0])
-        self.counts = counts
-        kinds = self.kinds = frozenset([k for k in range(34) if counts[k]])
-        suits = self.suits = frozenset([k // 9 for k in kinds if k < 27])
-        has_honors = self.has_honors = max(kinds) >= 27
-        out = SUIT_COUNT_BITS[len(suits)]
-        if has_honors:
-            out |= HONOR
-            if kinds & WIND_KINDS:
-                out |= WIND
-            if kinds & DRAGON_KINDS:
-                out |= DRAGON
-        else:
-            out |= NO_HONOR | _rank_span(kinds)
-        if 4 in counts and counts.count(4) > sum(1 for k in kongs if counts[k] == 4):
-            out |= HOG   # four of a kind that is not a kong
-        if kinds <= YAOJIU_KINDS:
-            out |= YAOJIU
-            if kinds <= TERMINAL_KINDS:
-                out |= TERMINALS
-        if kinds <= GREEN_KINDS:
-            out |= GREEN
-        if kinds <= REVERSIBLE_KINDS:
-            out |= REVERSIBLE
-        self.bits = out
+        return cls(keys, kongs)
+
+    @property
+    def counts(self) -> list[int]:
+        if self._counts is None:
+            self._counts = [self.keys[k // 9] >> _SHIFT[k] & 31 for k in range(34)]
+        return self._counts
+
+    @property
+    def kinds(self) -> frozenset[int]:
+        if self._kinds is None:
+            self._kinds = frozenset([k for k, n in enumerate(self.counts) if n])
+        return self._kinds
+
+
+FIELD = 5   # bits per kind in a suit's count
+_SUIT = tuple(k // 9 if k < 34 else 4 for k in range(42))   # flowers: a fifth "suit"
+_SHIFT = tuple(FIELD * (k % 9 if k < 34 else k - 34) for k in range(42))
+_UNIT = tuple(1 << shift for shift in _SHIFT)
+
+
+def _ranks_mask(kinds, base: int) -> int:
+    return sum(1 << (k - base) for k in kinds)
+
+
+_GREEN_S = _ranks_mask((k for k in GREEN_KINDS if 18 <= k < 27), 18)
+_GREEN_Z = _ranks_mask((k for k in GREEN_KINDS if k >= 27), 27)
+_REVERSIBLE_P = _ranks_mask((k for k in REVERSIBLE_KINDS if 9 <= k < 18), 9)
+_REVERSIBLE_S = _ranks_mask((k for k in REVERSIBLE_KINDS if 18 <= k < 27), 18)
+_REVERSIBLE_Z = _ranks_mask((k for k in REVERSIBLE_KINDS if k >= 27), 27)
+_SUIT_TILES: dict[int, tuple[int, int]] = {0: (0, 0)}
+
+
+def _suit_tiles(key: int) -> tuple[int, int]:
+    """One suit's count (5 bits a kind) -> (the ranks held as a mask, kinds held 4 times)."""
+    found = _SUIT_TILES.get(key)
+    if found is None:
+        digits = [key >> shift & 31 for shift in range(0, 9 * FIELD, FIELD)]
+        found = _SUIT_TILES[key] = (sum(1 << i for i, n in enumerate(digits) if n),
+                                    digits.count(4))
+    return found
 
 
 class Facts:
@@ -99,7 +173,7 @@ class Facts:
 
     __slots__ = ("decomp", "ctx", "form", "standard", "situation", "options", "tsumo",
                  "melded", "sets", "chows", "pungs", "kongs", "melded_kongs",
-                 "concealed_kongs", "concealed_pungs", "pair", "counts", "kinds", "suits",
+                 "concealed_kongs", "concealed_pungs", "pair", "tiles", "suits",
                  "has_honors", "_combos", "bits", "_wait_fan")
 
     def __init__(self, decomp: Decomposition, ctx: WinContext, situation, options=None):
@@ -113,13 +187,13 @@ class Facts:
         self.melded = situation.melded
         blocks = decomp.blocks
         # Without wilds every reading holds the same tiles: their facts are the hand's.
-        tiles = situation.tiles if ctx.wild is None else None
-        if tiles is None:
-            tiles = TileFacts(blocks)
-            if ctx.wild is None:
-                situation.tiles = tiles
-        self.counts = tiles.counts
-        self.kinds = tiles.kinds
+        if ctx.wild is None:
+            tiles = situation.tiles
+            if tiles is None:
+                tiles = situation.tiles = TileFacts.of_hand(ctx)
+        else:
+            tiles = TileFacts.of_blocks(blocks)
+        self.tiles = tiles
         self.suits = tiles.suits
         self.has_honors = tiles.has_honors
         # One pass over the blocks. Sets are the reading's blocks (melds included);
@@ -204,6 +278,15 @@ class Facts:
         self.bits = out
 
     @property
+    def counts(self) -> list[int]:
+        """How many of each kind 0-33 the hand holds (melds and winning tile included)."""
+        return self.tiles.counts
+
+    @property
+    def kinds(self) -> frozenset[int]:
+        return self.tiles.kinds
+
+    @property
     def features(self) -> frozenset[str]:
         """The reading's features by name (the pipeline reads ``bits``)."""
         return names(self.bits)
@@ -239,26 +322,28 @@ class Facts:
         return self._wait_fan
 
 
-def _rank_span(kinds) -> int:
-    """Where the number tiles of an honorless hand lie: "upper" (6-9), "middle" (4-6),
-    "lower" (1-4), "simple" (2-8), and each range of ``predicates.ranks`` ("ranks_7_9")."""
-    low, high = 9, 0
-    for k in kinds:
-        rank = k % 9 + 1
-        if rank < low:
-            low = rank
-        if rank > high:
-            high = rank
-    out = 0
-    if low >= 6:
-        out |= UPPER
-    if low >= 4 and high <= 6:
-        out |= MIDDLE
-    if high <= 4:
-        out |= LOWER
-    if low >= 2 and high <= 8:
-        out |= SIMPLE
-    for (least, most), feature in RANK_RANGES.items():
-        if least <= low and high <= most:
-            out |= feature
-    return out
+def _rank_span(ranks: int) -> int:
+    """Where the number tiles of an honorless hand lie (``ranks``: a mask of the ranks
+    held, bit 0 for 1): "upper" (6-9), "middle" (4-6), "lower" (1-4), "simple" (2-8),
+    and each range of ``predicates.ranks`` ("ranks_7_9"). Kept per mask."""
+    key = ranks | len(RANK_RANGES) << 9   # a range asked for later is a new key
+    found = _SPANS.get(key)
+    if found is None:
+        low, high = (ranks & -ranks).bit_length(), ranks.bit_length()
+        found = 0
+        if low >= 6:
+            found |= UPPER
+        if low >= 4 and high <= 6:
+            found |= MIDDLE
+        if high <= 4:
+            found |= LOWER
+        if low >= 2 and high <= 8:
+            found |= SIMPLE
+        for (least, most), feature in RANK_RANGES.items():
+            if least <= low and high <= most:
+                found |= feature
+        _SPANS[key] = found
+    return found
+
+
+_SPANS: dict[int, int] = {}

@@ -51,6 +51,14 @@ class ScoreResult:
     def flower_fan(self) -> int:
         return sum(s.points for s in self.fans if s.key == "hua_pai")
 
+    @classmethod
+    def of(cls, **fields) -> "ScoreResult":
+        """A result from fields the scorer knows to be right (all of them), without the
+        frozen dataclass's ``__init__`` (one per scored hand)."""
+        out = object.__new__(cls)
+        out.__dict__.update(fields)
+        return out
+
 
 NOT_A_WIN = ScoreResult(is_win=False)
 
@@ -142,8 +150,10 @@ def _preference(reading: Reading, values, cap) -> tuple:
 
 
 def best_reading(table: FanTable, ctx: WinContext, decomps: Sequence[Decomposition],
-                 one_winning_kind: Callable[[], bool], values, options, cap) -> Reading | None:
+                 one_winning_kind: Callable[[], bool], values, options, cap,
+                 tiles=None) -> Reading | None:
     situation = Situation(ctx, one_winning_kind)
+    situation.tiles = tiles
     ordered = sorted(decomps, key=_division_order) if len(decomps) > 1 else decomps
     readings = [count_fans(table, Facts(d, ctx, situation, options)) for d in ordered]
     if len(readings) < 2:
