@@ -220,11 +220,16 @@ def _completing(suit: int, key: int, size: int) -> tuple:
         if key // suit_tables.POW5[i] % 5:
             near.update(_NEAR[9 * suit + i])
     completing = []
+    with_pair = (size + 1) % 3 == 2
+    complete = hand_readings.number_suit_splits(size + 1) if suit < 3 else None
     for kind in sorted(near):
         weight = suit_tables.WEIGHT[kind]
         if key // weight % 5 == 4:
             continue
-        done, with_pair = suit_tables.suit_complete(suit, key + weight, size + 1)
+        if complete is not None:
+            done = key + weight in complete
+        else:
+            done, with_pair = suit_tables.suit_complete(suit, key + weight, size + 1)
         if done:
             completing.append((kind, with_pair))
     found = _COMPLETING[suit][key] = tuple(completing)
