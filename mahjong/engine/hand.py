@@ -170,7 +170,7 @@ def _kind_set(kinds: tuple[int, ...]) -> frozenset[int]:
 def _basic_waits(tiles, melded, allowed, held) -> list[int]:
     """Live waits in the default forms, no wilds: each kind added to its suit's key
     and looked up; seven pairs and thirteen orphans read straight off the counts."""
-    found = set(_standard_waits(tiles, held)) if STANDARD in allowed else set()
+    found = set(_standard_waits(tiles, lambda k: held[k] < 4)) if STANDARD in allowed else set()
     if not melded and len(tiles) == 13:
         counts = Counter(tiles)
         if SEVEN_PAIRS in allowed:
@@ -180,18 +180,18 @@ def _basic_waits(tiles, melded, allowed, held) -> list[int]:
     return sorted(k for k in found if held[k] < 4)
 
 
-def _standard_waits(tiles, held):
+def _standard_waits(tiles, live):
     """The winning tile changes one suit: the other three must already split into sets
     and the pair between them, so only one suit can take it (any suit holding its pair
-    when all split). That suit's completing kinds are read from ``_completing``."""
+    when all split). That suit's completing kinds are read from ``_completing``;
+    ``live(kind)``: fewer than four of it held."""
     keys, sizes = [0, 0, 0, 0], [0, 0, 0, 0]
     suit_of, weight = suit_tables.SUIT_OF, suit_tables.WEIGHT
     for kind in tiles:
         keys[suit_of[kind]] += weight[kind]
         sizes[suit_of[kind]] += 1
-    complete = suit_tables.suit_complete
-    state = [complete(0, keys[0], sizes[0]), complete(1, keys[1], sizes[1]),
-             complete(2, keys[2], sizes[2]), complete(3, keys[3], sizes[3])]
+    state = [_splits(0, keys[0], sizes[0]), _splits(1, keys[1], sizes[1]),
+             _splits(2, keys[2], sizes[2]), _splits(3, keys[3], sizes[3])]
     broken = [s for s in (0, 1, 2, 3) if not state[s][0]]
     if len(broken) > 1:
         return
@@ -207,8 +207,17 @@ def _standard_waits(tiles, held):
         if completing is None:
             completing = _completing(suit, key, sizes[suit])
         for kind, pair in completing:
-            if pair + elsewhere == 1 and held[kind] < 4:
+            if pair + elsewhere == 1 and live(kind):
                 yield kind
+
+
+def _splits(suit: int, key: int, size: int) -> tuple[bool, bool]:
+    """``suit_tables.suit_complete``, read from the table of number-suit splits where
+    it holds the key."""
+    if suit < 3 and size <= 14:
+        extra = size % 3
+        return extra != 1 and key in hand_readings.number_suit_splits(size), extra == 2
+    return suit_tables.suit_complete(suit, key, size)
 
 
 def _completing(suit: int, key: int, size: int) -> tuple:
@@ -264,16 +273,24 @@ def has_one_winning_kind(concealed, melds, win, ruleset, wild=None, readings=Non
     (the hand's ``readings``, if at hand) show most such kinds for free: the other side
     of a two-sided chow, the other pair of a double-pair wait. Dead kinds (four held)
     never count (3.15.1)."""
-    held = [0] * 34
-    for kind in concealed:
-        held[kind] += 1
-    for meld in melds:
-        for kind in meld.tiles:
-            held[kind] += 1
-    if readings and any(held[kind] < 4 for kind in _visible_winning_kinds(win, readings)):
+    def live(kind: int) -> bool:   # a few kinds are asked about: counted one by one
+        held = concealed.count(kind)
+        for meld in melds:
+            held += meld.tiles.count(kind)
+        return held < 4
+
+    if readings and any(map(live, _visible_winning_kinds(win, readings))):
         return False
     allowed, kinds = _rules(ruleset)
     in_play = _kind_set(kinds)
+    held = None
+    if wild is not None or melds or len(concealed) != 13 or len(set(concealed)) <= 7:
+        held = [0] * 34   # the other checks read every count
+        for kind in concealed:
+            held[kind] += 1
+        for meld in melds:
+            for kind in meld.tiles:
+                held[kind] += 1
     if wild is not None:
         hand = list(concealed)
         for kind in kinds:
@@ -285,7 +302,7 @@ def has_one_winning_kind(concealed, melds, win, ruleset, wild=None, readings=Non
                     return False
         return True
     if STANDARD in allowed and any(k != win and k in in_play
-                                   for k in _standard_waits(concealed, held)):
+                                   for k in _standard_waits(concealed, live)):
         return False
     if _special_shaped(concealed, melds, allowed):
         # The other forms' candidate kinds, each checked straight from the counts.
@@ -298,7 +315,7 @@ def has_one_winning_kind(concealed, melds, win, ruleset, wild=None, readings=Non
             if form == STANDARD or (melds and form != forms.ZU_HE_LONG):
                 continue
             for kind in _special_candidates(form, counts, kinds):
-                if kind == win or held[kind] >= 4:
+                if kind == win or not live(kind):
                     continue
                 now = distinct + (not counts[kind])
                 if not _FEWEST_KINDS.get(form, 0) <= now <= _MOST_KINDS.get(form, 34):
@@ -312,8 +329,8 @@ def has_one_winning_kind(concealed, melds, win, ruleset, wild=None, readings=Non
                 if won:
                     return False
         return True
-    if SEVEN_PAIRS in allowed and not melds and len(concealed) == 13 and held.count(0) >= 27:
-        # six pairs and a single hold at most seven kinds
+    if SEVEN_PAIRS in allowed and held is not None and not melds and len(concealed) == 13:
+        # six pairs and a single hold at most seven kinds (held is counted then)
         odd = [k for k, n in enumerate(held) if n & 1]   # no melds: held is the hand
         if len(odd) != 1 or sum(n >> 1 for n in held) != 6:
             return True   # no seven-pairs wait

@@ -4,13 +4,13 @@ predicate (so predicates stay one-liners and nothing is recomputed per fan).
 ``features`` is the set of coarse facts that fans declare as needs (``predicates.needs``):
 the reading's shape ("standard" or the form name, "knitted", "chow", "pung", "kong",
 "pair", "concealed_pungs" (two or more) and the exact counts "concealed_pungs_N",
-"kongs_N", "melded_kongs_N", "concealed_kongs_N"), what the tiles alone say
+"kongs_N", "melded_kongs_N", "concealed_kongs_N", "wind_pungs_N", "dragon_pungs_N"), what the tiles alone say
 (``TileFacts``: "honor"/"no_honor", "wind", "dragon", "no_suit"/"suited",
 "one_suit"/"two_suits"/"three_suits", the rank span of an honorless hand ("upper",
 "middle", "lower", "simple" and each "ranks_LOW_HIGH" a fan asks for), "terminals"/
 "yaojiu" (every tile a terminal / a terminal or honor), "green", "reversible", "hog"
-(four of a kind that is not a kong)), "outside"/"fives" (every set and the pair holds a
-terminal or honor / a 5), the set-combination fans it holds, and the win's situation
+(four of a kind that is not a kong)), "outside"/"fives"/"even" (every set and the pair
+holds a terminal or honor / holds a 5 / is a pung or pair of an even number), the set-combination fans it holds, and the win's situation
 (``Situation.features``). A fan whose needs are not all present is not evaluated at
 all, and one whose needs are its whole condition (``predicates.exact``) is counted
 without a call.
@@ -49,6 +49,9 @@ CONCEALED_PUNG_BITS = tuple(bit(f"concealed_pungs_{n}") for n in range(6))
 KONG_BITS = tuple(bit(f"kongs_{n}") for n in range(6))
 MELDED_KONG_BITS = tuple(bit(f"melded_kongs_{n}") for n in range(6))
 CONCEALED_KONG_BITS = tuple(bit(f"concealed_kongs_{n}") for n in range(6))
+WIND_PUNG_BITS = tuple(bit(f"wind_pungs_{n}") for n in range(5))
+DRAGON_PUNG_BITS = tuple(bit(f"dragon_pungs_{n}") for n in range(4))
+EVEN = bit("even")   # every set and the pair: a pung or pair of an even number
 SUIT_COUNT_BITS = (NO_SUIT, ONE_SUIT | SUITED, TWO_SUITS | SUITED, THREE_SUITS | SUITED)
 FORM_BITS = {}  # form name -> bit, filled as forms are seen
 
@@ -62,7 +65,7 @@ class TileFacts:
     (which ranks, how many fours) is kept per count, so a hand costs one pass over its
     tiles and four look-ups."""
 
-    __slots__ = ("keys", "suits", "has_honors", "bits", "_counts", "_kinds")
+    __slots__ = ("keys", "suits", "has_honors", "hogs", "bits", "_counts", "_kinds")
 
     def __init__(self, keys: list[int], kongs):
         """``keys``: the suit counts (m, p, s, honors, and flowers, which no hand may
@@ -87,8 +90,11 @@ class TileFacts:
                 out |= DRAGON
         else:
             out |= NO_HONOR | _rank_span(ranks)
-        if fours and fours > sum(1 for k in kongs if keys[k // 9] >> _SHIFT[k] & 31 == 4):
-            out |= HOG   # four of a kind that is not a kong
+        if fours:   # four of a kind that is not a kong
+            fours -= sum(1 for k in kongs if keys[k // 9] >> _SHIFT[k] & 31 == 4)
+            if fours:
+                out |= HOG
+        self.hogs = fours
         if not ranks & ~0b100000001:
             out |= YAOJIU
             if not z:
@@ -202,7 +208,7 @@ class Facts:
         melded_kongs = concealed_pungs = 0
         win = ctx.win
         roles = False  # the winning tile can sit in a concealed chow or the pair
-        outside = fives = True
+        outside = fives = even = True
         for block in blocks:
             shape = block.shape
             first = block.tiles[0]
@@ -214,9 +220,11 @@ class Facts:
                 rank = first % 9
                 outside = outside and (rank == 0 or rank == 6)
                 fives = fives and 2 <= rank <= 4
+                even = False
                 continue
             outside = outside and first in YAOJIU_KINDS
             fives = fives and first < 27 and first % 9 == 4
+            even = even and first < 27 and first % 9 % 2 == 1
             if shape == PUNG or shape == KONG:
                 sets.append(block)
                 pungs.append(first)
@@ -236,8 +244,15 @@ class Facts:
         if pungs:
             pungs.sort()
             out |= PUNG_BIT
+            winds = dragons = 0
             for kind in pungs:
                 out |= _PUNG_BITS[kind]
+                if kind >= 27:
+                    if kind <= 30:
+                        winds += 1
+                    else:
+                        dragons += 1
+            out |= WIND_PUNG_BITS[winds] | DRAGON_PUNG_BITS[dragons]
         else:
             out |= NO_PUNG
         self.sets = tuple(sets)
@@ -275,6 +290,8 @@ class Facts:
             out |= OUTSIDE
         if fives:
             out |= FIVES
+        if even:
+            out |= EVEN
         self.bits = out
 
     @property
@@ -285,6 +302,11 @@ class Facts:
     @property
     def kinds(self) -> frozenset[int]:
         return self.tiles.kinds
+
+    @property
+    def hogs(self) -> int:
+        """Kinds held four times without being a kong (四归一)."""
+        return self.tiles.hogs
 
     @property
     def features(self) -> frozenset[str]:

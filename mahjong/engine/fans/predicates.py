@@ -115,8 +115,7 @@ def ranks(low: int, high: int, standard_only: bool = False):
 
 @needs("hog")
 def tile_hogs(f) -> int:            # 四归一: four copies not used as a kong
-    counts = f.counts
-    return counts.count(4) - sum(1 for b in f.kongs if counts[b.tiles[0]] == 4)
+    return f.hogs
 
 
 # ----- sets and the pair ---------------------------------------------------------------
@@ -140,7 +139,7 @@ def dragon_pungs(f) -> int:
     return sum(1 for k in f.pungs if k in DRAGON_KINDS)
 
 
-@needs("wind_pung")
+@exact("wind_pung", "wind_pungs_4")
 def big_four_winds(f) -> bool:
     return wind_pungs(f) == 4
 
@@ -150,7 +149,7 @@ def little_four_winds(f) -> bool:
     return wind_pungs(f) == 3 and f.pair in WINDS
 
 
-@needs("dragon_pung")
+@exact("dragon_pung", "dragon_pungs_3")
 def big_three_dragons(f) -> bool:
     return dragon_pungs(f) == 3
 
@@ -175,7 +174,7 @@ def every_group(f, pred) -> bool:
     return all(pred(g) for g in f.groups)
 
 
-@needs("standard", "pung", "no_honor")
+@exact("standard", "pung", "no_honor", "no_chow", "even")
 def even_pungs(f) -> bool:          # 全双刻
     return (f.standard and not f.chows
             and every_group(f, lambda g: g[0] < 27 and g[0] % 9 % 2 == 1))

@@ -8,7 +8,6 @@ kong-replacement win needs a kong."""
 
 from __future__ import annotations
 
-from functools import cached_property
 from typing import Callable
 
 from ..shapes import WinContext
@@ -20,6 +19,7 @@ class Situation:
         self.ctx = ctx
         self._one_winning_kind = one_winning_kind
         self.tiles = None  # the hand's TileFacts, set by the first reading's Facts
+        self._unique_wait = None
         win = ctx.win
         held = ctx.hand.count(win)
         melded_copies = 0
@@ -73,10 +73,14 @@ class Situation:
     def features(self) -> frozenset[str]:
         return names(self.bits)
 
-    @cached_property
+    @property
     def unique_wait(self) -> bool:
-        """The hand before the win could be completed by exactly one tile kind (3.8.6)."""
-        return self._one_winning_kind()
+        """The hand before the win could be completed by exactly one tile kind (3.8.6).
+        Asked at most once (a plain attribute: functools.cached_property takes a lock)."""
+        found = self._unique_wait
+        if found is None:
+            found = self._unique_wait = self._one_winning_kind()
+        return found
 
 
 (_TSUMO, _DISCARD, _DEALER, _NON_DEALER, _CONCEALED, _MELDED, _FIRST_TURN, _FLOWER,
