@@ -223,22 +223,25 @@ def _splits(suit: int, key: int, size: int) -> tuple[bool, bool]:
 def _completing(suit: int, key: int, size: int) -> tuple:
     """Each kind (in order) whose addition makes one suit's tiles split into sets and at
     most one pair, with whether the pair is then in this suit. Kept per suit key (suits
-    repeat far more than hands). Only kinds within two of a tile held can join a set."""
+    repeat far more than hands); a number suit of up to 13 tiles is read from the table
+    of number-suit splits, others are tried. Only kinds within two of a tile held can
+    join a set."""
+    if suit < 3 and size < 14:
+        base = 9 * suit
+        found = tuple((base + offset, pair) for offset, pair
+                      in hand_readings.number_suit_completing().get(key, ()))
+        _COMPLETING[suit][key] = found
+        return found
     near = set()
     for i in range(7 if suit == 3 else 9):
         if key // suit_tables.POW5[i] % 5:
             near.update(_NEAR[9 * suit + i])
     completing = []
-    with_pair = (size + 1) % 3 == 2
-    complete = hand_readings.number_suit_splits(size + 1) if suit < 3 else None
     for kind in sorted(near):
         weight = suit_tables.WEIGHT[kind]
         if key // weight % 5 == 4:
             continue
-        if complete is not None:
-            done = key + weight in complete
-        else:
-            done, with_pair = suit_tables.suit_complete(suit, key + weight, size + 1)
+        done, with_pair = suit_tables.suit_complete(suit, key + weight, size + 1)
         if done:
             completing.append((kind, with_pair))
     found = _COMPLETING[suit][key] = tuple(completing)

@@ -143,6 +143,27 @@ def _number_splits() -> dict[int, tuple]:
 _NUMBER_SPLITS: dict[int, tuple] = {}
 
 
+def number_suit_completing() -> dict[int, tuple]:
+    """Number-suit key of up to 13 tiles -> each offset (in order) whose tile makes it
+    split, with whether the split then holds the pair; keys without one are absent.
+    Read off the table of splits: taking any tile from a key that splits gives a key
+    that one tile completes (built once, with it)."""
+    if not _NUMBER_COMPLETING:
+        found: dict[int, set] = {}
+        for key, splits in _number_splits().items():
+            pair = any(shape == PAIR for shape, _ in splits[0])
+            for offset in {offset for shape, offset in splits[0]} | {
+                    offset + 1 for shape, offset in splits[0] if shape == CHOW} | {
+                    offset + 2 for shape, offset in splits[0] if shape == CHOW}:
+                found.setdefault(key - _POW5[offset], set()).add((offset, pair))
+        _NUMBER_COMPLETING.update((key, tuple(sorted(kinds))) for key, kinds in found.items())
+    return _NUMBER_COMPLETING
+
+
+_NUMBER_COMPLETING: dict[int, tuple] = {}
+_POW5 = tuple(5 ** i for i in range(9))
+
+
 def number_suit_splits(size: int) -> dict[int, tuple] | None:
     """The number-suit keys that split, with their splits, where the table holds every
     key of ``size`` tiles (up to 14); None above."""
