@@ -35,6 +35,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import replace
 from functools import lru_cache
+from itertools import permutations
 from operator import itemgetter
 
 from . import hand_forms as forms
@@ -499,6 +500,8 @@ def _plain_readings(concealed, melds, win, allowed, tsumo) -> list[Decomposition
         distinct = 34 - counts.count(0)
         for form, fewest, most, read in specials:
             if fewest <= distinct <= most and (not melds or form == forms.ZU_HE_LONG):
+                if form == forms.ZU_HE_LONG and not _knitted_straight_held(keys):
+                    continue
                 found.extend((form, reading) for reading in sorted(read(counts, size)))
         if len(found) > 1:   # in form order, as the other readings
             found.sort(key=itemgetter(0))   # stable: each form's own order kept
@@ -525,6 +528,27 @@ def _special_readers(allowed) -> tuple:
             out.append((form, _FEWEST_KINDS.get(form, 0), _MOST_KINDS.get(form, 34),
                         _special_reader(_SPECIAL_READINGS[form])))
     return tuple(out)
+
+
+def _knitted_straight_held(keys) -> bool:
+    """Do the number suits (base-5 keys, as ``suit_tables``) hold a whole knitted
+    straight (147, 258 and 369, one per suit)? A cheap gate before 组合龙's readings."""
+    held = _KNITTED_THIRDS.get
+    thirds = [held(keys[suit]) for suit in (0, 1, 2)]
+    for suit in (0, 1, 2):
+        if thirds[suit] is None:
+            key = keys[suit]
+            thirds[suit] = _KNITTED_THIRDS[key] = sum(
+                1 << i for i, ranks in enumerate(((0, 3, 6), (1, 4, 7), (2, 5, 8)))
+                if all(key // 5 ** r % 5 for r in ranks))
+    return tuple(thirds) in _KNITTED_SUITS
+
+
+_KNITTED_THIRDS: dict[int, int] = {}   # number-suit key -> which of 147/258/369 it holds
+# The (m, p, s) masks of held thirds that give each suit a different one.
+_KNITTED_SUITS = frozenset(
+    (a, b, c) for a in range(8) for b in range(8) for c in range(8)
+    if any(a >> x & b >> y & c >> z & 1 for x, y, z in permutations(range(3))))
 
 
 def _zu_he_long(counts, size):

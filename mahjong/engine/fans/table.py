@@ -97,6 +97,12 @@ class FanTable:
         setattr_(self, "all_fans", ((1 << len(self.fans)) - 1) & ~fallback)
         setattr_(self, "_lacking", _lacking_tables(self.fans))
         setattr_(self, "_exclusions", {})
+        related = 0   # fans in some exclusion: excluding, excluded, replaced
+        for f in self.fans:
+            out = mask(f.excludes) | mask(f.replaces) | mask(f.excludes_one)
+            if out:
+                related |= bit_of[f] | out
+        setattr_(self, "_unrelated", self.all_fans & ~related)
 
     def candidate_mask(self, features: int) -> int:
         """The fans whose needs ``features`` (feature bits) meet, as a mask: each byte of
@@ -129,12 +135,14 @@ class FanTable:
         excluded by one already counted is dropped and its own exclusions do not apply
         (3.14.2, 3.15.2). Returns the counted fans' mask and the per-set exclusions (one
         instance each) they make. Memoised: a pure function of the mask."""
+        free = holding & self._unrelated   # counted whatever else holds: not in the key
+        holding ^= free
         found = self._exclusions.get(holding)
         if found is None:
             if len(self._exclusions) >= MEMO_LIMIT:
                 self._exclusions.clear()
             found = self._exclusions[holding] = self._exclude(holding)
-        return found
+        return (found[0] | free, found[1]) if free else found
 
     def _exclude(self, holding: int) -> tuple[int, tuple[str, ...]]:
         excluded = counted = 0
