@@ -18,6 +18,8 @@ from __future__ import annotations
 import json
 
 from asgiref.sync import async_to_sync
+from channels.consumer import get_handler_name
+from channels.db import database_sync_to_async
 from channels.generic.websocket import JsonWebsocketConsumer
 from django.conf import settings
 from django.utils import translation
@@ -30,6 +32,7 @@ from django.utils.translation.trans_real import (
 from . import presenters, ratelimit, services, sessions, spectators
 from .models import Table
 
+_SHARED_THREAD = settings.DATABASES["default"]["ENGINE"].endswith("sqlite3")
 MAX_MESSAGE = 1024  # bytes; an action is a few dozen
 REFUSED = 4403  # not seated here / may not watch this table
 LOGGED_OUT = 4401  # the session logged out: htmx's ws extension does not reconnect
@@ -56,6 +59,20 @@ class _TableSocket(JsonWebsocketConsumer):
     table: Table
     language: str = ""
     groups_joined: tuple[str, ...] = ()
+
+    async def dispatch(self, message):
+        """Channels runs every sync consumer of a process in one shared thread: one
+        table's database wait would hold up every other table's push and move. A consumer
+        still takes its own messages one at a time, whichever pool thread runs them.
+        SQLite (the embedded default) allows one writer at a time anyway, and its
+        in-memory test database refuses concurrent threads: there, the shared thread."""
+        await database_sync_to_async(self._dispatch, thread_sensitive=_SHARED_THREAD)(message)
+
+    def _dispatch(self, message):
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        handler(message)
 
     def join(self, *groups: str) -> None:
         user = self.scope["user"]

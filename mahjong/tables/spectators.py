@@ -14,6 +14,8 @@ each, and the players' connections never render for it.
 
 from __future__ import annotations
 
+import threading
+
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.core.cache import cache
@@ -27,6 +29,7 @@ from mahjong.engine.views import HIDDEN_KONG, view
 
 from .models import Hand, Seat, Table
 
+_RENDERING = threading.Lock()
 PARTIALS = ("watch_notice", "watch_status", "watch_seats", "watch_clock", "watch_result")
 RENDER_TTL = 120  # seconds a shared rendering is kept; a new version renders anew
 LIVE_LIMIT = 50
@@ -133,8 +136,11 @@ def fragments(table: Table, hand: Hand | None = None) -> str:
     key += f":{hand.deadline.timestamp() if hand.deadline else ''}:{get_language()}"
     html = cache.get(key)
     if html is None:
-        html = render(table, hand)
-        cache.set(key, html, RENDER_TTL)
+        with _RENDERING:  # the crowd's sockets run in parallel threads: one renders
+            html = cache.get(key)
+            if html is None:
+                html = render(table, hand)
+                cache.set(key, html, RENDER_TTL)
     return html
 
 
