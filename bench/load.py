@@ -285,12 +285,19 @@ async def relay(stack: Stack, pairs: int, seconds: float) -> dict:
                 count += 1
                 turn = 1 - turn
 
-    start, cpu = time.monotonic(), stack.cpu_seconds()["relay"]
+    start, cpu0 = time.monotonic(), stack.cpu_seconds()
     await asyncio.gather(*(pair(i) for i in range(pairs)), return_exceptions=True)
-    elapsed, cpu = time.monotonic() - start, stack.cpu_seconds()["relay"] - cpu
+    elapsed, cpu1 = time.monotonic() - start, stack.cpu_seconds()
+    used = {role: cpu1[role] - cpu0[role] for role in ("relay", "redis", "postgres")}
     return {"pairs": pairs, "messages_per_s": round(count / elapsed, 1), **_ms(latencies),
-            "server_cpu_ms_per_message": round(cpu / max(1, count) * 1000, 2),
-            "server_cpu_cores": round(cpu / elapsed, 2)}
+            "server_cpu_ms_per_message": _per(used, count),
+            "server_cpu_cores": round(sum(used.values()) / elapsed, 2)}
+
+
+def _per(used: dict[str, float], count: int) -> dict[str, float]:
+    """CPU ms per message or move, by process role, and all of them."""
+    out = {role: round(seconds / max(1, count) * 1000, 2) for role, seconds in used.items()}
+    return out | {"all": round(sum(used.values()) / max(1, count) * 1000, 2)}
 
 
 def _ms(values: list[float]) -> dict:
@@ -327,7 +334,8 @@ async def game(stack: Stack, tables: int, bots: float, think, warmup: float,
     await asyncio.sleep(seconds)
     run.ended = time.monotonic()
     q1, cpu1, server1 = stack.queries(), _cpu(), stack.cpu_seconds()
-    server = {role: server1[role] - server0[role] for role in ("web", "worker")}
+    server = {role: server1[role] - server0[role]
+              for role in ("web", "worker", "postgres", "redis")}
     kinds = _per_move_kinds(kinds0, stack.query_kinds(), run)
     rss_during = stack.web_rss_kib()
     run.stop.set()
@@ -388,8 +396,7 @@ def summarize(run, tables, open_tables, seated, q0, q1, rss_before, rss_during, 
         "queries_per_move": round(sum(queries.values()) / max(1, moves), 1),
         "queries_web_per_move": round(queries["web"] / max(1, moves), 1),
         "queries_worker_per_move": round(queries["worker"] / max(1, moves), 1),
-        "server_cpu_ms_per_move": {role: round(used / max(1, moves) * 1000, 1)
-                                   for role, used in server.items()},
+        "server_cpu_ms_per_move": _per(server, moves),
         "server_cpu_cores": round(sum(server.values()) / seconds, 2),
         "rss_mib_per_process": [round(r / 1024, 1) for r in rss_during],
         "rss_kib_per_table": round(sum(per_table), 1),

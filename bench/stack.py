@@ -169,7 +169,8 @@ class Stack:
         return [rss_kib(pid) for pid in self.web_pids()]
 
     def cpu_seconds(self) -> dict[str, float]:
-        """CPU time (user + system) used so far by the web, worker and relay processes."""
+        """CPU time (user + system) used so far by the web, worker and relay processes,
+        and by the PostgreSQL and Redis servers they use."""
         out = {"web": 0.0, "worker": 0.0, "relay": 0.0}
         tick = os.sysconf("SC_CLK_TCK")
         for name, child in self.children.items():
@@ -177,6 +178,31 @@ class Stack:
             if role and child.poll() is None:
                 fields = Path(f"/proc/{child.pid}/stat").read_text().rsplit(")", 1)[1].split()
                 out[role] += (int(fields[11]) + int(fields[12])) / tick  # utime, stime
+        return out | self.service_cpu_seconds()
+
+    def service_cpu_seconds(self) -> dict[str, float]:
+        """CPU time used so far by the machine's PostgreSQL and Redis servers: every
+        postgres process, and the postmaster's reaped children (backends that have exited
+        count too), and redis-server. Whatever else uses them counts as well: run on a
+        machine where nothing else does."""
+        procs = {}  # pid -> (role, ppid, own seconds, reaped children's seconds)
+        tick = os.sysconf("SC_CLK_TCK")
+        for stat in Path("/proc").glob("[0-9]*/stat"):
+            try:
+                text = stat.read_text()
+            except OSError:
+                continue  # gone meanwhile
+            name = text[text.index("(") + 1 : text.rindex(")")]
+            role = "redis" if name.startswith("redis-server") else (
+                "postgres" if name.startswith("postgres") else "")
+            if role:
+                f = text.rsplit(")", 1)[1].split()  # state, ppid, ... utime at 11
+                procs[int(stat.parent.name)] = (role, int(f[1]), (int(f[11]) + int(f[12])) / tick,
+                                                (int(f[13]) + int(f[14])) / tick)
+        out = {"postgres": 0.0, "redis": 0.0}
+        for role, ppid, own, reaped in procs.values():
+            server = ppid not in procs  # the postmaster (or redis-server) itself
+            out[role] += own + (reaped if server else 0.0)
         return out
 
     def queries(self) -> dict[str, int]:

@@ -55,5 +55,9 @@ def test_the_load_driver_plays_two_tables_and_reports():
     assert game["open_tables"] == 2 and game["players_seated"] == 4
     assert game["human_actions_per_s"] > 0 and game["screens_updated"] > 0
     assert game["p99_ms"] is not None and game["queries_per_move"] > 0
+    # CPU by role, the database and Redis servers included (their processes found in /proc)
+    assert game["server_cpu_ms_per_move"]["web"] > 0 and game["server_cpu_ms_per_move"]["redis"] > 0
+    assert game["server_cpu_ms_per_move"]["postgres"] > 0
+    assert relay["server_cpu_ms_per_message"]["relay"] > 0
     hard = {k: n for k, n in game["errors"].items() if not k.startswith("ws opening retried")}
     assert hard == {} and game["screens_missed"] == 0
