@@ -89,7 +89,7 @@ class Stack:
             "DATABASE_URL": f"{PG}/{self.db_name}",
             "REDIS_URL": self.redis_url,
             "DB_CONN_MAX_AGE": "0",  # Django: no persistent connections under ASGI
-            "BENCH_DB_POOL": str(self.db_pool),
+            "DB_POOL": str(self.db_pool),
             "DEBUG": "true",  # the dev secret key and daphne serving /static/; loopback only
             "LOG_LEVEL": "WARNING",
         }

@@ -6,10 +6,6 @@ bench-only changes, never used by the site itself.
   (``bench:queries:<BENCH_ROLE>``, in the stack's own Redis database) twice a second.
   The load driver reads the totals before and after its window: queries per action;
   ``bench:queries:<role>:kinds`` counts them by statement and table.
-* ``BENCH_DB_POOL=N``: each process keeps a psycopg pool of at most N PostgreSQL
-  connections (Django's ``OPTIONS["pool"]``) instead of a connection per request. Django
-  advises against persistent connections (CONN_MAX_AGE) under ASGI: each request runs in
-  a thread of its own, and a kept connection is orphaned with its thread.
 * Passwords hash with MD5: the driver logs in hundreds of players through the real
   log-in form, and PBKDF2's deliberate cost per log-in is not what is measured.
 """
@@ -24,14 +20,9 @@ from collections import Counter
 from django.db.backends.signals import connection_created
 
 from mahjong.settings import *  # noqa: F401,F403
-from mahjong.settings import DATABASES, REDIS_URL
+from mahjong.settings import REDIS_URL
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-POOL = int(os.environ.get("BENCH_DB_POOL", "0"))
-if POOL and DATABASES["default"]["ENGINE"].endswith("postgresql"):
-    DATABASES["default"]["CONN_MAX_AGE"] = 0  # a pool and persistent connections exclude
-    DATABASES["default"]["OPTIONS"]["pool"] = {"min_size": 1, "max_size": POOL, "timeout": 20}
 
 ROLE = os.environ.get("BENCH_ROLE", "other")
 FLUSH_EVERY = 0.5  # seconds

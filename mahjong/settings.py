@@ -223,6 +223,16 @@ if (
     and DATABASES["default"]["NAME"] != ":memory:"
 ):
     Path(DATABASES["default"]["NAME"]).parent.mkdir(parents=True, exist_ok=True)
+DB_POOL = env_int("DB_POOL", 0, minimum=0)
+if DB_POOL:
+    # Django's psycopg pool: each process keeps at most DB_POOL connections open and
+    # lends one per request or socket message (no fork per request, nothing orphaned
+    # with a thread, unlike persistent connections under ASGI: docs/OPERATIONS.md).
+    if not DATABASES["default"]["ENGINE"].endswith("postgresql"):
+        raise ImproperlyConfigured("DB_POOL is for PostgreSQL (DATABASE_URL=postgres://...)")
+    if DATABASES["default"]["CONN_MAX_AGE"]:
+        raise ImproperlyConfigured("DB_POOL and DB_CONN_MAX_AGE exclude each other: set one")
+    DATABASES["default"]["OPTIONS"]["pool"] = {"min_size": 1, "max_size": DB_POOL, "timeout": 20}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = parse_redis_url(env_str("REDIS_URL")) if env_str("REDIS_URL") else ""

@@ -124,3 +124,23 @@ def test_tasks_are_sent_through_the_configured_celery_app(settings):
     assert app.main == "mahjong"
     assert app.conf.broker_url == settings.CELERY_BROKER_URL
     assert app.conf.task_always_eager == settings.CELERY_TASK_ALWAYS_EAGER
+
+
+def _pool_of(**env) -> subprocess.CompletedProcess:
+    script = "from django.conf import settings; print(settings.DATABASES['default']['OPTIONS'])"
+    return _django(["shell", "-c", script], **env)
+
+
+def test_db_pool_gives_each_process_a_psycopg_pool_and_refuses_what_cannot_work():
+    pg = "postgres://mahjong@127.0.0.1:5432/mahjong"
+    result = _pool_of(DATABASE_URL=pg, DB_POOL="6")
+    assert result.returncode == 0, result.stderr
+    assert "'pool': {'min_size': 1, 'max_size': 6, 'timeout': 20}" in result.stdout
+    assert "pool" not in _pool_of(DATABASE_URL=pg).stdout  # off unless asked for
+    refused = {
+        "DB_POOL is for PostgreSQL": _pool_of(DATABASE_URL="sqlite:///:memory:", DB_POOL="4"),
+        "exclude each other": _pool_of(DATABASE_URL=pg, DB_POOL="4", DB_CONN_MAX_AGE="60"),
+        "DB_POOL=-1 must be at least 0": _pool_of(DATABASE_URL=pg, DB_POOL="-1"),
+    }
+    for message, result in refused.items():
+        assert result.returncode != 0 and message in result.stderr, (message, result.stderr)
