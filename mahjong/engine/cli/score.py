@@ -137,11 +137,21 @@ def _tile(text: str) -> int:
 
 @lru_cache(maxsize=4096)
 def _meld(text: str):
-    return parse_meld(text)
+    found = parse_meld(text)
+    if len(_MELDS) < 4096:
+        _MELDS[text] = found
+    return found
+
+
+_MELDS: dict = {}   # meld spelling -> Meld, for the look-up that skips the checks
 
 
 def _melds(value) -> tuple:
     """Melds as a list of strings or one comma-separated string."""
+    if value.__class__ is list:   # the usual spelling: each string parsed once, kept
+        found = [_MELDS.get(part) if part.__class__ is str else None for part in value]
+        if None not in found:
+            return tuple(found)
     parts = value.split(",") if isinstance(value, str) else value
     if not isinstance(parts, (list, tuple)):
         raise InvalidAction(f"melds must be a list like [\"pon 777z\"], got {value!r}")

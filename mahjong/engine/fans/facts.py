@@ -54,6 +54,9 @@ DRAGON_PUNG_BITS = tuple(bit(f"dragon_pungs_{n}") for n in range(4))
 EVEN = bit("even")   # every set and the pair: a pung or pair of an even number
 SUIT_COUNT_BITS = (NO_SUIT, ONE_SUIT | SUITED, TWO_SUITS | SUITED, THREE_SUITS | SUITED)
 FORM_BITS = {}  # form name -> bit, filled as forms are seen
+# Facts.roles: the winning tile at the end / in the middle of a concealed chow, or in
+# the pair (edge, closed and single waits when it is the only winning kind).
+ROLE_EDGE, ROLE_MIDDLE, ROLE_PAIR = 1, 2, 4
 
 
 class TileFacts:
@@ -65,7 +68,7 @@ class TileFacts:
     (which ranks, how many fours) is kept per count, so a hand costs one pass over its
     tiles and four look-ups."""
 
-    __slots__ = ("keys", "suits", "has_honors", "hogs", "bits", "_counts", "_kinds")
+    __slots__ = ("keys", "has_honors", "hogs", "bits", "_counts", "_kinds")
 
     def __init__(self, keys: list[int], kongs):
         """``keys``: the suit counts (m, p, s, honors, and flowers, which no hand may
@@ -73,13 +76,13 @@ class TileFacts:
         self.keys = keys
         self._counts = self._kinds = None
         m, p, s, z, _ = keys
-        m_ranks, fours = _suit_tiles(m)
-        p_ranks, p_fours = _suit_tiles(p)
-        s_ranks, s_fours = _suit_tiles(s)
-        honors, z_fours = _suit_tiles(z)
+        known = _SUIT_TILES.get
+        m_ranks, fours = known(m) or _suit_tiles(m)
+        p_ranks, p_fours = known(p) or _suit_tiles(p)
+        s_ranks, s_fours = known(s) or _suit_tiles(s)
+        honors, z_fours = known(z) or _suit_tiles(z)
         fours += p_fours + s_fours + z_fours
-        self.suits = frozenset([suit for suit, key in enumerate((m, p, s)) if key])
-        self.has_honors = bool(z)
+        self.has_honors = z != 0
         ranks = m_ranks | p_ranks | s_ranks
         out = SUIT_COUNT_BITS[(m > 0) + (p > 0) + (s > 0)]
         if z:
@@ -134,6 +137,11 @@ class TileFacts:
         return cls(keys, kongs)
 
     @property
+    def suits(self) -> frozenset[int]:
+        """The number suits held (0-2)."""
+        return frozenset([suit for suit in (0, 1, 2) if self.keys[suit]])
+
+    @property
     def counts(self) -> list[int]:
         if self._counts is None:
             self._counts = [self.keys[k // 9] >> _SHIFT[k] & 31 for k in range(34)]
@@ -179,8 +187,8 @@ class Facts:
 
     __slots__ = ("decomp", "ctx", "form", "standard", "situation", "options", "tsumo",
                  "melded", "sets", "chows", "pungs", "kongs", "melded_kongs",
-                 "concealed_kongs", "concealed_pungs", "pair", "tiles", "suits",
-                 "has_honors", "_combos", "bits", "_wait_fan")
+                 "concealed_kongs", "concealed_pungs", "pair", "tiles", "has_honors",
+                 "_combos", "bits", "roles", "_wait_fan")
 
     def __init__(self, decomp: Decomposition, ctx: WinContext, situation, options=None):
         self.decomp = decomp
@@ -200,14 +208,13 @@ class Facts:
         else:
             tiles = TileFacts.of_blocks(blocks)
         self.tiles = tiles
-        self.suits = tiles.suits
         self.has_honors = tiles.has_honors
         # One pass over the blocks. Sets are the reading's blocks (melds included);
         # kongs count as pungs.
         sets, chows, pungs, kongs, pairs = [], [], [], [], []
         melded_kongs = concealed_pungs = 0
         win = ctx.win
-        roles = False  # the winning tile can sit in a concealed chow or the pair
+        roles = 0  # where the winning tile can sit: ROLE_EDGE | ROLE_MIDDLE | ROLE_PAIR
         outside = fives = even = True
         for block in blocks:
             shape = block.shape
@@ -216,7 +223,7 @@ class Facts:
                 sets.append(block)
                 chows.append(first)
                 if block.meld is None and first <= win <= first + 2:
-                    roles = True
+                    roles |= ROLE_MIDDLE if win == first + 1 else ROLE_EDGE
                 rank = first % 9
                 outside = outside and (rank == 0 or rank == 6)
                 fives = fives and 2 <= rank <= 4
@@ -237,7 +244,7 @@ class Facts:
             elif shape == PAIR:
                 pairs.append(first)
                 if first == win:
-                    roles = True
+                    roles |= ROLE_PAIR
         if len(chows) > 1:
             chows.sort()
         out = situation.bits | tiles.bits | CONCEALED_PUNG_BITS[concealed_pungs]
@@ -266,6 +273,7 @@ class Facts:
         pair = self.pair = pairs[0] if pairs and (standard or form == ZU_HE_LONG) else None
         self._combos = None
         self._wait_fan = False
+        self.roles = roles
         # Features as bits (see the module docstring).
         form_bit = FORM_BITS.get(form) or FORM_BITS.setdefault(form, bit(form))
         out |= form_bit
@@ -302,6 +310,10 @@ class Facts:
     @property
     def kinds(self) -> frozenset[int]:
         return self.tiles.kinds
+
+    @property
+    def suits(self) -> frozenset[int]:
+        return self.tiles.suits
 
     @property
     def hogs(self) -> int:

@@ -169,16 +169,21 @@ def _division_order(decomp: Decomposition) -> tuple:
 
 
 def fan_scores(reading: Reading, values) -> tuple[FanScore, ...]:
+    """The reading's fans as FanScore values: immutable, so one per (fan, value, count)
+    is made and kept."""
     out = []
     for fan, n in reading.fans:
-        key = (fan, values(fan.key), n)
-        score = _SCORES.get(key)
-        if score is None:  # immutable values: one per (fan, value, count), kept
+        value = values(fan.key)
+        kept = _SCORES.get((fan, value))
+        if kept is None:
             if len(_SCORES) >= MEMO_LIMIT:
                 _SCORES.clear()
-            score = _SCORES[key] = FanScore(fan.key, fan.zh, fan.en, key[1], n)
+            kept = _SCORES[fan, value] = {}
+        score = kept.get(n)
+        if score is None:
+            score = kept[n] = FanScore(fan.key, fan.zh, fan.en, value, n)
         out.append(score)
     return tuple(out)
 
 
-_SCORES: dict[tuple, FanScore] = {}
+_SCORES: dict[tuple[Fan, int], dict[int, FanScore]] = {}

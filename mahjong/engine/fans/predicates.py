@@ -12,8 +12,7 @@ pipeline counts the fan without calling it. Factories (``when``, ``combo``, ``ko
 
 from __future__ import annotations
 
-from ..shapes import (CHOW, PAIR, QI_XING_BU_KAO, QUAN_BU_KAO, SEVEN_PAIRS, THIRTEEN_ORPHANS,
-                      ZU_HE_LONG)
+from ..shapes import QI_XING_BU_KAO, QUAN_BU_KAO, SEVEN_PAIRS, THIRTEEN_ORPHANS, ZU_HE_LONG
 from ..tiles import DRAGONS, GREEN, TERMINALS, WINDS, YAOJIU
 from .features import bit, bits
 
@@ -330,20 +329,14 @@ WAIT_FANS = ("bian_zhang", "kan_zhang", "dan_diao_jiang")
 
 def wait_fan(f) -> str | None:
     """边张 / 坎张 / 单钓将 of a hand with exactly one winning kind: the role the
-    winning tile can play in a concealed set of this reading. When it can play more
-    than one, the edge counts before the closed wait before the single wait (the
-    competition calculators' order, and seed 004's example ``1233m`` on 3m = edge)."""
-    win, roles = f.ctx.win, set()
-    for block in f.decomp.blocks:
-        if block.meld is not None:
-            continue
-        if block.shape == CHOW and win in block.tiles:
-            roles.add("kan_zhang" if block.tiles[1] == win else "bian_zhang")
-        elif block.shape == PAIR and block.tiles[0] == win:
-            roles.add("dan_diao_jiang")
+    winning tile can play in a concealed set of this reading (``f.roles``, found in
+    Facts' pass over the blocks). When it can play more than one, the edge counts
+    before the closed wait before the single wait (the competition calculators' order,
+    and seed 004's example ``1233m`` on 3m = edge)."""
+    roles = f.roles
     if not roles or not f.situation.unique_wait:
         return None
-    return next(key for key in WAIT_FANS if key in roles)
+    return WAIT_FANS[0 if roles & 1 else 1 if roles & 2 else 2]
 
 
 def wait_is(key: str):
