@@ -191,8 +191,16 @@ def _standard_waits(tiles, live):
     for kind in tiles:
         keys[suit_of[kind]] += weight[kind]
         sizes[suit_of[kind]] += 1
-    state = [_splits(0, keys[0], sizes[0]), _splits(1, keys[1], sizes[1]),
-             _splits(2, keys[2], sizes[2]), _splits(3, keys[3], sizes[3])]
+    split = hand_readings.number_suit_splits(14)   # every number suit of up to 14 tiles
+    state = []
+    for suit in (0, 1, 2):
+        size = sizes[suit]
+        if size > 14:
+            state.append(suit_tables.suit_complete(suit, keys[suit], size))
+        else:
+            extra = size % 3
+            state.append((extra != 1 and keys[suit] in split, extra == 2))
+    state.append(suit_tables.suit_complete(3, keys[3], sizes[3]))
     broken = [s for s in (0, 1, 2, 3) if not state[s][0]]
     if len(broken) > 1:
         return
@@ -210,15 +218,6 @@ def _standard_waits(tiles, live):
         for kind, pair in completing:
             if pair + elsewhere == 1 and live(kind):
                 yield kind
-
-
-def _splits(suit: int, key: int, size: int) -> tuple[bool, bool]:
-    """``suit_tables.suit_complete``, read from the table of number-suit splits where
-    it holds the key."""
-    if suit < 3 and size <= 14:
-        extra = size % 3
-        return extra != 1 and key in hand_readings.number_suit_splits(size), extra == 2
-    return suit_tables.suit_complete(suit, key, size)
 
 
 def _completing(suit: int, key: int, size: int) -> tuple:

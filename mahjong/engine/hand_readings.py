@@ -35,12 +35,7 @@ def standard(counts: list[int], jokers: int, sets: int, wild: int | None) -> set
 def plain_standard(counts: list[int], sets: int) -> set[tuple]:
     """``standard`` without wilds: each suit's splits (``suit_splits``) combined, one
     suit holding the pair. ``sets`` must be what the counts hold (3 per set + 2)."""
-    keys, sizes = [0, 0, 0, 0], [0, 0, 0, 0]
-    for kind in range(34):
-        held = counts[kind]
-        if held:
-            keys[SUIT_OF[kind]] += held * WEIGHT[kind]
-            sizes[SUIT_OF[kind]] += held
+    keys, sizes = _keys_and_sizes(counts)
     if sum(sizes) != 3 * sets + 2:
         return set()
     return set(standard_splits(keys, sizes))
@@ -312,18 +307,36 @@ def zu_he_long(counts: list[int], sets: int) -> set[tuple]:
     if sets < 3 or counts[:27].count(0) > 18:  # fewer than 9 number kinds held
         return out
     held = counts.__getitem__
-    for knitted in _KNITTED_SORTED:
+    keys = sizes = None
+    for knitted, knitted_keys in zip(_KNITTED_SORTED, _KNITTED_KEYS):
         if not all(map(held, knitted)):
             continue
-        rest = list(counts)
-        for k in knitted:
-            rest[k] -= 1
+        if keys is None:
+            keys, sizes = _keys_and_sizes(counts)
+        rest = [keys[0] - knitted_keys[0], keys[1] - knitted_keys[1],
+                keys[2] - knitted_keys[2], keys[3]]
+        rest_sizes = [sizes[0] - 3, sizes[1] - 3, sizes[2] - 3, sizes[3]]
+        if sum(rest_sizes) != 3 * (sets - 3) + 2:
+            continue
         straight = (KNITTED_SHAPE, knitted, ())
-        out.update(tuple(sorted((straight,) + r)) for r in plain_standard(rest, sets - 3))
+        out.update(tuple(sorted((straight,) + r)) for r in standard_splits(rest, rest_sizes))
     return out
 
 
+def _keys_and_sizes(counts: list[int]) -> tuple[list[int], list[int]]:
+    keys, sizes = [0, 0, 0, 0], [0, 0, 0, 0]
+    for kind in range(34):
+        held = counts[kind]
+        if held:
+            keys[SUIT_OF[kind]] += held * WEIGHT[kind]
+            sizes[SUIT_OF[kind]] += held
+    return keys, sizes
+
+
 _KNITTED_SORTED = tuple(tuple(sorted(knitted)) for knitted in KNITTED)
+# Each knitted straight's suit keys (three kinds in each number suit).
+_KNITTED_KEYS = tuple(tuple(sum(5 ** (k % 9) for k in knitted if k // 9 == suit)
+                            for suit in range(3)) for knitted in _KNITTED_SORTED)
 
 
 def lv_yi_se_loose(counts: list[int]) -> set[tuple]:
