@@ -215,8 +215,8 @@ def set_combination_fans(chows, pungs, pair) -> tuple[dict[str, int], int]:
     by_chows = _CHOWS.get(chows)
     if by_chows is None:
         by_chows = _memo(_CHOWS, chows, chow_fans(chows))
-    if len(pungs) > 1 and pungs[-1] >= EAST:
-        pungs = _honors_relabelled(pungs)
+    if len(pungs) > 1:
+        pungs = _pung_pattern(pungs)
     by_pungs = _PUNGS.get(pungs)
     if by_pungs is None:
         by_pungs = _memo(_PUNGS, pungs, pung_fans(pungs))
@@ -235,14 +235,25 @@ def set_combination_fans(chows, pungs, pair) -> tuple[dict[str, int], int]:
     return fans, bits(fans)
 
 
-def _honors_relabelled(pungs: tuple[int, ...]) -> tuple[int, ...]:
-    """Honor pungs only combine by how many winds and dragons there are (三风刻, 大四喜,
-    双箭刻, 大三元), so the pungs are memoised with the winds read as the first winds and
-    the dragons as the first dragons: far fewer patterns, the same fans."""
+def _pung_pattern(pungs: tuple[int, ...]) -> tuple[int, ...]:
+    """The pungs as their fans see them, for the memo: number pungs combine by suit
+    (same or not) and rank (same or next), so their suits are renumbered from the
+    first and their ranks shifted down to start at 1 (a lone one is just "a number
+    pung"); honor pungs combine by how many winds and dragons there are (三风刻, 大四喜,
+    双箭刻, 大三元), so the winds are read as the first winds and the dragons as the
+    first dragons. Far fewer patterns than pungs, the same fans, in the same order."""
     numbers = [k for k in pungs if k < EAST]
+    honors = len(pungs) - len(numbers)
+    if len(numbers) > 1:
+        low = min(k % 9 for k in numbers)
+        suits: dict[int, int] = {}
+        numbers = [9 * suits.setdefault(k // 9, len(suits)) + k % 9 - low for k in numbers]
+    elif numbers:
+        numbers = [0]
+    if not honors:
+        return tuple(numbers)
     winds = sum(1 for k in pungs if EAST <= k <= NORTH)
-    return (*numbers, *range(EAST, EAST + winds),
-            *range(WHITE, WHITE + len(pungs) - len(numbers) - winds))
+    return (*numbers, *range(EAST, EAST + winds), *range(WHITE, WHITE + honors - winds))
 
 
 MEMO_LIMIT = 100_000
