@@ -203,12 +203,13 @@ def _standard_waits(tiles, live):
     state.append(suit_tables.suit_complete(3, keys[3], sizes[3]))
     broken = [s for s in (0, 1, 2, 3) if not state[s][0]]
     if len(broken) > 1:
-        return
+        return []
     if broken:
         open_suits = broken
     else:  # every suit splits: a suit holding its pair may turn it into a set
         open_suits = [s for s in (0, 1, 2, 3) if state[s][1]]
     pairs = state[0][1] + state[1][1] + state[2][1] + state[3][1]
+    found = []
     for suit in open_suits:
         elsewhere = pairs - state[suit][1]
         key = keys[suit]
@@ -217,7 +218,8 @@ def _standard_waits(tiles, live):
             completing = _completing(suit, key, sizes[suit])
         for kind, pair in completing:
             if pair + elsewhere == 1 and live(kind):
-                yield kind
+                found.append(kind)
+    return found
 
 
 def _completing(suit: int, key: int, size: int) -> tuple:
@@ -304,9 +306,10 @@ def has_one_winning_kind(concealed, melds, win, ruleset, wild=None, readings=Non
                 if won:
                     return False
         return True
-    if STANDARD in allowed and any(k != win and k in in_play
-                                   for k in _standard_waits(concealed, live)):
-        return False
+    if STANDARD in allowed:
+        for kind in _standard_waits(concealed, live):
+            if kind != win and kind in in_play:
+                return False
     if _special_shaped(concealed, melds, allowed):
         # The other forms' candidate kinds, each checked straight from the counts.
         counts = [0] * 34
