@@ -209,7 +209,7 @@ class Player:
         r = await self.http.post(f"/tables/{self.table}/act/",
                                  data={"action": action, "version": version},
                                  headers={"HX-Request": "true", "X-CSRFToken": self.csrf()})
-        if r.status_code not in (200, 204):  # 204: the socket brings the new view
+        if r.status_code != 200:
             self.run.error(f"act HTTP {r.status_code}")
         elif 'class="flash error"' in r.text:
             self.run.refused += 1

@@ -63,10 +63,8 @@ def act(request, public_id):
         if notice:
             messages.error(request, notice)
         return redirect(table.get_absolute_url())
-    if seat.connections and not notice:
-        # The socket brings the new view to both screens (one render per screen); a
-        # page without one, or a refusal, gets its fragments in the answer.
-        return HttpResponse(status=204)
+    # The page posts a move only while its socket is closed (table.js sends it over the
+    # socket otherwise): the answer carries the new view.
     return _fragments(table, seat, notice)
 
 
