@@ -134,6 +134,7 @@ def breakdown(lines: list[str]) -> dict[str, float]:
     """Microseconds per hand spent in each stage of ours (best of 5 per stage)."""
     from mahjong.engine import hand
     from mahjong.engine.fans import check_tiles, score_decompositions
+    from mahjong.engine.fans.facts import TileFacts
 
     def readings_of(ruleset, c):
         return hand.readings(c.hand, c.melds, c.win, ruleset, tsumo=c.tsumo, wild=c.wild)
@@ -146,17 +147,21 @@ def breakdown(lines: list[str]) -> dict[str, float]:
     contexts = [score_cli.context_from_request(r) for r in requests]
     readings = [readings_of(ruleset, c) for c in contexts]
     pairs = list(zip(contexts, readings))
-    results = [score_decompositions(ruleset, c, d) for c, d in pairs]
+    tiles = [TileFacts.of_hand(c) for c in contexts]
+    scored = list(zip(contexts, readings, tiles))
+    results = [score_decompositions(ruleset, c, d, tiles=t) for c, d, t in scored]
     answers = [{"total": r.total, "fans": [{"key": f.key, "name": f.zh, "fan": f.fan,
                                              "count": f.count} for f in r.fans]}
                for r in results]
     stages = {
         "JSON in + WinContext": (lambda line: score_cli.context_from_request(json.loads(line)),
                                  lines),
-        "tile checks": (lambda c: check_tiles(ruleset, c), contexts),
+        "tile facts + checks": (lambda c: check_tiles(ruleset, c, TileFacts.of_hand(c)),
+                                contexts),
         "readings (hand analysis)": (lambda c: readings_of(ruleset, c), contexts),
         "one winning kind? (all hands)": (lambda p: has_one_winning_kind(ruleset, *p), pairs),
-        "fans of every reading": (lambda p: score_decompositions(ruleset, *p), pairs),
+        "fans of every reading": (lambda p: score_decompositions(ruleset, p[0], p[1],
+                                                                 tiles=p[2]), scored),
         "JSON out": (lambda a: json.dumps(a, ensure_ascii=False), answers),
         "C++ side: handler (convert, call, answer)": (calculator_answer, requests),
         "C++ side: MahjongFanCalculator call alone": (

@@ -289,8 +289,8 @@ def has_one_winning_kind(concealed, melds, win, ruleset, wild=None, readings=Non
     allowed, kinds = _rules(ruleset)
     in_play = _kind_set(kinds)
     held = None
-    if wild is not None or melds or len(concealed) != 13 or len(set(concealed)) <= 7:
-        held = [0] * 34   # the other checks read every count
+    if wild is not None or (not melds and len(concealed) == 13 and len(set(concealed)) <= 7):
+        held = [0] * 34   # the wild and seven-pairs checks read every count
         for kind in concealed:
             held[kind] += 1
         for meld in melds:

@@ -206,20 +206,17 @@ def terminal_chows_fan(chows, pair) -> str | None:
 def set_combination_fans(chows, pungs, pair) -> tuple[dict[str, int], int]:
     """Every set-combination fan of one standard reading, principles applied, as fan
     key -> count, and the keys as feature bits. Chow and pung fans never share a key,
-    so each side is memoised on its own sets (far fewer patterns than whole hands);
-    the pair only upgrades a few of them. The answer is shared, never to be changed."""
+    so each side is memoised on its own sets, and computed once per pattern of sets
+    (``_chow_pattern``, ``_pung_pattern``: what the fans look at); the pair only
+    upgrades a few of them. The answer is shared, never to be changed."""
     if len(chows) == 4 and pair is not None and pair < 27 and pair % 9 == 4:
         fan = terminal_chows_fan(chows, pair)
         if fan:
             return _single(fan)
-    by_chows = _CHOWS.get(chows)
-    if by_chows is None:
-        by_chows = _memo(_CHOWS, chows, chow_fans(chows))
-    if len(pungs) > 1:
-        pungs = _pung_pattern(pungs)
-    by_pungs = _PUNGS.get(pungs)
-    if by_pungs is None:
-        by_pungs = _memo(_PUNGS, pungs, pung_fans(pungs))
+    by_chows = _CHOWS.get(chows) or _kept(_CHOWS, _CHOW_PATTERNS, chows, _chow_pattern,
+                                          chow_fans)
+    by_pungs = _PUNGS.get(pungs) or _kept(_PUNGS, _PUNG_PATTERNS, pungs, _pung_pattern,
+                                          pung_fans)
     if not by_pungs[1]:
         return by_chows
     if pair is not None and pair >= WHITE and "shuang_jian_ke" in by_pungs[0]:
@@ -233,6 +230,27 @@ def set_combination_fans(chows, pungs, pair) -> tuple[dict[str, int], int]:
     else:
         return {**by_chows[0], **by_pungs[0]}, by_chows[1] | by_pungs[1]
     return fans, bits(fans)
+
+
+def _kept(memo: dict, patterns: dict, sets: tuple, pattern_of, fans_of):
+    """Sets not met before: their fans by their pattern (computed once per pattern),
+    then kept for the sets themselves."""
+    pattern = pattern_of(sets) if len(sets) > 1 else ()
+    found = patterns.get(pattern)
+    if found is None:
+        found = _memo(patterns, pattern, fans_of(pattern))
+    if len(memo) >= MEMO_LIMIT:
+        memo.clear()
+    memo[sets] = found
+    return found
+
+
+def _chow_pattern(chows: tuple[int, ...]) -> tuple[int, ...]:
+    """The chows as their fans see them, for the memo: chows combine by suit (same or
+    not, never which) and rank, so their suits are renumbered from the first, keeping
+    the order."""
+    suits: dict[int, int] = {}
+    return tuple([9 * suits.setdefault(k // 9, len(suits)) + k % 9 for k in chows])
 
 
 def _pung_pattern(pungs: tuple[int, ...]) -> tuple[int, ...]:
@@ -259,6 +277,8 @@ def _pung_pattern(pungs: tuple[int, ...]) -> tuple[int, ...]:
 MEMO_LIMIT = 100_000
 _CHOWS: dict[tuple, tuple[dict[str, int], int]] = {}
 _PUNGS: dict[tuple, tuple[dict[str, int], int]] = {}
+_CHOW_PATTERNS: dict[tuple, tuple[dict[str, int], int]] = {}
+_PUNG_PATTERNS: dict[tuple, tuple[dict[str, int], int]] = {}
 
 
 def _memo(memo: dict, sets: tuple, fans: dict[str, int]) -> tuple[dict[str, int], int]:
