@@ -90,6 +90,10 @@ def test_a_whole_hand_ends_with_the_seed_revealed_and_a_result(duel):
     assert hand.seed == hand.game().seed.hex() and hand.ended_at and hand.deadline is None
     assert hand.result["kind"] in {"self_draw", "discard_win", "draw"}
     assert Event.objects.filter(hand=hand, kind="end").exists()
+    # the log is numbered without gaps, and the hand's count of it kept with every move
+    assert list(hand.events.order_by("seq").values_list("seq", flat=True)) == list(
+        range(hand.event_count)
+    )
 
 
 def test_leaving_during_a_hand_is_an_escape_paid_through_the_ledger(duel, alice, bob):

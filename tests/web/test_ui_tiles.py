@@ -60,6 +60,13 @@ def test_the_helper_refuses_what_is_not_a_tile(bad):
         render.tile_html(bad, "en", src="x.svg")
 
 
+def test_a_remembered_tile_follows_a_change_of_the_static_url(settings):
+    before = rendered('{% tile "5m" %}', "en")
+    settings.STATIC_URL = "/cdn/static/"
+    assert 'src="/cdn/static/tiles/5m.svg"' in rendered('{% tile "5m" %}', "en")
+    assert "/cdn/" not in before
+
+
 def test_the_helper_escapes_its_source_url():
     html = render.tile_html("1m", "en", src='/s/"x".svg')
     assert 'src="/s/&quot;x&quot;.svg"' in html
