@@ -186,11 +186,7 @@ def _standard_waits(tiles, live):
     and the pair between them, so only one suit can take it (any suit holding its pair
     when all split). That suit's completing kinds are read from ``_completing``;
     ``live(kind)``: fewer than four of it held."""
-    keys, sizes = [0, 0, 0, 0], [0, 0, 0, 0]
-    suit_of, weight = suit_tables.SUIT_OF, suit_tables.WEIGHT
-    for kind in tiles:
-        keys[suit_of[kind]] += weight[kind]
-        sizes[suit_of[kind]] += 1
+    keys, sizes = _suit_keys(tiles)
     split = hand_readings.number_suit_splits(14)   # every number suit of up to 14 tiles
     state = []
     for suit in (0, 1, 2):
@@ -220,6 +216,25 @@ def _standard_waits(tiles, live):
             if pair + elsewhere == 1 and live(kind):
                 found.append(kind)
     return found
+
+
+def _suit_keys(tiles) -> tuple[list[int], list[int]]:
+    """The suit keys and sizes of ``tiles`` (as ``suit_tables``); a tuple of tiles the
+    readings just counted is not counted again."""
+    if tiles is _LAST_COUNTED[0]:
+        return list(_LAST_COUNTED[1]), list(_LAST_COUNTED[2])
+    keys, sizes = [0, 0, 0, 0], [0, 0, 0, 0]
+    suit_of, weight = suit_tables.SUIT_OF, suit_tables.WEIGHT
+    for kind in tiles:
+        keys[suit_of[kind]] += weight[kind]
+        sizes[suit_of[kind]] += 1
+    return keys, sizes
+
+
+# The last concealed tuple the readings counted, with its suit keys and sizes (the
+# one-winning-kind question comes next, on the same hand). Held here, the tuple
+# cannot be freed, so no other hand can be mistaken for it.
+_LAST_COUNTED: list = [None, (), ()]
 
 
 def _completing(suit: int, key: int, size: int) -> tuple:
@@ -492,6 +507,8 @@ def _plain_readings(concealed, melds, win, allowed, tsumo) -> list[Decomposition
         counts[kind] += 1
         keys[suit_of[kind]] += weight[kind]
         sizes[suit_of[kind]] += 1
+    if concealed.__class__ is tuple:   # immutable: safe to remember (see _suit_keys)
+        _LAST_COUNTED[:] = concealed, tuple(keys), tuple(sizes)
     counts[win] += 1
     keys[suit_of[win]] += weight[win]
     sizes[suit_of[win]] += 1

@@ -83,6 +83,12 @@ def suit_splits(suit: int, key: int) -> tuple[tuple, ...]:
     key: suits repeat from hand to hand far more than whole hands do. A number suit of
     up to 14 tiles is read from ``_number_splits`` (every such split, listed once)."""
     found = _SPLITS[suit].get(key)
+    if found is None and suit < 3:
+        shapes = _number_splits().get(key)
+        if shapes is not None:
+            parts = _PARTS_OF[suit]
+            found = _SPLITS[suit][key] = tuple(
+                tuple(parts[shape][offset] for shape, offset in split) for split in shapes)
     if found is None:
         counts = [0] * 34
         base, width = 9 * suit, 7 if suit == 3 else 9
@@ -91,10 +97,8 @@ def suit_splits(suit: int, key: int) -> tuple[tuple, ...]:
             counts[base + i] = rest % 5
             size += rest % 5
             rest //= 5
-        if suit < 3 and size <= 14:
-            parts = _PARTS_OF[suit]
-            found = tuple(tuple(parts[shape][offset] for shape, offset in split)
-                          for split in _number_splits().get(key, ()))
+        if suit < 3 and size <= 14:   # not in the table: no split
+            found = ()
         else:
             out: set[tuple] = set()
             if size % 3 != 1:
