@@ -163,9 +163,19 @@ def _tried_waits(tiles, melds, allowed, kinds, wild, held) -> list[int]:
     return out
 
 
-@lru_cache(maxsize=None)
 def _kind_set(kinds: tuple[int, ...]) -> frozenset[int]:
-    return frozenset(kinds)
+    """The kinds as a set, kept per tuple by its id (a ruleset's kinds are one tuple;
+    hashing 34 ints on every call costs more than the look-up; held here, the tuple
+    keeps its id)."""
+    found = _KIND_SETS.get(id(kinds))
+    if found is None or found[0] is not kinds:
+        if len(_KIND_SETS) >= 1024:   # rulesets made one by one stay bounded
+            _KIND_SETS.clear()
+        found = _KIND_SETS[id(kinds)] = (kinds, frozenset(kinds))
+    return found[1]
+
+
+_KIND_SETS: dict[int, tuple] = {}
 
 
 def _basic_waits(tiles, melded, allowed, held) -> list[int]:

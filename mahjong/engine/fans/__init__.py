@@ -92,10 +92,15 @@ def check_tiles(ruleset, ctx: WinContext, tiles: TileFacts | None = None) -> Non
     if size != ruleset.hand_size:
         raise InvalidAction(f"hand and melds make {size} tiles before the win; "
                             f"{ruleset.slug} needs {ruleset.hand_size}")
-    if tiles is not None and not tiles.keys[4]:   # flowers in a hand: named below
-        allowed = _suit_limits(ruleset.kinds)
-        if not any((key + _OVER_FOUR) & _FIFTH or key & ~fits
-                   for key, fits in zip(tiles.keys, allowed)):
+    if tiles is not None:
+        m, p, s, z, flowers = tiles.keys
+        kinds = ruleset.kinds
+        fits = _SUIT_LIMITS.get(id(kinds))
+        if fits is None or fits[4] is not kinds:
+            fits = _suit_limits(kinds)
+        if not (flowers   # flowers in a hand: named below
+                or (m + _OVER_FOUR | p + _OVER_FOUR | s + _OVER_FOUR | z + _OVER_FOUR) & _FIFTH
+                or m & fits[0] or p & fits[1] or s & fits[2] or z & fits[3]):
             return
     limits = _copy_limits(ruleset.kinds)   # 0 for a kind not in the set
     counts = [0] * 42
@@ -125,14 +130,21 @@ _OVER_FOUR = sum(11 << FIELD * i for i in range(9))
 _FIFTH = sum(16 << FIELD * i for i in range(9))
 
 
-@lru_cache(maxsize=64)
-def _suit_limits(kinds) -> tuple[int, int, int, int]:
-    """Per suit, the fields of the kinds in the set (a count outside them is wrong)."""
+def _suit_limits(kinds) -> tuple:
+    """Per suit, the fields of the kinds not in the set (a count in them is wrong), and
+    the kinds themselves (kept by their id: hashing the tuple costs more than the check;
+    held here, the tuple keeps its id)."""
     out = [0, 0, 0, 0]
     for kind in kinds:
         if kind < 34:
             out[kind // 9] |= 31 << FIELD * (kind % 9)
-    return tuple(out)
+    if len(_SUIT_LIMITS) >= 1024:   # rulesets made one by one stay bounded
+        _SUIT_LIMITS.clear()
+    found = _SUIT_LIMITS[id(kinds)] = (*(~fields for fields in out), kinds)
+    return found
+
+
+_SUIT_LIMITS: dict[int, tuple] = {}
 
 
 @lru_cache(maxsize=64)
