@@ -89,7 +89,3 @@ class Situation:
     "tsumo", "discard", "dealer", "non_dealer", "concealed", "melded", "first_turn", "flower",
     "last_tile", "kong_flower", "kong_replacement", "replacement", "robbing", "last_of_kind",
     "ready", "tian_ting", "haidi_phase", "all_melded", "five_melded"))
-SITUATION_MASK = (_TSUMO | _DISCARD | _DEALER | _NON_DEALER | _CONCEALED | _MELDED | _FIRST_TURN
-                  | _FLOWER | _LAST_TILE | _KONG_FLOWER | _KONG_REPLACEMENT | _REPLACEMENT
-                  | _ROBBING | _LAST_OF_KIND | _READY | _TIAN_TING | _HAIDI_PHASE | _ALL_MELDED
-                  | _FIVE_MELDED)

@@ -9,7 +9,7 @@ from typing import Callable, Mapping
 from .features import bits
 
 
-MEMO_LIMIT = 50_000  # distinct feature sets remembered per table
+MEMO_LIMIT = 50_000  # entries a memo keeps (exclusions per held mask, fan scores)
 
 
 @dataclass(frozen=True, slots=True, eq=False)  # one object per fan: hashed by identity
