@@ -54,6 +54,16 @@ DRAGON_PUNG_BITS = tuple(bit(f"dragon_pungs_{n}") for n in range(4))
 EVEN = bit("even")   # every set and the pair: a pung or pair of an even number
 SUIT_COUNT_BITS = (NO_SUIT, ONE_SUIT | SUITED, TWO_SUITS | SUITED, THREE_SUITS | SUITED)
 FORM_BITS = {}  # form name -> bit, filled as forms are seen
+# What a block starting on a kind has: a terminal or honor (全带幺), a 5 (全带五), an
+# even number as a pung or pair (全双刻); per chow and per other block.
+_OUTSIDE, _FIVES, _EVEN = 1, 2, 4
+_CHOW_HAS = tuple((_OUTSIDE if k % 9 in (0, 6) else 0) | (_FIVES if 2 <= k % 9 <= 4 else 0)
+                  if k < 27 else 0 for k in range(34))
+_GROUP_HAS = tuple((_OUTSIDE if k in YAOJIU_KINDS else 0)
+                   | (_FIVES if k < 27 and k % 9 == 4 else 0)
+                   | (_EVEN if k < 27 and k % 9 % 2 == 1 else 0) for k in range(34))
+_EVERY_BITS = tuple((OUTSIDE if every & _OUTSIDE else 0) | (FIVES if every & _FIVES else 0)
+                    | (EVEN if every & _EVEN else 0) for every in range(8))
 # Facts.roles: the winning tile at the end / in the middle of a concealed chow, or in
 # the pair (edge, closed and single waits when it is the only winning kind).
 ROLE_EDGE, ROLE_MIDDLE, ROLE_PAIR = 1, 2, 4
@@ -215,7 +225,7 @@ class Facts:
         melded_kongs = concealed_pungs = 0
         win = ctx.win
         roles = 0  # where the winning tile can sit: ROLE_EDGE | ROLE_MIDDLE | ROLE_PAIR
-        outside = fives = even = True
+        every = _OUTSIDE | _FIVES | _EVEN   # what every block so far has
         for block in blocks:
             shape = block.shape
             first = block.tiles[0]
@@ -224,14 +234,9 @@ class Facts:
                 chows.append(first)
                 if block.meld is None and first <= win <= first + 2:
                     roles |= ROLE_MIDDLE if win == first + 1 else ROLE_EDGE
-                rank = first % 9
-                outside = outside and (rank == 0 or rank == 6)
-                fives = fives and 2 <= rank <= 4
-                even = False
+                every &= _CHOW_HAS[first]
                 continue
-            outside = outside and first in YAOJIU_KINDS
-            fives = fives and first < 27 and first % 9 == 4
-            even = even and first < 27 and first % 9 % 2 == 1
+            every &= _GROUP_HAS[first]
             if shape == PUNG or shape == KONG:
                 sets.append(block)
                 pungs.append(first)
@@ -294,12 +299,8 @@ class Facts:
             out |= CONCEALED_PUNGS
         if roles:
             out |= WAIT_ROLES
-        if outside:
-            out |= OUTSIDE
-        if fives:
-            out |= FIVES
-        if even:
-            out |= EVEN
+        if every:
+            out |= _EVERY_BITS[every]
         self.bits = out
 
     @property
