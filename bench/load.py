@@ -415,7 +415,7 @@ async def one_count(args, tables: int, **stack_options) -> dict:
     # set-up (migrations, players) + relay + arrivals + seating + window + leaving
     bound = 600 + players * args.ramp + args.relay_seconds + args.warmup + args.seconds
     with Stack(web=args.web, workers=args.workers, players=players, seconds=bound,
-               db_pool=args.db_pool, **stack_options) as stack:
+               db_pool=args.db_pool, decision=args.decision, **stack_options) as stack:
         await asyncio.sleep(2)  # workers connect to the broker
         out = {"relay": await relay(stack, tables, args.relay_seconds)}
         out["game"] = await game(stack, tables, args.bots, tuple(args.think), args.warmup,
@@ -439,6 +439,9 @@ def arguments(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--click", choices=("socket", "http"), default="socket",
                         help="how a move is sent: over the table's socket as the page does "
                              "while it is open, or posted as the page does without one")
+    parser.add_argument("--decision", type=int, default=0,
+                        help="every ruleset's decision timer in seconds (0: the ruleset's "
+                             "own, 15 s); set it above the think time, or timers play")
     parser.add_argument("--web", type=int, default=2)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--db-pool", type=int, default=8,

@@ -71,6 +71,7 @@ class Stack:
     db_pool: int = 8  # PostgreSQL connections per process at most (0: one per request)
     db_name: str = "mahjong_bench"
     redis_db: int = 12  # flushed at start: nobody else's
+    decision: int = 0  # seconds for a player's decision in every ruleset (0: the ruleset's)
     logs: Path = ROOT / "var" / "bench"
     children: dict[str, subprocess.Popen] = field(default_factory=dict)
     web_ports: list[int] = field(default_factory=list)
@@ -124,7 +125,8 @@ class Stack:
         manage = [PYTHON, str(ROOT / "manage.py")]
         self._run([*manage, "migrate", "--noinput", "-v0"])
         self._run([*manage, "load_builtin"])
-        self._run([PYTHON, str(ROOT / "bench" / "players.py"), str(self.players)])
+        self._run([PYTHON, str(ROOT / "bench" / "players.py"), str(self.players),
+                   str(self.decision)])
 
     def _run(self, cmd: list[str]) -> None:
         subprocess.run(cmd, env=self.env, cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
