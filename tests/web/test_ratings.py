@@ -221,3 +221,24 @@ def test_a_new_player_sees_the_starting_rating_and_a_bot_none(alice, client):
     assert "1500 ± 700" in html and "rating-chart" not in html
     bot = User.objects.get(username="bot-efficient")
     assert "1500 ±" not in client.get(bot.get_absolute_url()).content.decode()
+
+
+@pytest.mark.django_db
+def test_operators_look_ratings_up_in_the_admin_and_cannot_edit_them(duel, alice, bob, client):
+    from django.urls import reverse
+
+    from accounts.models import User
+
+    play_out(duel)
+    client.force_login(User.objects.create_superuser("boss", "boss@example.com", "pw-boss-1234"))
+    board = client.get(reverse("admin:ratings_rating_changelist"), {"q": alice.nickname})
+    assert [r.player for r in board.context["cl"].result_list] == [alice]
+    history = client.get(reverse("admin:ratings_ratingchange_changelist"))
+    assert {c.player for c in history.context["cl"].result_list} == {alice, bob}
+    # read-only: no add page, and the change page has no save button
+    assert client.get(reverse("admin:ratings_rating_add")).status_code == 403
+    page = client.get(reverse("admin:ratings_rating_change", args=[alice.pk]))
+    assert page.status_code == 200 and 'name="_save"' not in page.content.decode()
+    before = Rating.objects.get(pk=alice.pk).rating
+    client.post(reverse("admin:ratings_rating_change", args=[alice.pk]), {"rating": 9999})
+    assert Rating.objects.get(pk=alice.pk).rating == before
