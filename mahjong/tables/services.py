@@ -18,7 +18,7 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Case, F, Q, Value, When
+from django.db.models import Case, Exists, F, OuterRef, Q, Value, When
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -42,6 +42,7 @@ from .models import Event, Hand, Seat, Table
 log = logging.getLogger(__name__)
 
 SWEEP_GRACE = datetime.timedelta(seconds=3)  # a lost timer delays a turn by this, not more
+ABANDONED_AFTER = datetime.timedelta(minutes=10)  # a table between hands with nobody at it
 
 
 class TableError(Exception):
@@ -345,7 +346,35 @@ def sweep(now: datetime.datetime | None = None) -> int:
     )
     for seat_id in gone:
         moved += check_escape(seat_id, now=now)
+    close_abandoned(now)
     return moved
+
+
+def close_abandoned(now: datetime.datetime | None = None) -> int:
+    """Close the tables left between hands: the last hand over for ABANDONED_AFTER and no
+    player's page open. No hand was in play, so nobody escaped and nobody pays; the table
+    leaves the live list and its match ends. Returns the tables closed."""
+    now = now or timezone.now()
+    cutoff = now - ABANDONED_AFTER
+    hands = Hand.objects.filter(table=OuterRef("pk"))
+    candidates = Table.objects.filter(
+        ~Exists(hands.filter(Q(ended_at__isnull=True) | Q(ended_at__gte=cutoff))),
+        ~Exists(Seat.objects.filter(table=OuterRef("pk"), connections__gt=0)),
+        status=Table.Status.PLAYING,
+    ).values_list("pk", flat=True)
+    closed = 0
+    for table_id in candidates:
+        with transaction.atomic():  # checked again under the lock: a player may be back
+            locked = _lock(table_id)
+            if (
+                locked.table.status == Table.Status.PLAYING
+                and locked.state.ended
+                and locked.hand.ended_at < cutoff
+                and not any(seat.connections > 0 for seat in locked.seats)
+            ):
+                _close(locked.table, _("Closed: nobody came back to the table after the hand."))
+                closed += 1
+    return closed
 
 
 def check_escape(seat_id: int, now: datetime.datetime | None = None) -> bool:

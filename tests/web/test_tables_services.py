@@ -202,3 +202,27 @@ def test_a_bot_table_plays_the_bot_seat(bot_table):
     assert hand.game().ended
     bys = set(Event.objects.filter(hand=hand, kind="action").values_list("data__by", flat=True))
     assert "bot" in bys
+
+
+def test_a_table_left_between_hands_is_closed_after_a_while_and_nobody_pays(duel):
+    hand = play_out(duel)
+    ledger = LedgerEntry.objects.count()
+    services.sweep(now=hand.ended_at + services.ABANDONED_AFTER - datetime.timedelta(seconds=5))
+    duel.refresh_from_db()
+    assert duel.status == Table.Status.PLAYING  # still time to click "next hand"
+    services.sweep(now=hand.ended_at + services.ABANDONED_AFTER + datetime.timedelta(seconds=5))
+    duel.refresh_from_db()
+    assert duel.status == Table.Status.FINISHED
+    assert "nobody came back" in duel.note or "没有人回到牌桌" in duel.note
+    assert LedgerEntry.objects.count() == ledger  # nobody escaped: no penalty
+    assert not Hand.objects.filter(table=duel, ended_at__isnull=True).exists()
+
+
+def test_an_open_result_page_or_a_hand_in_play_keeps_the_table(duel):
+    later = timezone.now() + services.ABANDONED_AFTER * 2
+    assert services.close_abandoned(now=later) == 0  # the first hand is still in play
+    play_out(duel)
+    presence.joined(duel.seats.get(index=0), "result-page", now=later)  # a page still open
+    assert services.close_abandoned(now=later) == 0
+    presence.left(duel.seats.get(index=0), "result-page", now=later)
+    assert services.close_abandoned(now=later) == 1
