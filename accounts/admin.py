@@ -15,6 +15,8 @@ from django.template.response import TemplateResponse
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
+from mahjong.admin_readonly import ReadOnlyAdmin
+
 from . import services, wallet
 from .models import EconomySettings, LedgerEntry, RankLevel, User
 
@@ -237,7 +239,7 @@ class UserAdmin(DjangoUserAdmin):
 
 
 @admin.register(LedgerEntry)
-class LedgerEntryAdmin(admin.ModelAdmin):
+class LedgerEntryAdmin(ReadOnlyAdmin):
     list_display = (
         "created_at",
         "account",
@@ -252,15 +254,6 @@ class LedgerEntryAdmin(admin.ModelAdmin):
     list_select_related = ("account", "actor")
     search_fields = ("account__username", "account__nickname", "idempotency_key", "ref", "note")
     date_hierarchy = "created_at"
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
 
 @admin.register(RankLevel)

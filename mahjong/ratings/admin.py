@@ -4,22 +4,13 @@ its profile charts, so every field is read-only and nothing is added or deleted 
 
 from django.contrib import admin
 
+from mahjong.admin_readonly import ReadOnlyAdmin
+
 from .models import Rating, RatingChange
 
 
-class ReadOnly(admin.ModelAdmin):
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
-
-
 @admin.register(Rating)
-class RatingAdmin(ReadOnly):
+class RatingAdmin(ReadOnlyAdmin):
     list_display = ("player", "rating", "deviation", "volatility", "games", "rated_at")
     list_select_related = ("player",)
     search_fields = ("player__username", "player__nickname", "player__public_id")
@@ -28,7 +19,7 @@ class RatingAdmin(ReadOnly):
 
 
 @admin.register(RatingChange)
-class RatingChangeAdmin(ReadOnly):
+class RatingChangeAdmin(ReadOnlyAdmin):
     list_display = ("at", "player", "opponent", "score", "rating_before", "rating_after")
     list_select_related = ("player", "opponent")
     search_fields = ("player__username", "player__nickname", "opponent__username")
