@@ -273,13 +273,15 @@ def _enqueue_on_commit(name: str, *args, countdown: float) -> None:
 def _notify_on_commit(table: Table, version: int) -> None:
     group = table.group
 
+    async def both(layer, hint):
+        await layer.group_send(group, hint)
+        # spectators (tables.spectators) after the players, in a group of their own
+        await layer.group_send(f"{group}-watch", hint)
+
     def send():
         layer = get_channel_layer()
-        if layer is not None:
-            hint = {"type": "hand.changed", "version": version}
-            async_to_sync(layer.group_send)(group, hint)
-            # spectators (tables.spectators) after the players, in a group of their own
-            async_to_sync(layer.group_send)(f"{group}-watch", hint)
+        if layer is not None:  # one crossing to the event loop for both sends
+            async_to_sync(both)(layer, {"type": "hand.changed", "version": version})
 
     transaction.on_commit(send)
 

@@ -134,10 +134,13 @@ def test_a_timer_that_fired_after_the_move_costs_one_query(
 
 def test_tables_left_between_hands_cost_the_sweeper_nothing(builtin, make_player):
     """A player who closes the tab after a hand's result leaves the table open with a
-    disconnected seat: the sweeper must not re-check it on every pass, for ever."""
+    disconnected seat: the sweeper must not re-check it on every pass, for ever. It closes
+    such a table once, after services.ABANDONED_AFTER; until then and after, it costs the
+    sweeper the same queries whatever the number of such tables."""
     from django.utils import timezone
 
     from lobby.models import Ruleset
+    from mahjong.tables.models import Table
     from tests.web.tables_support import play_out
 
     def left_between_hands(i):
@@ -147,15 +150,18 @@ def test_tables_left_between_hands_cost_the_sweeper_nothing(builtin, make_player
         seat = table.seats.get(index=0)
         services.connected(seat, f"chan-{i}")
         services.disconnected(seat, f"chan-{i}")
+        return table
 
-    def sweep_queries():
-        later = timezone.now() + timezone.timedelta(seconds=3600)
+    def sweep_queries(after):
         with CaptureQueriesContext(connection) as queries:
-            assert services.sweep(now=later) == 0
+            assert services.sweep(now=timezone.now() + after) == 0
         return len(queries)
 
+    soon, later = services.ABANDONED_AFTER / 2, services.ABANDONED_AFTER * 2
     left_between_hands(0)
-    one = sweep_queries()
-    for i in range(1, 6):
-        left_between_hands(i)
-    assert sweep_queries() == one
+    waiting = sweep_queries(soon)
+    tables = [left_between_hands(i) for i in range(1, 6)]
+    assert sweep_queries(soon) == waiting
+    sweep_queries(later)  # closes them all, once
+    assert all(Table.objects.get(pk=t.pk).status == Table.Status.FINISHED for t in tables)
+    assert sweep_queries(later) == waiting  # closed tables cost nothing
