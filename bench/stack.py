@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import secrets
 import signal
 import socket
 import subprocess
@@ -76,6 +77,7 @@ class Stack:
     children: dict[str, subprocess.Popen] = field(default_factory=dict)
     web_ports: list[int] = field(default_factory=list)
     relay_ports: list[int] = field(default_factory=list)
+    secret_key: str = field(default_factory=lambda: secrets.token_urlsafe(50))
 
     @property
     def redis_url(self) -> str:
@@ -91,7 +93,12 @@ class Stack:
             "REDIS_URL": self.redis_url,
             "DB_CONN_MAX_AGE": "0",  # Django: no persistent connections under ASGI
             "DB_POOL": str(self.db_pool),
-            "DEBUG": "true",  # the dev secret key and daphne serving /static/; loopback only
+            # Production settings, as the relay's: DEBUG off (no query log, no template
+            # debug), a key of the run's own, cookies over plain HTTP (loopback only).
+            "DEBUG": "false",
+            "SECRET_KEY": self.secret_key,
+            "SECURE_COOKIES": "false",
+            "SECURE_SSL_REDIRECT": "false",
             "LOG_LEVEL": "WARNING",
         }
 

@@ -96,6 +96,10 @@ class Hand(models.Model):
     commitment = models.CharField(max_length=64)  # hash of seed+salt shown from the start
     seed = models.CharField(max_length=128, blank=True)  # revealed when the hand ends
     deadline = models.DateTimeField(null=True, blank=True)  # of the pending decision
+    # The hand's timer task: the version it carries and when it fires, at or before the
+    # deadline (tables.services.arm_timer: a move adds no task while this one comes first).
+    timer_version = models.PositiveIntegerField(null=True, blank=True)
+    timer_at = models.DateTimeField(null=True, blank=True)
     result = models.JSONField(null=True, blank=True)  # fans and settlement, once ended
     ranked = models.BooleanField(default=False)  # its points went into the rank scores
     # The next Event's seq: a move appends without counting the log first.

@@ -43,6 +43,7 @@ log = logging.getLogger(__name__)
 
 SWEEP_GRACE = datetime.timedelta(seconds=3)  # a lost timer delays a turn by this, not more
 ABANDONED_AFTER = datetime.timedelta(minutes=10)  # a table between hands with nobody at it
+TIMER_FIELDS = ["timer_version", "timer_at"]  # what _arm sets on the hand
 
 
 class TableError(Exception):
@@ -170,7 +171,7 @@ def _start_hand(table: Table, previous: Hand | None, stage: int = 0) -> Hand:
     Seat.objects.filter(table=table).update(ready_next=False)
     seats = list(table.seats.select_related("user").order_by("index"))
     _schedule(hand, state, seats)
-    hand.save(update_fields=["deadline", "event_count"])
+    hand.save(update_fields=["deadline", *TIMER_FIELDS, "event_count"])
     _notify_on_commit(table, hand.version)
     return hand
 
@@ -257,17 +258,32 @@ def _schedule(hand: Hand, state: GameState, seats: list[Seat]) -> None:
         delay = timers.locked_delay
     else:
         delay = timers.decision
-    hand.deadline = timezone.now() + datetime.timedelta(seconds=delay)
-    _enqueue_on_commit("advance", hand.pk, hand.version, countdown=delay)
+    now = timezone.now()
+    hand.deadline = now + datetime.timedelta(seconds=delay)
+    _arm(hand, now)
 
 
-def _enqueue_on_commit(name: str, *args, countdown: float) -> None:
+def _arm(hand: Hand, now: datetime.datetime) -> None:
+    """Make sure a timer task fires at or before the hand's deadline. A pending one that
+    fires sooner is enough: finding the hand moved on, it re-arms for the deadline then
+    pending (timer_fired). So a player's move adds no task while the last one is pending,
+    the common case: decisions come well inside their timers, each deadline later than
+    the last. A shorter deadline (a bot's turn), or a pending timer whose time has come
+    (it is running, or was lost), takes a task of its own, carrying (hand, version)."""
+    pending = hand.timer_at
+    if pending is not None and now < pending <= hand.deadline:
+        return
+    hand.timer_version, hand.timer_at = hand.version, hand.deadline
+    _enqueue_on_commit("advance", hand.pk, hand.version, eta=hand.deadline)
+
+
+def _enqueue_on_commit(name: str, *args, countdown: float = 0, eta=None) -> None:
     from . import tasks
 
     task = getattr(tasks, name)
     if task.app.conf.task_always_eager:
         return  # no worker: an eager "timer" would fire at once (tests drive timers by hand)
-    transaction.on_commit(lambda: task.apply_async(args, countdown=countdown))
+    transaction.on_commit(lambda: task.apply_async(args, countdown=countdown, eta=eta))
 
 
 def _notify_on_commit(table: Table, version: int) -> None:
@@ -318,6 +334,34 @@ def advance(hand_id: int, version: int) -> bool:
         action, by = decision
         _apply(locked, turn, action, by=by)
     return True
+
+
+def timer_fired(hand_id: int, version: int) -> bool:
+    """The hand's timer task (hand, version), at its time. Its decision still pending at
+    the deadline: resolved (advance). The hand moved on: if this is the hand's timer
+    (``timer_version``), it re-arms for the deadline now pending, else it does nothing
+    (a duplicate, or a timer a sooner one replaced). One unlocked read decides."""
+    row = (
+        Hand.objects.filter(pk=hand_id, ended_at__isnull=True)
+        .values("table_id", "version", "deadline", "timer_version")
+        .first()
+    )
+    if row is None or row["deadline"] is None:
+        return False
+    due = row["deadline"] <= timezone.now()
+    if due and version in (row["version"], row["timer_version"]):
+        return advance(hand_id, row["version"])
+    if row["timer_version"] != version:
+        return False
+    with transaction.atomic():
+        locked = _lock(row["table_id"])
+        hand = locked.hand
+        if hand.pk != hand_id or hand.timer_version != version or hand.deadline is None:
+            return False
+        hand.timer_at = None  # this task is spent: arm a new one for the deadline
+        _arm(hand, timezone.now())
+        hand.save(update_fields=TIMER_FIELDS)
+    return False
 
 
 def sweep(now: datetime.datetime | None = None) -> int:
@@ -440,7 +484,7 @@ def back(table: Table, user) -> None:
         locked.seats[seat.index].auto_play = False
         if not locked.state.ended:
             _schedule(locked.hand, locked.state, locked.seats)  # a full timer again
-            locked.hand.save(update_fields=["deadline"])
+            locked.hand.save(update_fields=["deadline", *TIMER_FIELDS])
         _notify_on_commit(locked.table, locked.hand.version)
 
 

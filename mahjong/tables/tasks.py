@@ -21,9 +21,10 @@ SWEEP_LOOP = True  # tests that run a worker in-process turn the loop off
 
 @shared_task(ignore_result=True)
 def advance(hand_id: int, version: int) -> bool:
+    """A hand's timer (services.timer_fired); True when it moved the table."""
     from . import services
 
-    return services.advance(hand_id, version)
+    return services.timer_fired(hand_id, version)
 
 
 @shared_task(ignore_result=True)

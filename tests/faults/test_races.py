@@ -8,11 +8,12 @@ from __future__ import annotations
 import threading
 
 import pytest
+from django.utils import timezone
 
 from mahjong.celery import app
 from mahjong.engine.game import default_action, legal_actions
 from mahjong.tables import services
-from mahjong.tables.models import Event
+from mahjong.tables.models import Event, Hand
 from tests.faults.checks import injected, session_cookie
 from tests.faults.clients import Player
 
@@ -69,6 +70,31 @@ def test_duplicate_and_late_timer_deliveries_apply_once(quiet_table, use_stack_d
     assert hand.version == 3
     assert [m[0] for m in moves(hand)] == [2, 3]
     assert moves(hand)[-1][2] in ("timeout", "auto")
+
+
+def test_duplicates_of_the_hands_timer_re_arm_it_once_and_move_once(quiet_table, use_stack_db):
+    """The hand's timer re-arms itself when it finds the hand moved on (services.
+    timer_fired); delivered several times at once, it re-arms once, then its re-armed
+    copies racing at the deadline make one move."""
+    table, users = quiet_table()
+    hand = table.current_hand()
+    state = hand.game()
+    services.act(table, users[state.turn], str(default_action(state, state.turn)), 1)
+    hand.refresh_from_db()
+    assert (hand.version, hand.timer_version) == (2, 1)
+
+    early = race(use_stack_db, [lambda: services.timer_fired(hand.pk, 1)] * 4)
+    injected("duplicate deliveries of a timer that re-arms", 4 - 1)
+    assert early == [False] * 4, early
+    hand.refresh_from_db()
+    assert (hand.version, hand.timer_version, hand.timer_at) == (2, 2, hand.deadline)
+
+    Hand.objects.filter(pk=hand.pk).update(deadline=timezone.now())
+    due = race(use_stack_db, [lambda: services.timer_fired(hand.pk, 2)] * 4)
+    injected("duplicate deliveries of a timer at its deadline", 4 - 1)
+    assert due.count(True) == 1 and due.count(False) == 3, due
+    hand.refresh_from_db()
+    assert hand.version == 3 and [m[0] for m in moves(hand)] == [2, 3]
 
 
 def test_actions_racing_for_the_same_version_apply_once(quiet_table, use_stack_db):

@@ -1,0 +1,147 @@
+"""A hand's timer (tables.services._arm and timer_fired): one Celery task pending per hand,
+at or before the deadline, that re-arms itself when it finds the hand moved on; a move
+inside its time adds no task of its own."""
+
+import datetime
+
+import pytest
+from celery.signals import before_task_publish
+from django.utils import timezone
+
+from lobby.models import Ruleset
+from mahjong.engine.game import default_action
+from mahjong.tables import services
+from mahjong.tables.models import Event, Hand
+from tests.web.tables_support import (  # noqa: F401
+    celery_worker,
+    duel,
+    no_eager_timers,
+    redis_layer,
+    wait_until,
+)
+
+SECONDS = datetime.timedelta(seconds=1)
+
+
+def move(table, users, hand=None):
+    """The player to move makes the engine's default move; the hand after it."""
+    hand = hand or table.current_hand()
+    state = hand.game()
+    services.act(table, users[state.turn], str(default_action(state, state.turn)), hand.version)
+    return table.current_hand()
+
+
+@pytest.mark.django_db
+def test_a_move_inside_the_pending_timer_keeps_it_and_a_sooner_deadline_replaces_it(
+    duel, alice, bob
+):
+    first = duel.current_hand()
+    assert (first.timer_version, first.timer_at) == (first.version, first.deadline)
+    hand = move(duel, [alice, bob], first)
+    # the next decision's deadline is later: the first timer fires first and re-arms
+    assert hand.deadline > first.deadline
+    assert (hand.timer_version, hand.timer_at) == (first.version, first.deadline)
+    # a deadline sooner than the pending timer (here: the pending one moved later) re-arms
+    Hand.objects.filter(pk=hand.pk).update(timer_at=hand.deadline + SECONDS)
+    hand = move(duel, [alice, bob])
+    assert (hand.timer_version, hand.timer_at) == (hand.version, hand.deadline)
+
+
+@pytest.mark.django_db
+def test_the_hands_timer_finding_the_hand_moved_on_re_arms_for_the_pending_deadline(
+    duel, alice, bob, django_assert_max_num_queries
+):
+    first = duel.current_hand()
+    hand = move(duel, [alice, bob], first)
+    assert services.timer_fired(hand.pk, first.version) is False  # early: nothing moves
+    hand.refresh_from_db()
+    assert hand.version == first.version + 1
+    assert (hand.timer_version, hand.timer_at) == (hand.version, hand.deadline)
+    # the old timer again (a duplicate): not the hand's timer any more, one read
+    with django_assert_max_num_queries(1):
+        assert services.timer_fired(hand.pk, first.version) is False
+
+
+@pytest.mark.django_db
+def test_a_timer_at_a_passed_deadline_resolves_the_decision_whatever_version_armed_it(
+    duel, alice, bob
+):
+    first = duel.current_hand()
+    hand = move(duel, [alice, bob], first)
+    Hand.objects.filter(pk=hand.pk).update(deadline=timezone.now() - SECONDS)
+    assert services.timer_fired(hand.pk, first.version) is True
+    timed_out = Event.objects.get(hand=hand, kind="action", version=hand.version + 1)
+    assert timed_out.data["by"] == "timeout"
+    assert services.timer_fired(hand.pk, first.version) is False  # spent
+
+
+@pytest.mark.django_db
+def test_a_stale_timer_that_is_not_the_hands_does_nothing_even_past_the_deadline(
+    duel, alice, bob
+):
+    first = duel.current_hand()
+    hand = move(duel, [alice, bob], first)
+    hand = move(duel, [alice, bob], hand)
+    Hand.objects.filter(pk=hand.pk).update(deadline=timezone.now() - SECONDS)
+    assert services.timer_fired(hand.pk, first.version + 1) is False
+    assert duel.current_hand().version == hand.version
+
+
+@pytest.fixture
+def quick(builtin, alice, bob, settings):
+    """alice and bob at a table whose decisions time out after 3 s, on a fixed wall."""
+    settings.MAHJONG_TEST_SEED = "timers"
+    ruleset = Ruleset.objects.create(
+        slug="classic-quick", engine_slug="classic", name="快",
+        overrides={"timers": {"decision": 3, "locked_delay": 0.1}},
+    )  # fmt: skip
+    return services.open_table(ruleset, [alice, bob])
+
+
+@pytest.fixture
+def published():
+    """The timer tasks sent to the broker, as (hand, version)."""
+    sent = []
+
+    def count(sender=None, body=None, **kwargs):
+        if sender == "mahjong.tables.tasks.advance":
+            sent.append(tuple(body[0]))
+
+    before_task_publish.connect(count, weak=False)
+    yield sent
+    before_task_publish.disconnect(count)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_real_worker_times_out_a_decision_at_its_deadline_after_quick_moves(
+    celery_worker, published, quick, alice, bob
+):
+    first = hand = quick.current_hand()
+    armed = {(first.pk, first.version)}
+    for _ in range(6):  # quick moves: only a sooner deadline takes a task of its own
+        hand = move(quick, [alice, bob], hand)
+        armed.add((hand.pk, hand.timer_version))
+    assert not hand.game().ended
+    pending = hand
+    wait_until(lambda: quick.current_hand().version > pending.version, timeout=15)
+    timed_out = Event.objects.get(hand=hand, kind="action", version=pending.version + 1)
+    assert timed_out.data["by"] in ("timeout", "auto")
+    # at the deadline, not at the time of the timer armed before, nor the sweeper's
+    assert pending.deadline <= timed_out.created_at
+    assert timed_out.created_at < pending.deadline + services.SWEEP_GRACE
+    # one task per deadline that came sooner than the pending timer, then the re-arms
+    assert armed <= set(published) and len(armed) < 6
+    assert (pending.pk, pending.version) in published  # re-armed for the pending deadline
+
+
+@pytest.mark.django_db(transaction=True)
+def test_im_back_gives_the_player_a_whole_timer_again(celery_worker, quick, alice, bob):
+    hand = move(quick, [alice, bob])
+    player = [alice, bob][hand.game().turn]
+    wait_until(lambda: timezone.now() > hand.deadline - datetime.timedelta(seconds=0.5))
+    services.back(quick, player)
+    renewed = quick.current_hand()
+    assert renewed.deadline > hand.deadline + SECONDS
+    wait_until(lambda: quick.current_hand().version > hand.version, timeout=15)
+    timed_out = Event.objects.get(hand=hand, kind="action", version=hand.version + 1)
+    assert timed_out.created_at >= renewed.deadline  # the old deadline passed: no move
