@@ -61,11 +61,16 @@ class _TableSocket(JsonWebsocketConsumer):
     groups_joined: tuple[str, ...] = ()
 
     async def dispatch(self, message):
-        """Channels runs every sync consumer of a process in one shared thread: one
+        """A hint of this socket's own move is dropped here: its screen has that view
+        already (TableConsumer.receive_json), and no thread is taken for nothing.
+
+        Channels runs every sync consumer of a process in one shared thread: one
         table's database wait would hold up every other table's push and move. A consumer
         still takes its own messages one at a time, whichever pool thread runs them.
         SQLite (the embedded default) allows one writer at a time anyway, and its
         in-memory test database refuses concurrent threads: there, the shared thread."""
+        if message.get("origin") and message["origin"] == self.channel_name:
+            return
         await database_sync_to_async(self._dispatch, thread_sensitive=_SHARED_THREAD)(message)
 
     def _dispatch(self, message):
@@ -161,11 +166,22 @@ class TableConsumer(_TableSocket):
     def receive_json(self, content, **kwargs):
         with translation.override(self.language or settings.LANGUAGE_CODE):
             try:
-                services.act(
-                    self.table, self.scope["user"], content["action"], content.get("version")
+                done = services.act(
+                    self.table,
+                    self.scope["user"],
+                    content["action"],
+                    content.get("version"),
+                    origin=self.channel_name,
                 )
             except services.TableError as exc:
-                self.push(notice=str(exc))
+                return self.push(notice=str(exc))
+            # The mover's screen from the move's own reads; the other screens re-read on
+            # the hint (this socket skips it: dispatch).
+            html = presenters.fragments_after_move(done, self.seat_index)
+            if html is None:
+                return self.push()
+            self.table = done.table
+            self.send(text_data=html)
 
     def hand_changed(self, event):
         self.push()

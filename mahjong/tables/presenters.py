@@ -42,8 +42,16 @@ VERB_LABELS = {
 # offers have their panel ({% stage_offer %}, in the prompt partial).
 NOT_PROMPTED = ("discard", *STAGE_OFFERS)
 # Keyboard play (table.js): the letter of each claim verb, as the help popover lists them.
-VERB_KEYS = {"hu": "h", "pon": "p", "chi": "c", "kan": "k", "ankan": "k", "addkan": "k",
-             "pass": "Escape", "guo": "Escape"}
+VERB_KEYS = {
+    "hu": "h",
+    "pon": "p",
+    "chi": "c",
+    "kan": "k",
+    "ankan": "k",
+    "addkan": "k",
+    "pass": "Escape",
+    "guo": "Escape",
+}
 
 
 def tiles_of(text: str | None) -> list[str]:
@@ -183,10 +191,18 @@ def latest_hand(table_id: int) -> Hand | None:
     )
 
 
-def context_for(table: Table, seat: int, hand: Hand | None = None, notice: str = "") -> dict:
+def context_for(
+    table: Table,
+    seat: int,
+    hand: Hand | None = None,
+    notice: str = "",
+    *,
+    seats: list[Seat] | None = None,
+    state: GameState | None = None,
+) -> dict:
     hand = hand or table.current_hand()
-    seats = list(table.seats.select_related("user").order_by("index"))
-    state = hand.game()
+    seats = seats or list(table.seats.select_related("user").order_by("index"))
+    state = state or hand.game()
     v = view(state, seat)
     latest = latest_discarder(v)
     me, opp = (
@@ -256,10 +272,20 @@ def _own(tile: str, discards: set[str], ready: dict) -> dict:
     }
 
 
-def fragments(table: Table, seat: int, notice: str = "", hand: Hand | None = None) -> str:
-    """Every partial of the viewer's table as out-of-band swaps (one message)."""
-    ctx = context_for(table, seat, hand, notice=notice) | {"oob": True}
+def fragments(table: Table, seat: int, notice: str = "", hand: Hand | None = None, **known) -> str:
+    """Every partial of the viewer's table as out-of-band swaps (one message). ``known``:
+    the seats and the state, when the caller has them."""
+    ctx = context_for(table, seat, hand, notice=notice, **known) | {"oob": True}
     return render_to_string("tables/table.html#push", ctx)
+
+
+def fragments_after_move(done, seat: int) -> str | None:
+    """The mover's own fragments from what its move had in hand (services.act: the table,
+    the hand and seats read under the lock, the new state), without reading them again;
+    None at the end of a hand, whose settlement changed what the seats show (beans)."""
+    if done.state.ended:
+        return None
+    return fragments(done.table, seat, hand=done.hand, seats=done.seats, state=done.state)
 
 
 def fragments_now(table_id: int, seat: int, notice: str = "") -> tuple[Table, str]:

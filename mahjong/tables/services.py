@@ -12,7 +12,7 @@ from __future__ import annotations
 import datetime
 import logging
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
@@ -189,9 +189,11 @@ def _append(hand: Hand, events: list[dict]) -> None:
 # ----- the move --------------------------------------------------------------------------
 
 
-def act(table: Table, user, text, version) -> Hand:
+def act(table: Table, user, text, version, *, origin: str = "") -> Locked:
     """A player's decision, as text ("discard 5m"), made from the view at ``version``.
-    The seat is checked against the seats read under the lock (no query of its own)."""
+    The seat is checked against the seats read under the lock (no query of its own).
+    Returns the table as the move left it (the new state), for the mover's own screen;
+    ``origin``, the mover's socket, comes back in the hint: that screen has it already."""
     if not getattr(user, "is_authenticated", False):
         raise TableError(_("You are not seated at this table."))
     with transaction.atomic():
@@ -204,18 +206,18 @@ def act(table: Table, user, text, version) -> Hand:
             raise IllegalMove(_("Not an action: %(why)s") % {"why": exc}) from None
         if locked.hand.version != version:
             raise StaleVersion(_("The table moved on; here is the current view."))
-        _apply(locked, seat.index, action, by="player")
-    return locked.hand
+        new = _apply(locked, seat.index, action, by="player", origin=origin)
+    return replace(locked, state=new)
 
 
-def _apply(locked: Locked, seat: int, action: Action, *, by: str) -> GameState:
+def _apply(locked: Locked, seat: int, action: Action, *, by: str, origin: str = "") -> GameState:
     """Apply under the lock: engine, save with version + 1, events, seat flags, timers."""
     state = locked.state
     try:
         new, events = engine.apply(state, seat, action)
     except EngineError as exc:
         raise IllegalMove(str(exc)) from None
-    _save(locked, new, events, actor=seat, action=str(action), by=by)
+    _save(locked, new, events, actor=seat, action=str(action), by=by, origin=origin)
     row = locked.seats[seat]
     if by == "player" and row.timeouts:
         Seat.objects.filter(pk=row.pk).update(timeouts=0)
@@ -226,7 +228,9 @@ def _apply(locked: Locked, seat: int, action: Action, *, by: str) -> GameState:
     return new
 
 
-def _save(locked: Locked, new: GameState, events: list[dict], *, actor, action, by) -> None:
+def _save(
+    locked: Locked, new: GameState, events: list[dict], *, actor, action, by, origin=""
+) -> None:
     hand = locked.hand
     hand.version += 1
     hand.state = new.to_dict()
@@ -238,7 +242,7 @@ def _save(locked: Locked, new: GameState, events: list[dict], *, actor, action, 
         hand.result = _finish(locked, new)
     _schedule(hand, new, locked.seats)
     hand.save()
-    _notify_on_commit(locked.table, hand.version)
+    _notify_on_commit(locked.table, hand.version, origin)
 
 
 def _schedule(hand: Hand, state: GameState, seats: list[Seat]) -> None:
@@ -286,8 +290,9 @@ def _enqueue_on_commit(name: str, *args, countdown: float = 0, eta=None) -> None
     transaction.on_commit(lambda: task.apply_async(args, countdown=countdown, eta=eta))
 
 
-def _notify_on_commit(table: Table, version: int) -> None:
+def _notify_on_commit(table: Table, version: int, origin: str = "") -> None:
     group = table.group
+    hint = {"type": "hand.changed", "version": version, "origin": origin}
 
     async def both(layer, hint):
         await layer.group_send(group, hint)
@@ -297,7 +302,7 @@ def _notify_on_commit(table: Table, version: int) -> None:
     def send():
         layer = get_channel_layer()
         if layer is not None:  # one crossing to the event loop for both sends
-            async_to_sync(both)(layer, {"type": "hand.changed", "version": version})
+            async_to_sync(both)(layer, hint)
 
     transaction.on_commit(send)
 

@@ -54,18 +54,19 @@ def act(request, public_id):
     try:
         if not ratelimit.allow(request.user.pk):
             raise services.TableError(_("Slow down: too many messages. Nothing was done."))
-        services.act(
+        done = services.act(
             table, request.user, request.POST.get("action", ""), request.POST.get("version", "")
         )
     except services.TableError as exc:
-        notice = str(exc)
+        done, notice = None, str(exc)
     if not request.htmx:
         if notice:
             messages.error(request, notice)
         return redirect(table.get_absolute_url())
     # The page posts a move only while its socket is closed (table.js sends it over the
-    # socket otherwise): the answer carries the new view.
-    return _fragments(table, seat, notice)
+    # socket otherwise): the answer carries the new view, from the move's own reads.
+    html = done and presenters.fragments_after_move(done, seat.index)
+    return HttpResponse(html) if html else _fragments(table, seat, notice)
 
 
 @login_required

@@ -109,7 +109,7 @@ def test_actions_racing_for_the_same_version_apply_once(quiet_table, use_stack_d
     outcomes = race(use_stack_db, calls)
     injected("actions racing for one version", len(calls) - 1)
 
-    applied = [o for o in outcomes if o is True or hasattr(o, "version")]
+    applied = [o for o in outcomes if o is True or isinstance(o, services.Locked)]
     refused = [o for o in outcomes if isinstance(o, services.StaleVersion) or o is False]
     assert len(applied) == 1 and len(refused) == len(calls) - 1, outcomes
     hand.refresh_from_db()

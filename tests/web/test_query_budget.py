@@ -16,6 +16,7 @@ from django.test.utils import CaptureQueriesContext
 
 from mahjong.engine.game import legal_actions
 from mahjong.tables import presenters, services
+from mahjong.tables.models import Table
 from tests.web.tables_support import no_eager_timers  # noqa: F401
 
 BUDGET = 8
@@ -41,7 +42,7 @@ def _play_until_covered(table, users, *, max_hands=12):
             state = hand.game()
             pick = _pick([str(a) for a in legal_actions(state, state.turn)], rng)
             with CaptureQueriesContext(connection) as queries:
-                hand = services.act(table, users[state.turn], pick, hand.version)
+                hand = services.act(table, users[state.turn], pick, hand.version).hand
             yield pick, len(queries), hand.game().ended
         for user in users:
             services.ready_next(table, user)
@@ -118,6 +119,22 @@ def test_a_viewers_fragments_cost_the_same_at_any_point_of_the_hand(
     for seat in (0, 1):
         with django_assert_max_num_queries(2):
             presenters.fragments(friendly, seat)
+
+
+def test_the_movers_own_fragments_cost_no_query_and_match_a_fresh_render(
+    friendly, alice, bob, django_assert_num_queries
+):
+    """The mover's screen after its move comes from the move's own reads (services.act
+    returns them): the same fragments as a render from the database, for no query."""
+    for _ in range(12):
+        hand = friendly.current_hand()
+        state = hand.game()
+        pick = str(legal_actions(state, state.turn)[-1])
+        done = services.act(friendly, [alice, bob][state.turn], pick, hand.version)
+        with django_assert_num_queries(0):
+            mine = presenters.fragments_after_move(done, state.turn)
+        fresh = presenters.fragments(Table.objects.get(pk=friendly.pk), state.turn)
+        assert mine == fresh
 
 
 def test_a_timer_that_fired_after_the_move_costs_one_query(

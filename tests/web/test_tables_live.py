@@ -55,6 +55,8 @@ def test_both_players_get_their_own_snapshot_then_a_push_after_a_move(
         mover = a if mover_seat == 0 else b
         await mover.send_to(json.dumps({"action": action, "version": 1}))
         push_a, push_b = await a.receive_from(5), await b.receive_from(5)
+        # one push each: the mover's socket skips the hint of its own move
+        assert await a.receive_nothing(0.5) and await b.receive_nothing(0.1)
         await a.disconnect()
         await b.disconnect()
         return snap_a, snap_b, push_a, push_b

@@ -76,9 +76,7 @@ def test_a_timer_at_a_passed_deadline_resolves_the_decision_whatever_version_arm
 
 
 @pytest.mark.django_db
-def test_a_stale_timer_that_is_not_the_hands_does_nothing_even_past_the_deadline(
-    duel, alice, bob
-):
+def test_a_stale_timer_that_is_not_the_hands_does_nothing_even_past_the_deadline(duel, alice, bob):
     first = duel.current_hand()
     hand = move(duel, [alice, bob], first)
     hand = move(duel, [alice, bob], hand)
