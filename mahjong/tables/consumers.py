@@ -217,7 +217,7 @@ class WatchConsumer(_TableSocket):
             self.close(code=REFUSED)
             return
         self.table = table
-        self.join(spectators.watch_group(table))
+        self.join(table.group, spectators.watch_group(table))
         self.push()
 
     def _receive(self, text_data):
@@ -233,6 +233,9 @@ class WatchConsumer(_TableSocket):
 
     def hand_changed(self, event):
         self.push()
+
+    def table_emote(self, event):
+        """The players' emotes are for the players (tables.emotes)."""
 
     def watch_closed(self, event):
         """The host closed the private room to spectators (spectators.close_watchers)."""

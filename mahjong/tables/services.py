@@ -291,18 +291,13 @@ def _enqueue_on_commit(name: str, *args, countdown: float = 0, eta=None) -> None
 
 
 def _notify_on_commit(table: Table, version: int, origin: str = "") -> None:
-    group = table.group
+    """The hint, to the players' and the spectators' sockets alike (one group)."""
     hint = {"type": "hand.changed", "version": version, "origin": origin}
-
-    async def both(layer, hint):
-        await layer.group_send(group, hint)
-        # spectators (tables.spectators) after the players, in a group of their own
-        await layer.group_send(f"{group}-watch", hint)
 
     def send():
         layer = get_channel_layer()
-        if layer is not None:  # one crossing to the event loop for both sends
-            async_to_sync(both)(layer, hint)
+        if layer is not None:
+            async_to_sync(layer.group_send)(table.group, hint)
 
     transaction.on_commit(send)
 

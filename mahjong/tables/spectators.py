@@ -5,8 +5,10 @@ A spectator's whole context comes from ``engine.views.view(state, None)``: river
 both hands only once the hand has ended (with the seed). Nothing else about the hand
 enters a spectator template.
 
-Spectators follow the players' hints-then-render flow in a group of their own
-(``watch_group``): a hint names the version, each spectator connection renders. The
+Spectators follow the players' hints-then-render flow: their sockets join the table's
+group, so one hint per move reaches players and spectators alike (a group of their own,
+``watch_group``, only carries the host's "closed to spectators"). A hint names the
+version, each spectator connection renders. The
 spectator view is the same for everyone, so one rendering per version and language is
 cached and shared by every spectator of the table: a crowd costs one render, not one
 each, and the players' connections never render for it.

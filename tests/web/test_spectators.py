@@ -229,3 +229,32 @@ def test_the_watch_and_live_pages_speak_chinese(duel, outsider, client_of):
         text = text.replace(duel.public_id, "")
         words = re.findall(r"\b[A-Za-z]{4,}\b", text)
         assert [w for w in words if w not in {"Online", "Alice", "Carol", "English"}] == [], url
+
+
+def test_spectators_get_the_players_hint_but_not_their_emotes(redis_layer, duel, alice, outsider):
+    """Spectator sockets share the table's group (one hint per move for everyone): the
+    players' emotes travel there too, and a spectator neither sees one nor drops on it."""
+    from channels.db import database_sync_to_async
+    from django.test import Client
+
+    from mahjong.tables import services
+
+    ws = watch_socket(duel, outsider)
+    player = Client()
+    player.force_login(alice)
+    emote_url = f"{duel.get_absolute_url()}emote/"
+    hand = duel.current_hand()
+
+    async def scenario():
+        assert (await ws.connect())[0]
+        await ws.receive_from(20)
+        sent = await database_sync_to_async(lambda: player.post(emote_url, {"emote": "nice"}))()
+        quiet = await ws.receive_nothing(timeout=1)
+        await database_sync_to_async(services.advance)(hand.pk, hand.version)
+        push = await ws.receive_from(20)
+        await ws.disconnect()
+        return sent.status_code, quiet, push
+
+    status, quiet, push = run(scenario)
+    assert status == 204 and quiet
+    assert f'data-version="{hand.version + 1}"' in push
