@@ -1,9 +1,10 @@
 """Where a move's server time goes, in one process, with nothing else in the way.
 
 Two players play whole hands at one table through the site's own code paths: the click as
-the browser sends it (an htmx POST to the act URL through Django's middleware, session
-and log-in), then, for each seat, what its socket's consumer does on the "hand changed"
-hint (re-read the table, render that viewer's fragments). Moves are random legal ones
+the table's socket takes it (the move, then the mover's own fragments from the move's
+reads; ``--click http``: the htmx POST to the act URL through Django's middleware,
+session and log-in, whose answer carries them), then what the other seat's socket does
+on the "hand changed" hint (re-read the table, render that viewer's fragments). Moves are random legal ones
 (a win when offered), from the acting seat's own view. Per stage: CPU time per move
 (median and mean) and SQL queries per move.
 
@@ -78,10 +79,17 @@ class Timer:
 
 
 def click_socket(_client, table, user, action: str, version: int) -> None:
-    """What the table's consumer does with a move message."""
-    from mahjong.tables import services
+    """What the table's consumer does with a move message: the move, then the mover's
+    screen (from the move's own reads; re-read at the end of a hand)."""
+    from django.utils import translation
 
-    services.act(table, user, action, version)
+    from mahjong.tables import presenters, services
+
+    with translation.override("zh-hans"):
+        done = services.act(table, user, action, version)
+        seat = next(s.index for s in done.seats if s.user_id == user.pk)
+        if presenters.fragments_after_move(done, seat) is None:
+            presenters.fragments_now(table.pk, seat)
 
 
 def click_http(client, table, _user, action: str, version: int) -> None:
@@ -130,8 +138,7 @@ def play(hands: int, seed: int, timer: Timer, click: str = "socket", tag: str = 
             action = choose(rng, view(state, seat)["legal_actions"])
             timer.run(f"click ({click})", partial(CLICKS[click], clients[seat], table,
                                                  users[seat], action, hand.version))
-            for viewer in (0, 1):
-                timer.run("push (one screen)", partial(push, table, viewer))
+            timer.run("push (other screen)", partial(push, table, 1 - seat))
             moves += 1
         for user in users:
             services.ready_next(table, user)

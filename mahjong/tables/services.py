@@ -309,17 +309,20 @@ def advance(hand_id: int, version: int) -> bool:
     """The timer of (hand, version): a bot seat moves at its level, an auto-played seat
     (托管, disconnected) at the efficient level, a player's timeout takes the engine's
     default action (bot_moves.decide). Does nothing if the hand has moved on."""
-    from . import bot_moves
-
-    # Most timers of a player's decision fire after the player moved: one unlocked read
-    # settles those (the version is checked again under the lock below).
+    # A timer that fires after the hand moved on: one unlocked read settles it (the
+    # version is checked again under the lock).
     table_id = (
         Hand.objects.filter(pk=hand_id, version=version, ended_at__isnull=True)
         .values_list("table_id", flat=True)
         .first()
     )
-    if table_id is None:
-        return False
+    return table_id is not None and _advance(table_id, hand_id, version)
+
+
+def _advance(table_id: int, hand_id: int, version: int) -> bool:
+    """advance, under the table's lock."""
+    from . import bot_moves
+
     with transaction.atomic():
         locked = _lock(table_id)
         if locked.hand.pk != hand_id or locked.hand.version != version or locked.state.ended:
@@ -350,7 +353,7 @@ def timer_fired(hand_id: int, version: int) -> bool:
         return False
     due = row["deadline"] <= timezone.now()
     if due and version in (row["version"], row["timer_version"]):
-        return advance(hand_id, row["version"])
+        return _advance(row["table_id"], hand_id, row["version"])
     if row["timer_version"] != version:
         return False
     with transaction.atomic():

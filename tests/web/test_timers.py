@@ -64,12 +64,13 @@ def test_the_hands_timer_finding_the_hand_moved_on_re_arms_for_the_pending_deadl
 
 @pytest.mark.django_db
 def test_a_timer_at_a_passed_deadline_resolves_the_decision_whatever_version_armed_it(
-    duel, alice, bob
+    duel, alice, bob, django_assert_max_num_queries
 ):
     first = duel.current_hand()
     hand = move(duel, [alice, bob], first)
     Hand.objects.filter(pk=hand.pk).update(deadline=timezone.now() - SECONDS)
-    assert services.timer_fired(hand.pk, first.version) is True
+    with django_assert_max_num_queries(8):  # the move's budget, its read included
+        assert services.timer_fired(hand.pk, first.version) is True
     timed_out = Event.objects.get(hand=hand, kind="action", version=hand.version + 1)
     assert timed_out.data["by"] == "timeout"
     assert services.timer_fired(hand.pk, first.version) is False  # spent
