@@ -112,7 +112,7 @@ class Hand(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["table", "number"], name="one_hand_number_per_table")
         ]
-        indexes = [models.Index(fields=["deadline"])]
+        indexes = [models.Index(fields=["deadline"]), models.Index(fields=["timer_at"])]
 
     def __str__(self):
         return f"{self.table_id}#{self.number} v{self.version}"

@@ -369,16 +369,24 @@ def timer_fired(hand_id: int, version: int) -> bool:
 
 def sweep(now: datetime.datetime | None = None) -> int:
     """Resolve every decision whose deadline passed a few seconds ago (a lost timer), and
-    every player disconnected for longer than the escape limit. Returns moves made."""
+    every player disconnected for longer than the escape limit. Returns moves made.
+
+    A hand's timer lost before its time (a Redis restart, a killed worker) would leave
+    its later decisions to this sweep too, each a few seconds late: a timer overdue
+    by SWEEP_GRACE with its deadline still to come is re-armed instead (timer_fired)."""
     now = now or timezone.now()
     moved = 0
+    late = now - SWEEP_GRACE
     overdue = Hand.objects.filter(
-        deadline__lt=now - SWEEP_GRACE,
+        Q(deadline__lt=late) | Q(timer_at__lt=late, deadline__gte=now),
         ended_at__isnull=True,
         table__status=Table.Status.PLAYING,
-    ).values_list("pk", "version")
-    for hand_id, version in overdue:
-        moved += advance(hand_id, version)
+    ).values_list("pk", "version", "deadline", "timer_version")
+    for hand_id, version, deadline, timer_version in overdue:
+        if deadline < late:
+            moved += advance(hand_id, version)
+        else:
+            timer_fired(hand_id, timer_version)
     presence.reap(now)  # connections of a dead web process: gone since their last heartbeat
     # Only seats whose table has a hand in play: a table left between hands (its player
     # closed the tab after the result) stays open, and would otherwise cost every sweep
