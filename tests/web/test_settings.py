@@ -136,7 +136,13 @@ def test_db_pool_gives_each_process_a_psycopg_pool_and_refuses_what_cannot_work(
     result = _pool_of(DATABASE_URL=pg, DB_POOL="6")
     assert result.returncode == 0, result.stderr
     assert "'pool': {'min_size': 1, 'max_size': 6, 'timeout': 20}" in result.stdout
-    assert "pool" not in _pool_of(DATABASE_URL=pg).stdout  # off unless asked for
+    assert "'prepare_threshold': 5" in result.stdout  # its connections live on
+    plain = _pool_of(DATABASE_URL=pg).stdout
+    assert "pool" not in plain and "prepare_threshold" not in plain  # off unless asked for
+    assert "'server_side_binding': True" in plain
+    client_side = _pool_of(DATABASE_URL=pg, DB_SERVER_BINDING="false").stdout
+    assert "'server_side_binding': False" in client_side
+    assert "server_side_binding" not in _pool_of(DATABASE_URL="sqlite:///:memory:").stdout
     refused = {
         "DB_POOL is for PostgreSQL": _pool_of(DATABASE_URL="sqlite:///:memory:", DB_POOL="4"),
         "exclude each other": _pool_of(DATABASE_URL=pg, DB_POOL="4", DB_CONN_MAX_AGE="60"),
