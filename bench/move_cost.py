@@ -4,9 +4,9 @@ Two players play whole hands at one table through the site's own code paths: the
 the table's socket takes it (the move, then the mover's own fragments from the move's
 reads; ``--click http``: the htmx POST to the act URL through Django's middleware,
 session and log-in, whose answer carries them), then what the other seat's socket does
-on the "hand changed" hint (re-read the table, render that viewer's fragments). Moves are random legal ones
-(a win when offered), from the acting seat's own view. Per stage: CPU time per move
-(median and mean) and SQL queries per move.
+on the "hand changed" hint (re-read the table, render that viewer's fragments). Moves
+are random legal ones (a win when offered), from the acting seat's own view. Per stage:
+CPU time per move (median and mean) and SQL queries per move.
 
     .venv/bin/python bench/move_cost.py --hands 20
     .venv/bin/python bench/move_cost.py --hands 20 --profile /tmp/move.prof

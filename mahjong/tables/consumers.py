@@ -69,7 +69,7 @@ class _TableSocket(JsonWebsocketConsumer):
         still takes its own messages one at a time, whichever pool thread runs them.
         SQLite (the embedded default) allows one writer at a time anyway, and its
         in-memory test database refuses concurrent threads: there, the shared thread."""
-        if message.get("origin") and message["origin"] == self.channel_name:
+        if message.get("origin") == self.channel_name:
             return
         await database_sync_to_async(self._dispatch, thread_sensitive=_SHARED_THREAD)(message)
 

@@ -97,7 +97,7 @@ class Hand(models.Model):
     seed = models.CharField(max_length=128, blank=True)  # revealed when the hand ends
     deadline = models.DateTimeField(null=True, blank=True)  # of the pending decision
     # The hand's timer task: the version it carries and when it fires, at or before the
-    # deadline (tables.services.arm_timer: a move adds no task while this one comes first).
+    # deadline (tables.services._arm: a move adds no task while this one comes first).
     timer_version = models.PositiveIntegerField(null=True, blank=True)
     timer_at = models.DateTimeField(null=True, blank=True)
     result = models.JSONField(null=True, blank=True)  # fans and settlement, once ended
