@@ -38,7 +38,6 @@ import random
 import re
 import resource
 import signal
-import statistics
 import sys
 import time
 from dataclasses import dataclass, field
@@ -71,7 +70,8 @@ class Run:
     """What one table count's game phase records."""
     started: float = 0.0  # the measured window
     ended: float = float("inf")
-    clicks: list[tuple] = field(default_factory=list)  # (table, version, t0)
+    # (table, version, t0, verb, the clicker's arrivals)
+    clicks: list[tuple] = field(default_factory=list)
     screens: dict[str, list[dict]] = field(default_factory=dict)  # table -> arrivals
     errors: dict[str, int] = field(default_factory=dict)
     refused: int = 0  # a click the server answered with a notice (stale, illegal)
@@ -202,7 +202,7 @@ class Player:
             return
         t0 = time.monotonic()
         if self.click == "socket":
-            self.pending = (self.table, version + 1, t0)
+            self.pending = (self.table, version + 1, t0, action.split()[0], self.arrivals)
             self.run.clicks.append(self.pending)
             await self.ws.send(json.dumps({"action": action, "version": version}))
             return
@@ -214,7 +214,8 @@ class Player:
         elif 'class="flash error"' in r.text:
             self.run.refused += 1
         else:
-            self.run.clicks.append((self.table, version + 1, t0))
+            self.run.clicks.append((self.table, version + 1, t0, action.split()[0],
+                                    self.arrivals))
 
     async def connect(self):
         """The table's WebSocket, as htmx's ws extension opens it: a failed opening is
@@ -375,13 +376,17 @@ def summarize(run, tables, open_tables, seated, q0, q1, rss_before, rss_during, 
               seconds):
     clicks = [c for c in run.clicks if run.in_window(c[2])]
     latencies, missing = [], 0
-    for table, version, t0 in clicks:
+    by_kind: dict[str, list[float]] = {}  # the tail's shape: which clicks, which screen
+    for table, version, t0, verb, mine in clicks:
         for arrivals in run.screens.get(table, []):
             seen = min((t for v, t in arrivals.items() if v >= version), default=None)
             if seen is None:
                 missing += t0 < run.ended - MISSED_AFTER  # no update in MISSED_AFTER s
-            else:
-                latencies.append(max(0.0, seen - t0))
+                continue
+            latencies.append(max(0.0, seen - t0))
+            screen = "mover" if arrivals is mine else "other"
+            for kind in (screen, f"{verb} ({screen})"):
+                by_kind.setdefault(kind, []).append(latencies[-1])
     moves = _moves(run)
     queries = {role: q1[role] - q0[role] for role in q1}
     per_table = [(d - b) / max(1, open_tables) for b, d in zip(rss_before, rss_during)]
@@ -392,6 +397,7 @@ def summarize(run, tables, open_tables, seated, q0, q1, rss_before, rss_during, 
         "table_moves_per_s": round(moves / seconds, 1),
         "screens_updated": len(latencies), "screens_missed": missing,
         **_ms(latencies),
+        "latency_by_click": {kind: {"n": len(v), **_ms(v)} for kind, v in sorted(by_kind.items())},
         "queries_per_s": round(sum(queries.values()) / seconds, 1),
         "queries_per_move": round(sum(queries.values()) / max(1, moves), 1),
         "queries_web_per_move": round(queries["web"] / max(1, moves), 1),
