@@ -1,4 +1,4 @@
-"""ASGI entry point for daphne: HTTP now, WebSockets for live tables (next issue).
+"""ASGI entry point for daphne: HTTP and the live tables' WebSockets.
 
 The Django app is built before anything that imports models (consumers), as Channels
 requires; the tables app adds its routes to WEBSOCKET_ROUTES.
@@ -16,6 +16,7 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from django.conf import settings  # noqa: E402
 
+from mahjong.startup import warm_up  # noqa: E402
 from mahjong.tables.routing import websocket_urlpatterns as table_routes  # noqa: E402
 
 WEBSOCKET_ROUTES: list = [*table_routes]
@@ -34,3 +35,5 @@ application = ProtocolTypeRouter(
         "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(WEBSOCKET_ROUTES))),
     }
 )
+
+warm_up()  # before the first player, not on their move (mahjong.startup)
