@@ -44,6 +44,44 @@ def test_the_wild_and_drawn_markers_are_classes_and_words():
     assert 'alt="五万（财神）"' in zh and 'data-tile="5m"' in zh
 
 
+ROW_LOOP = '{% for t in row %}{% tile t "sm" wild=wild attr=attr %}{% endfor %}'
+RIVER_LOOP = (
+    '{% for r in rows %}<div class="river-row">{% for d in r %}{% if d.latest %}'
+    '<span class="latest">{% tile d.tile "sm" attr="data-face" %}</span>{% else %}'
+    '{% tile d.tile "sm" attr="data-face" %}{% endif %}{% endfor %}</div>{% endfor %}'
+)
+
+
+@pytest.mark.parametrize("lang", ["zh-hans", "en"])
+@pytest.mark.parametrize(("row", "wild", "attr"), [
+    (["1m", "5m", "7z", "2f"], "5m", ""), (["9s", "9s"], False, "data-face"), ([], None, ""),
+])
+def test_a_row_tag_is_the_markup_of_a_loop_of_tile_tags(lang, row, wild, attr):
+    context = {"row": row, "wild": wild, "attr": attr}
+    loop = rendered(ROW_LOOP, lang, **context)
+    assert rendered('{% tiles row "sm" wild=wild attr=attr %}', lang, **context) == loop
+    assert (row == []) == (loop == "")
+
+
+@pytest.mark.parametrize("count", [0, 1, 13])
+def test_backs_are_the_markup_of_a_loop_of_back_tiles(count):
+    loop = '{% for i in ""|center:n %}{% tile "back" "sm" attr="" %}{% endfor %}'
+    expected = rendered(loop, "en", n=count)
+    assert rendered('{% tile_backs n "sm" %}', "en", n=count) == expected
+    assert expected.count("tile--back") == count
+
+
+@pytest.mark.parametrize("lang", ["zh-hans", "en"])
+def test_river_rows_mark_the_latest_discard_as_the_loop_did(lang):
+    rows = [[{"tile": t, "latest": False} for t in ("1m", "2m", "3m")],
+            [{"tile": "7z", "latest": True}]]
+    html = rendered('{% river_rows rows "sm" %}', lang, rows=rows)
+    assert html == rendered(RIVER_LOOP, lang, rows=rows)
+    assert html.count('class="river-row"') == 2 and html.count('class="latest"') == 1
+    empty = rendered('{% river_rows rows "sm" %}', lang, rows=[[]])
+    assert empty == '<div class="river-row"></div>'
+
+
 def test_a_size_in_pixels_sets_the_custom_property():
     html = rendered("{% tile '2p' size=40 %}", "en")
     assert 'style="--tile-w:40px"' in html and 'width="40" height="53"' in html
