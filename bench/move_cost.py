@@ -11,8 +11,8 @@ CPU time per move (median and mean) and SQL queries per move.
     .venv/bin/python bench/move_cost.py --hands 20
     .venv/bin/python bench/move_cost.py --hands 20 --profile /tmp/move.prof
 
-The database is a fresh SQLite file unless --database names another (a PostgreSQL URL:
-the database is created and dropped). Timers are off (Celery eager mode skips them): the
+The database is a fresh SQLite file unless --database names another (an existing, empty
+PostgreSQL database's URL: migrated, then used). Timers are off (Celery eager mode skips them): the
 workers' share is measured by bench/load.py.
 """
 

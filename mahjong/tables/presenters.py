@@ -20,7 +20,7 @@ from mahjong.engine.state import GameState
 from mahjong.engine.tiles import format_tile, max_copies, parse_tiles
 from mahjong.engine.views import view
 
-from . import emotes, presence
+from . import compiled, emotes, presence
 from .models import Hand, Seat, Table
 
 RIVER_ROW = 11
@@ -183,12 +183,7 @@ def _prefs(user) -> dict:
 def latest_hand(table_id: int) -> Hand | None:
     """The table's current hand with the table itself (and what a page shows of it) in
     one query: a push on every move re-reads both."""
-    return (
-        Hand.objects.select_related("table__tier")
-        .filter(table_id=table_id)
-        .order_by("-number")
-        .first()
-    )
+    return compiled.latest_hand(table_id)
 
 
 def context_for(
@@ -201,7 +196,7 @@ def context_for(
     state: GameState | None = None,
 ) -> dict:
     hand = hand or table.current_hand()
-    seats = seats or list(table.seats.select_related("user").order_by("index"))
+    seats = seats or compiled.seats(table.pk)
     state = state or hand.game()
     v = view(state, seat)
     latest = latest_discarder(v)

@@ -36,7 +36,7 @@ from mahjong.engine.tiles import format_tiles
 from mahjong.engine.wall import new_seed
 from mahjong.ratings import services as ratings
 
-from . import presence
+from . import compiled, presence
 from .models import Event, Hand, Seat, Table
 
 log = logging.getLogger(__name__)
@@ -81,21 +81,14 @@ def seat_of(table: Table, user) -> Seat | None:
 
 
 def _lock(table_id: int) -> Locked:
-    """The table's current hand, locked for this transaction, with its seats. Two queries:
-    the table and what the end of a hand reads of it come joined to the locked hand row
-    (only that row is locked), the seats with their players (query budget: at most 8 per
-    action, tests/web/test_query_budget.py)."""
-    hand = (
-        Hand.objects.select_for_update(of=("self",))
-        .select_related("table__ruleset", "table__tier", "table__match")
-        .filter(table_id=table_id)
-        .order_by("-number")
-        .first()
-    )
+    """The table's current hand, locked for this transaction, with its seats. Two queries
+    (tables.compiled): the table and what the end of a hand reads of it come joined to
+    the locked hand row (only that row is locked), the seats with their players (query
+    budget: at most 8 per action, tests/web/test_query_budget.py)."""
+    hand = compiled.locked_hand(table_id)
     if hand is None:
         raise TableError(_("This table has no hand yet."))
-    seats = list(Seat.objects.filter(table_id=table_id).select_related("user").order_by("index"))
-    return Locked(hand.table, hand, seats, hand.game())
+    return Locked(hand.table, hand, compiled.seats(table_id), hand.game())
 
 
 def _seated(locked: Locked, user) -> Seat:

@@ -1,0 +1,113 @@
+"""The reads every move repeats, compiled once per thread (tables.compiled): the same
+model instances the ORM gives, related objects included, in one query each, with the
+lock's rules kept."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from django.db import connection, transaction
+from django.db.transaction import TransactionManagementError
+from django.forms.models import model_to_dict
+from django.test.utils import CaptureQueriesContext
+
+from lobby.models import RoomTier, Ruleset
+from mahjong.tables import compiled, services
+from mahjong.tables.models import Hand, Seat
+from tests.web.tables_support import no_eager_timers  # noqa: F401
+
+
+def fields(obj) -> dict:
+    return {k: v for k, v in vars(obj).items() if not k.startswith("_")}
+
+
+@pytest.fixture
+def tables(settings, alice, bob):
+    """Two tables, the second in a room tier and a hand further on, so a read that
+    ignored its argument or the ordering would show it."""
+    settings.MAHJONG_TEST_SEED = "compiled"
+    classic = Ruleset.objects.get(slug="classic")
+    first = services.open_table(classic, [alice, bob])
+    second = services.open_table(classic, [bob, alice], tier=RoomTier.objects.first())
+    second_hand = second.current_hand()
+    Hand.objects.create(table=second, number=second_hand.number + 1, state=second_hand.state,
+                        commitment=second_hand.commitment)
+    return first, second
+
+
+def test_the_latest_hand_is_the_orms_with_its_table_and_tier(tables):
+    for table in tables:
+        expected = (Hand.objects.select_related("table__tier").filter(table_id=table.pk)
+                    .order_by("-number").first())
+        with CaptureQueriesContext(connection) as queries:
+            hand = compiled.latest_hand(table.pk)
+            tier = hand.table.tier  # joined: no query of its own
+        assert len(queries) == 1
+        assert fields(hand) == fields(expected) and hand.game() == expected.game()
+        assert fields(hand.table) == fields(expected.table)
+        assert (tier and fields(tier)) == (expected.table.tier and fields(expected.table.tier))
+        assert hand._state.adding is False and hand._state.db == "default"
+    assert tables[1].tier_id is not None and compiled.latest_hand(tables[1].pk).number == 2
+
+
+def test_seats_come_in_order_with_their_players(tables, alice, bob):
+    first, second = tables
+    with CaptureQueriesContext(connection) as queries:
+        seats = compiled.seats(second.pk)
+        names = [s.user.username for s in seats]
+    assert len(queries) == 1 and names == [bob.username, alice.username]
+    expected = list(Seat.objects.filter(table=second).select_related("user").order_by("index"))
+    assert [model_to_dict(s) for s in seats] == [model_to_dict(s) for s in expected]
+    assert [fields(s.user) for s in seats] == [fields(s.user) for s in expected]
+    assert compiled.seats(first.pk)[0].user == alice and compiled.seats(10**9) == []
+
+
+def test_the_locked_read_needs_a_transaction_and_joins_what_settling_reads(tables):
+    table = tables[1]
+    with transaction.atomic(), CaptureQueriesContext(connection) as queries:
+        hand = compiled.locked_hand(table.pk)
+        joined = (hand.table.ruleset.slug, hand.table.tier.pk, hand.table.match)
+    assert len(queries) == 1 and hand.number == 2
+    assert joined == (table.ruleset.slug, table.tier_id, None)
+    if connection.vendor == "postgresql":
+        assert "FOR UPDATE OF" in queries[0]["sql"]
+    assert compiled.latest_hand(10**9) is None
+
+
+@pytest.mark.django_db(transaction=True)
+def test_outside_a_transaction_the_locked_read_is_refused_as_the_orms():
+    orm = Hand.objects.select_for_update().filter(table_id=1)
+    if connection.features.has_select_for_update:
+        with pytest.raises(TransactionManagementError):
+            list(orm)
+        with pytest.raises(TransactionManagementError, match="outside of a transaction"):
+            compiled.locked_hand(1)
+    else:  # SQLite: no row locks, nothing to refuse
+        assert list(orm) == [] and compiled.locked_hand(1) is None
+
+
+def test_each_thread_compiles_its_own_and_reuses_it(tables):
+    table = tables[0]
+    read = compiled.CompiledRead(lambda table_id: Seat.objects.filter(table_id=table_id))
+    built = []
+    original = read.build
+    read.build = lambda *args: built.append(args) or original(*args)
+    assert len(read(table.pk)) == 2 and len(read(table.pk)) == 2
+    assert built == [compiled.MARKERS[:1]]
+    plans = []  # another thread has a connection of its own, so a compiler of its own
+    worker = threading.Thread(target=lambda: plans.append(read._plan("default", 1)))
+    worker.start()
+    worker.join()
+    assert len(built) == 2 and plans[0].compiler is not read._plan("default", 1).compiler
+
+
+def test_a_read_that_drops_an_argument_or_annotates_is_refused():
+    from django.db.models import Count
+
+    with pytest.raises(ValueError, match="once"):
+        compiled.CompiledRead(lambda table_id: Seat.objects.all())(1)
+    with pytest.raises(ValueError, match="annotations"):
+        compiled.CompiledRead(
+            lambda table_id: Seat.objects.filter(table_id=table_id).annotate(n=Count("id"))
+        )(1)
