@@ -42,7 +42,7 @@ def test_a_third_user_watches_a_bot_table_live_and_sees_the_hands_only_at_the_en
     eve.context.add_init_script(RECORD)
     eve.click("[data-testid=live-tables-link]")
     eve.wait_for_url(f"{site}/tables/live/")
-    eve.click(f"tr[data-table={table_id}] a")
+    eve.click(f'tr[data-table="{table_id}"] a')  # quoted: an id may start with a digit
     eve.wait_for_url(f"{site}/tables/{table_id}/watch/")
     eve.wait_for_function("window.__watched.length > 0")  # the socket's snapshot
     shot(eve, "watch-start")
