@@ -133,13 +133,15 @@ _SEATS = CompiledRead(
 
 def latest_hand(table_id: int) -> Hand | None:
     """The table's current hand with the table and its room tier (a push)."""
-    return next(iter(_LATEST_HAND(table_id)), None)
+    rows = _LATEST_HAND(table_id)
+    return rows[0] if rows else None
 
 
 def locked_hand(table_id: int) -> Hand | None:
     """The table's current hand, its row locked for the transaction, with the table, its
     ruleset, room tier and match (a move)."""
-    return next(iter(_LOCKED_HAND(table_id)), None)
+    rows = _LOCKED_HAND(table_id)
+    return rows[0] if rows else None
 
 
 def seats(table_id: int) -> list[Seat]:

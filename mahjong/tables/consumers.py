@@ -29,7 +29,7 @@ from django.utils.translation.trans_real import (
     parse_accept_lang_header,
 )
 
-from . import presenters, ratelimit, services, sessions, spectators
+from . import compiled, presenters, ratelimit, services, sessions, spectators
 from .models import Table
 
 _SHARED_THREAD = settings.DATABASES["default"]["ENGINE"].endswith("sqlite3")
@@ -242,7 +242,7 @@ class WatchConsumer(_TableSocket):
         self.close(code=REFUSED)
 
     def push(self):
-        hand = presenters.latest_hand(self.table.pk)
+        hand = compiled.latest_hand(self.table.pk)
         self.table = hand.table
         with translation.override(self.language or settings.LANGUAGE_CODE):
             self.send(text_data=spectators.fragments(self.table, hand))

@@ -180,12 +180,6 @@ def _prefs(user) -> dict:
     }
 
 
-def latest_hand(table_id: int) -> Hand | None:
-    """The table's current hand with the table itself (and what a page shows of it) in
-    one query: a push on every move re-reads both."""
-    return compiled.latest_hand(table_id)
-
-
 def context_for(
     table: Table,
     seat: int,
@@ -286,7 +280,7 @@ def fragments_after_move(done, seat: int) -> str | None:
 def fragments_now(table_id: int, seat: int, notice: str = "") -> tuple[Table, str]:
     """What a socket pushes: the table as it is now (re-read with its hand in one query)
     and this seat's fragments of it."""
-    hand = latest_hand(table_id)
+    hand = compiled.latest_hand(table_id)  # with its table, in one query
     return hand.table, fragments(hand.table, seat, notice=notice, hand=hand)
 
 

@@ -35,9 +35,6 @@ def tile(tile, size="md", drawn=False, wild=False, attr="data-tile"):
     return _tile(tile, size, bool(drawn), wild, attr, _language())
 
 
-# A table page shows about 50 tiles and is rendered for every screen on every move;
-# a tile's markup is a pure function of these arguments (and the static files' URLs),
-# and there are only a few thousand distinct ones.
 @register.simple_tag
 def tiles(row, size="md", wild=False, attr="data-tile"):
     language = _language()
@@ -70,6 +67,9 @@ def _language() -> str:
     return get_language() or "zh-hans"
 
 
+# A table page shows about 50 tiles and is rendered for every screen on every move;
+# a tile's markup is a pure function of these arguments (and the static files' URLs),
+# and there are only a few thousand distinct ones.
 @lru_cache(maxsize=8192)
 def _tile(tile, size, drawn: bool, wild, attr: str, language: str):
     code = render.notation(tile)
