@@ -5,3 +5,10 @@ class TablesConfig(AppConfig):
     name = "mahjong.tables"
     label = "tables"
     verbose_name = "Tables"
+
+    def ready(self):
+        from django.db.backends.signals import connection_created
+
+        from mahjong import pool_check
+
+        connection_created.connect(pool_check.use_on_pools, dispatch_uid="pool_check")
