@@ -1,4 +1,4 @@
-"""The reads every move repeats, compiled to SQL once per thread.
+"""The reads and writes every move repeats, compiled to SQL once.
 
 Each push reads the table's latest hand (with its table) and the seats (with their
 players), and each move reads the same under the hand's lock. Django compiled these
@@ -12,6 +12,12 @@ instances, the select_related objects included).
 Only whole numbers are arguments (ids), and only plain selects (filters, select_related,
 ordering, a slice; no annotations). A compiler is bound to its thread's connection,
 hence one per thread.
+
+The writes (the hand's UPDATE, the events' INSERT) are plain SQL over a model's fields,
+built once per database, with each value converted by its field as the ORM converts it
+(``get_db_prep_save``): what ``save(update_fields=...)`` and ``bulk_create`` send, without
+building and compiling a query object on every move. They send no model signals; the
+tables' models have no receivers.
 """
 
 from __future__ import annotations
@@ -20,12 +26,12 @@ import threading
 from dataclasses import dataclass
 from typing import Callable
 
-from django.db import connections
+from django.db import DatabaseError, connections
 from django.db.models import QuerySet
 from django.db.models.query import get_related_populators
 from django.db.transaction import TransactionManagementError
 
-from .models import Hand, Seat
+from .models import Event, Hand, Seat
 
 MARKERS = (-739_000_001, -739_000_002, -739_000_003)  # never an id
 
@@ -147,3 +153,76 @@ def locked_hand(table_id: int) -> Hand | None:
 def seats(table_id: int) -> list[Seat]:
     """The table's seats in order, with their players."""
     return _SEATS(table_id)
+
+
+# ----- the writes ------------------------------------------------------------------------
+
+
+class _Columns:
+    """Some of a model's fields, as SQL: quoted names, and values as the database takes them."""
+
+    def __init__(self, model, names: tuple[str, ...]):
+        self.model = model
+        self.fields = [model._meta.get_field(name) for name in names]
+        self._sql: dict[tuple[str, int], str] = {}  # (database, rows) -> statement
+
+    def values(self, obj_or_row, connection, *, from_obj: bool) -> list:
+        if from_obj:
+            raw = [f.pre_save(obj_or_row, False) for f in self.fields]
+        else:
+            raw = obj_or_row
+        return [f.get_db_prep_save(v, connection) for f, v in zip(self.fields, raw, strict=True)]
+
+    def statement(self, connection, rows: int, build: Callable) -> str:
+        key = (connection.alias, rows)
+        if key not in self._sql:
+            qn = connection.ops.quote_name
+            columns = [qn(f.column) for f in self.fields]
+            self._sql[key] = build(qn, qn(self.model._meta.db_table), columns)
+        return self._sql[key]
+
+
+class CompiledUpdate(_Columns):
+    """``obj.save(update_fields=names)`` as one prepared UPDATE by primary key."""
+
+    def __call__(self, obj, using: str = "default") -> None:
+        connection = connections[using]
+        sql = self.statement(connection, 1, self._build)
+        params = [*self.values(obj, connection, from_obj=True), obj.pk]
+        with connection.cursor() as cursor:
+            cursor.execute(sql, params)
+            if cursor.rowcount != 1:
+                raise DatabaseError(f"{self.model.__name__} {obj.pk}: no row to update")
+
+    def _build(self, qn, table: str, columns: list[str]) -> str:
+        sets = ", ".join(f"{c} = %s" for c in columns)
+        return f"UPDATE {table} SET {sets} WHERE {qn(self.model._meta.pk.column)} = %s"
+
+
+class CompiledInsert(_Columns):
+    """``bulk_create`` of rows given as tuples of the fields' values (no ids read back)."""
+
+    def __call__(self, rows: list[tuple], using: str = "default") -> None:
+        if not rows:
+            return
+        connection = connections[using]
+        sql = self.statement(connection, len(rows), self._build(len(rows)))
+        params = [v for row in rows for v in self.values(row, connection, from_obj=False)]
+        with connection.cursor() as cursor:
+            cursor.execute(sql, params)
+
+    @staticmethod
+    def _build(rows: int) -> Callable:
+        def build(qn, table: str, columns: list[str]) -> str:
+            one = "(" + ", ".join(["%s"] * len(columns)) + ")"
+            return f"INSERT INTO {table} ({', '.join(columns)}) VALUES {', '.join([one] * rows)}"
+
+        return build
+
+
+# What a move changes of its hand (services._save). The move that ends a hand saves the
+# whole row (its outcome, the ranked flag): once a hand, no need to compile it away.
+MOVE_FIELDS = ("version", "state", "event_count", "deadline", "timer_version", "timer_at")
+save_move = CompiledUpdate(Hand, MOVE_FIELDS)
+EVENT_FIELDS = ("hand", "seq", "version", "kind", "data", "created_at")
+insert_events = CompiledInsert(Event, EVENT_FIELDS)  # rows of those fields' values

@@ -37,7 +37,7 @@ from mahjong.engine.wall import new_seed
 from mahjong.ratings import services as ratings
 
 from . import compiled, presence
-from .models import Event, Hand, Seat, Table
+from .models import Hand, Seat, Table
 
 log = logging.getLogger(__name__)
 
@@ -171,10 +171,9 @@ def _start_hand(table: Table, previous: Hand | None, stage: int = 0) -> Hand:
 
 def _append(hand: Hand, events: list[dict]) -> None:
     """The events after the hand's log; the caller saves ``hand.event_count``."""
-    seq = hand.event_count
-    Event.objects.bulk_create(
-        Event(hand=hand, seq=seq + i, version=hand.version, kind=e.get("type", "?"), data=e)
-        for i, e in enumerate(events)
+    seq, now = hand.event_count, timezone.now()
+    compiled.insert_events(
+        [(hand.pk, seq + i, hand.version, e.get("type", "?"), e, now) for i, e in enumerate(events)]
     )
     hand.event_count = seq + len(events)
 
@@ -234,7 +233,10 @@ def _save(
         hand.ended_at = timezone.now()
         hand.result = _finish(locked, new)
     _schedule(hand, new, locked.seats)
-    hand.save()
+    if new.ended:
+        hand.save()
+    else:
+        compiled.save_move(hand)
     _notify_on_commit(locked.table, hand.version, origin)
 
 
