@@ -82,6 +82,50 @@ def test_river_rows_mark_the_latest_discard_as_the_loop_did(lang):
     assert empty == '<div class="river-row"></div>'
 
 
+# The table's hand as a loop of tags, before {% hand_row %}: the reference markup.
+HAND_LOOP = (
+    '{% for t in own %}{% if t.action %}<button class="tile-button{% if t.keeps_ready %} '
+    'keeps-ready{% endif %}" data-action="{{ t.action }}" data-key="{{ t.key }}"{% if t.k'
+    'ey %} aria-keyshortcuts="{{ t.key }}"{% endif %} hx-post="{{ act_url }}" hx-vals=\'{"'
+    'action": "{{ t.action }}", "version": {{ version }}}\' hx-swap="none">{% tile t.tile '
+    '"lg" wild=wild %}{% if t.keeps_ready %}<span class="sr-only">{% translate "(keeps th'
+    'e hand ready)" %}</span>{% endif %}</button>{% else %}<span class="tile-slot">{% til'
+    'e t.tile "lg" wild=wild %}</span>{% endif %}{% endfor %}'
+)
+DRAWN_LOOP = (
+    '{% if drawn %}{% if drawn.action %}<button class="tile-button drawn{% if drawn.keeps'
+    '_ready %} keeps-ready{% endif %}" data-drawn="1" data-action="{{ drawn.action }}" da'
+    'ta-key="{{ drawn.key }}"{% if drawn.key %} aria-keyshortcuts="{{ drawn.key }}"{% end'
+    'if %} hx-post="{{ act_url }}" hx-vals=\'{"action": "{{ drawn.action }}", "version": {'
+    '{ version }}}\' hx-swap="none">{% tile drawn.tile "lg" drawn=True wild=wild %}{% if d'
+    'rawn.keeps_ready %}<span class="sr-only">{% translate "(keeps the hand ready)" %}</s'
+    'pan>{% endif %}</button>{% else %}<span class="tile-slot drawn" data-drawn="1">{% ti'
+    'le drawn.tile "lg" drawn=True wild=wild %}</span>{% endif %}{% endif %}'
+)
+OWN = [
+    {"tile": "1m", "action": "discard 1m", "key": "1", "keeps_ready": True},
+    {"tile": "5m", "action": "discard 5m", "key": "", "keeps_ready": False},
+    {"tile": "7z", "action": "", "key": "3", "keeps_ready": False},
+    {"tile": "2f", "action": '<discard "x">', "key": "&", "keeps_ready": False},
+]
+
+
+@pytest.mark.parametrize("lang", ["zh-hans", "en"])
+@pytest.mark.parametrize("wild", [False, "5m"])
+def test_the_hand_row_is_the_markup_of_the_loop_it_replaced(lang, wild):
+    context = {"own": OWN, "act_url": "/tables/ab&c/act/", "version": 1234, "wild": wild}
+    html = rendered("{% hand_row own act_url version wild %}", lang, **context)
+    assert html == rendered("{% load i18n %}" + HAND_LOOP, lang, **context)
+    assert html.count("<button") == 3 and html.count('class="tile-slot"') == 1
+    assert "&lt;discard &quot;x&quot;&gt;" in html and "/tables/ab&amp;c/act/" in html
+    for drawn in OWN:
+        tagged = rendered(
+            "{% hand_row drawn act_url version wild drawn=True %}", lang, drawn=drawn, **context
+        )
+        assert tagged == rendered("{% load i18n %}" + DRAWN_LOOP, lang, drawn=drawn, **context)
+        assert 'data-drawn="1"' in tagged
+
+
 def test_a_size_in_pixels_sets_the_custom_property():
     html = rendered("{% tile '2p' size=40 %}", "en")
     assert 'style="--tile-w:40px"' in html and 'width="40" height="53"' in html

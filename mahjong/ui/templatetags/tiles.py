@@ -13,7 +13,10 @@ A table push renders about 50 tiles for each screen on every move, and a loop of
 tiles therefore have tags of their own, each the same markup as a loop of ``{% tile %}``:
 ``{% tiles list "sm" wild=wild attr="" %}`` a row, ``{% tile_backs n "sm" %}`` n tile backs,
 ``{% river_rows rows "sm" %}`` a river (rows of ``{"tile", "latest"}``, the latest discard
-in ``<span class="latest">``).
+in ``<span class="latest">``), and ``{% hand_row own act_url version wild %}`` the
+viewer's concealed tiles (``{"tile", "action", "key", "keeps_ready"}`` each, from
+tables.presenters): a discard button for each tile with an action, a plain slot for the
+rest; ``drawn=True`` for the drawn tile (one such dict).
 """
 
 from functools import lru_cache
@@ -22,8 +25,9 @@ from django import template
 from django.core.signals import setting_changed
 from django.dispatch import receiver
 from django.templatetags.static import static
+from django.utils.html import escape
 from django.utils.safestring import mark_safe
-from django.utils.translation import get_language
+from django.utils.translation import get_language, gettext
 
 from mahjong.ui import render
 
@@ -55,6 +59,35 @@ def river_rows(rows, size="md", attr="data-face"):
             + "</div>"
             for row in rows
         )
+    )
+
+
+@register.simple_tag
+def hand_row(row, act_url, version, wild=False, drawn=False):
+    language = _language()
+    if drawn:
+        row = [row]
+    note = f'<span class="sr-only">{escape(gettext("(keeps the hand ready)"))}</span>'
+    return mark_safe("".join(
+        _hand_tile(t, escape(act_url), int(version), wild, bool(drawn), note, language)
+        for t in row
+    ))
+
+
+def _hand_tile(t: dict, act_url: str, version: int, wild, drawn: bool, note: str, language):
+    face = _tile(t["tile"], "lg", drawn, wild, "data-tile", language)
+    marks = ' data-drawn="1"' if drawn else ""
+    if not t["action"]:
+        return f'<span class="tile-slot{" drawn" if drawn else ""}"{marks}>{face}</span>'
+    action, key = escape(t["action"]), escape(t["key"])
+    ready = bool(t["keeps_ready"])
+    classes = "tile-button" + (" drawn" if drawn else "") + (" keeps-ready" if ready else "")
+    shortcut = f' aria-keyshortcuts="{key}"' if key else ""
+    vals = f'{{"action": "{action}", "version": {version}}}'
+    return (
+        f'<button class="{classes}"{marks} data-action="{action}" data-key="{key}"{shortcut}'
+        f""" hx-post="{act_url}" hx-vals='{vals}' hx-swap="none">"""
+        f'{face}{note if ready else ""}</button>'
     )
 
 
