@@ -8,8 +8,6 @@ POST /tables/<id>/emote/ {"emote": "nice"} -> group_send {"type": "table_emote",
 
 from __future__ import annotations
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
 from django.http import HttpResponse
@@ -22,7 +20,7 @@ from django.views.decorators.http import require_POST
 
 from accounts.models import User
 
-from . import services
+from . import broadcast, services
 from .models import Table
 
 COOLDOWN = 3  # seconds between two emotes of one player
@@ -54,9 +52,7 @@ def send(request, public_id):
         return HttpResponse(_("No such emote."), status=400)
     if not cache.add(f"emote:{table.public_id}:{seat.index}", 1, timeout=COOLDOWN):
         return HttpResponse(_("One emote every few seconds, please."), status=429)
-    async_to_sync(get_channel_layer().group_send)(
-        table.group, {"type": "table_emote", "seat": seat.index, "emote": emote}
-    )
+    broadcast.group_send(table.group, {"type": "table_emote", "seat": seat.index, "emote": emote})
     return HttpResponse(status=204)
 
 

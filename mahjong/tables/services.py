@@ -14,8 +14,6 @@ import logging
 import random
 from dataclasses import dataclass, replace
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import transaction
 from django.db.models import Case, Exists, F, OuterRef, Q, Value, When
@@ -36,7 +34,7 @@ from mahjong.engine.tiles import format_tiles
 from mahjong.engine.wall import new_seed
 from mahjong.ratings import services as ratings
 
-from . import compiled, presence
+from . import broadcast, compiled, presence
 from .models import Hand, Seat, Table
 
 log = logging.getLogger(__name__)
@@ -289,12 +287,7 @@ def _notify_on_commit(table: Table, version: int, origin: str = "") -> None:
     """The hint, to the players' and the spectators' sockets alike (one group)."""
     hint = {"type": "hand.changed", "version": version, "origin": origin}
 
-    def send():
-        layer = get_channel_layer()
-        if layer is not None:
-            async_to_sync(layer.group_send)(table.group, hint)
-
-    transaction.on_commit(send)
+    transaction.on_commit(lambda: broadcast.group_send(table.group, hint))
 
 
 # ----- the server's own moves: timers, bots, sweeper, escape -----------------------------

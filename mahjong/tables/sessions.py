@@ -5,8 +5,6 @@ other sessions, e.g. another device, keep theirs). Connected by importing this m
 
 from __future__ import annotations
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.contrib.auth.signals import user_logged_out
 from django.dispatch import receiver
 
@@ -19,8 +17,8 @@ def user_group(user_id: int) -> str:
 def close_sockets(sender, request, user, **kwargs):
     if user is None:
         return
+    from . import broadcast
+
     session = getattr(request, "session", None)
-    layer = get_channel_layer()
-    if layer is not None:
-        message = {"type": "session.ended", "session": getattr(session, "session_key", None)}
-        async_to_sync(layer.group_send)(user_group(user.pk), message)
+    message = {"type": "session.ended", "session": getattr(session, "session_key", None)}
+    broadcast.group_send(user_group(user.pk), message)

@@ -18,8 +18,6 @@ from __future__ import annotations
 
 import threading
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.core.cache import cache
 from django.db.models import Q
 from django.template.loader import render_to_string
@@ -29,6 +27,7 @@ from django.utils.translation import gettext as _
 from mahjong.engine.tiles import format_tile, parse_tiles
 from mahjong.engine.views import HIDDEN_KONG, view
 
+from . import broadcast
 from .models import Hand, Seat, Table
 
 _RENDERING = threading.Lock()
@@ -43,9 +42,7 @@ def watch_group(table: Table) -> str:
 
 def close_watchers(table: Table) -> None:
     """Close every spectator socket of this table (the host closed it to spectators)."""
-    layer = get_channel_layer()
-    if layer is not None:
-        async_to_sync(layer.group_send)(watch_group(table), {"type": "watch.closed"})
+    broadcast.group_send(watch_group(table), {"type": "watch.closed"})
 
 
 def refusal(table: Table) -> str | None:

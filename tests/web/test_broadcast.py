@@ -1,0 +1,75 @@
+"""tables.broadcast: a send from a thread with no serving loop (a Celery task) goes through
+one loop that lives on, over the connections it keeps; a send from a served thread (a
+consumer) through its own loop."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+
+import pytest
+import redis
+from asgiref.sync import sync_to_async
+
+from mahjong.tables import broadcast
+from tests.web.tables_support import REDIS_URL, redis_layer  # noqa: F401
+
+
+def connections_made() -> int:
+    return redis.Redis.from_url(REDIS_URL).info("stats")["total_connections_received"]
+
+
+def received(layer, channel: str, count: int) -> list[dict]:
+    async def take():
+        return [await asyncio.wait_for(layer.receive(channel), 10) for _ in range(count)]
+
+    return asyncio.run(take())
+
+
+def test_sends_from_a_plain_thread_share_one_loop_and_its_connections(redis_layer):  # noqa: F811
+    layer = redis_layer
+    channel = asyncio.run(layer.new_channel())
+    asyncio.run(layer.group_add("broadcast-test", channel))
+    broadcast.group_send("broadcast-test", {"type": "warm", "n": -1})  # the loop connects
+    before = connections_made()
+
+    def sends():
+        for n in range(20):
+            broadcast.group_send("broadcast-test", {"type": "hint", "n": n})
+
+    worker = threading.Thread(target=sends)  # as a Celery worker's thread pool runs a task
+    worker.start()
+    worker.join(30)
+    assert connections_made() - before <= 1  # a new loop per call made 20
+    messages = received(layer, channel, 21)
+    assert [m["n"] for m in messages] == list(range(-1, 20))
+
+
+def test_a_served_thread_sends_through_the_loop_serving_it(redis_layer, monkeypatch):  # noqa: F811
+    layer = redis_layer
+
+    def no_own_loop():
+        raise AssertionError("a served thread must not use the process's own loop")
+
+    monkeypatch.setattr(broadcast, "_own_loop", no_own_loop)
+
+    async def consumer_like():
+        channel = await layer.new_channel()
+        await layer.group_add("broadcast-served", channel)
+        await sync_to_async(broadcast.group_send)("broadcast-served", {"type": "hint", "n": 7})
+        return await asyncio.wait_for(layer.receive(channel), 10)
+
+    assert asyncio.run(consumer_like())["n"] == 7
+    with pytest.raises(AssertionError, match="must not use"):
+        broadcast.group_send("broadcast-served", {"type": "hint"})  # no serving loop here
+
+
+def test_without_a_channel_layer_nothing_is_sent(settings):
+    from channels.layers import channel_layers
+
+    settings.CHANNEL_LAYERS = {}
+    channel_layers.backends.clear()
+    try:
+        broadcast.group_send("nobody", {"type": "hint"})  # no error, nothing to do
+    finally:
+        channel_layers.backends.clear()
