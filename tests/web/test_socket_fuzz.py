@@ -13,7 +13,7 @@ import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.test import Client
-from hypothesis import HealthCheck, given
+from hypothesis import HealthCheck, example, given
 from hypothesis import settings as hsettings
 from hypothesis import strategies as st
 
@@ -86,6 +86,14 @@ BAD = st.one_of(
     st.tuples(st.just("other-table"), st.just(None)),
     st.tuples(st.just("other-seat"), st.just(None)),
 )
+
+
+# One of each kind, always tried as well: sixty random sessions do not always draw all 11.
+EVERY_KIND = [
+    ("text", "{not json"), ("binary", b"\x00\xff"), ("huge", 2000), ("not-an-object", [1]),
+    ("unknown", "fly 5m"), ("illegal", "discard 9z"), ("stale", -1), ("version-type", "7"),
+    ("action-type", None), ("other-table", None), ("other-seat", None),
+]
 
 
 def _parses(text: str) -> bool:
@@ -170,6 +178,8 @@ def test_fuzzed_bad_messages_get_an_error_change_nothing_and_the_socket_still_pl
         suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
     )
     @given(messages=st.lists(BAD, min_size=1, max_size=5))
+    @example(messages=EVERY_KIND[:6])
+    @example(messages=EVERY_KIND[6:])
     def check(messages):
         table = tables[-1]
         hand = table.current_hand()
