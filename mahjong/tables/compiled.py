@@ -137,6 +137,22 @@ _SEATS = CompiledRead(
 )
 
 
+# A timer's first look (services.timer_fired): most find the hand moved on and stop here.
+_TIMING = CompiledRead(
+    lambda hand_id: (
+        Hand.objects.filter(pk=hand_id, ended_at__isnull=True)
+        .only("table_id", "version", "deadline", "timer_version")
+        .order_by()[:1]
+    )
+)
+
+
+def timing(hand_id: int) -> Hand | None:
+    """The unfinished hand's table, version, deadline and timer version (the rest deferred)."""
+    rows = _TIMING(hand_id)
+    return rows[0] if rows else None
+
+
 def latest_hand(table_id: int) -> Hand | None:
     """The table's current hand with the table and its room tier (a push)."""
     rows = _LATEST_HAND(table_id)
@@ -224,5 +240,7 @@ class CompiledInsert(_Columns):
 # whole row (its outcome, the ranked flag): once a hand, no need to compile it away.
 MOVE_FIELDS = ("version", "state", "event_count", "deadline", "timer_version", "timer_at")
 save_move = CompiledUpdate(Hand, MOVE_FIELDS)
+TIMER_FIELDS = ("timer_version", "timer_at")  # what services._arm sets on the hand
+save_timer = CompiledUpdate(Hand, TIMER_FIELDS)
 EVENT_FIELDS = ("hand", "seq", "version", "kind", "data", "created_at")
 insert_events = CompiledInsert(Event, EVENT_FIELDS)  # rows of those fields' values

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import threading
 import time
+import weakref
 
 from django.conf import settings
 from django.core.cache import cache
@@ -52,16 +53,27 @@ def allow(user_id: int, now: float | None = None) -> bool:
     rate, burst = limits()
     now = clock() if now is None else now
     key = cache.make_key(f"tables:bucket:{user_id}")
-    client = _redis_client(key)
-    if client is not None:
-        return bool(client.eval(_TAKE, 1, key, repr(now), repr(rate), burst))
+    take = _redis_script()
+    if take is not None:
+        return bool(take(keys=[key], args=[repr(now), repr(rate), burst]))
     return _allow_in_process(key, now, rate, burst)
 
 
-def _redis_client(key: str):
+# Per cache backend (tests swap caches): the script on a client of the cache's primary,
+# kept. Django's RedisCache makes a new client object on every call, and EVAL sends the
+# script's text every time; a registered script is sent by its hash (EVALSHA).
+_scripts: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _redis_script():
     inner = getattr(cache, "_cache", None)  # Django's RedisCache wraps a client factory
     get_client = getattr(inner, "get_client", None)
-    return get_client(key, write=True) if get_client else None
+    if get_client is None:
+        return None
+    script = _scripts.get(inner)
+    if script is None:
+        script = _scripts[inner] = get_client(write=True).register_script(_TAKE)
+    return script
 
 
 def _allow_in_process(key: str, now: float, rate: float, burst: int) -> bool:

@@ -41,7 +41,6 @@ log = logging.getLogger(__name__)
 
 SWEEP_GRACE = datetime.timedelta(seconds=3)  # a lost timer delays a turn by this, not more
 ABANDONED_AFTER = datetime.timedelta(minutes=10)  # a table between hands with nobody at it
-TIMER_FIELDS = ["timer_version", "timer_at"]  # what _arm sets on the hand
 
 
 class TableError(Exception):
@@ -162,7 +161,7 @@ def _start_hand(table: Table, previous: Hand | None, stage: int = 0) -> Hand:
     Seat.objects.filter(table=table).update(ready_next=False)
     seats = list(table.seats.select_related("user").order_by("index"))
     _schedule(hand, state, seats)
-    hand.save(update_fields=["deadline", *TIMER_FIELDS, "event_count"])
+    hand.save(update_fields=["deadline", *compiled.TIMER_FIELDS, "event_count"])
     _notify_on_commit(table, hand.version)
     return hand
 
@@ -332,26 +331,22 @@ def timer_fired(hand_id: int, version: int) -> bool:
     the deadline: resolved (advance). The hand moved on: if this is the hand's timer
     (``timer_version``), it re-arms for the deadline now pending, else it does nothing
     (a duplicate, or a timer a sooner one replaced). One unlocked read decides."""
-    row = (
-        Hand.objects.filter(pk=hand_id, ended_at__isnull=True)
-        .values("table_id", "version", "deadline", "timer_version")
-        .first()
-    )
-    if row is None or row["deadline"] is None:
+    row = compiled.timing(hand_id)
+    if row is None or row.deadline is None:
         return False
-    due = row["deadline"] <= timezone.now()
-    if due and version in (row["version"], row["timer_version"]):
-        return _advance(row["table_id"], hand_id, row["version"])
-    if row["timer_version"] != version:
+    due = row.deadline <= timezone.now()
+    if due and version in (row.version, row.timer_version):
+        return _advance(row.table_id, hand_id, row.version)
+    if row.timer_version != version:
         return False
     with transaction.atomic():
-        locked = _lock(row["table_id"])
+        locked = _lock(row.table_id)
         hand = locked.hand
         if hand.pk != hand_id or hand.timer_version != version or hand.deadline is None:
             return False
         hand.timer_at = None  # this task is spent: arm a new one for the deadline
         _arm(hand, timezone.now())
-        hand.save(update_fields=TIMER_FIELDS)
+        compiled.save_timer(hand)
     return False
 
 
@@ -483,7 +478,7 @@ def back(table: Table, user) -> None:
         locked.seats[seat.index].auto_play = False
         if not locked.state.ended:
             _schedule(locked.hand, locked.state, locked.seats)  # a full timer again
-            locked.hand.save(update_fields=["deadline", *TIMER_FIELDS])
+            locked.hand.save(update_fields=["deadline", *compiled.TIMER_FIELDS])
         _notify_on_commit(locked.table, locked.hand.version)
 
 

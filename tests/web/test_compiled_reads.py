@@ -111,3 +111,15 @@ def test_a_read_that_drops_an_argument_or_annotates_is_refused():
         compiled.CompiledRead(
             lambda table_id: Seat.objects.filter(table_id=table_id).annotate(n=Count("id"))
         )(1)
+
+
+def test_a_timers_look_is_the_unfinished_hands_timing_in_one_query(tables):
+    hand = tables[0].current_hand()
+    with CaptureQueriesContext(connection) as queries:
+        row = compiled.timing(hand.pk)
+        seen = (row.table_id, row.version, row.deadline, row.timer_version)
+    assert len(queries) == 1
+    assert seen == (hand.table_id, hand.version, hand.deadline, hand.timer_version)
+    assert row.get_deferred_fields() >= {"state", "result"}  # the 1 KB state stays behind
+    Hand.objects.filter(pk=hand.pk).update(ended_at=hand.created_at)
+    assert compiled.timing(hand.pk) is None and compiled.timing(10**9) is None

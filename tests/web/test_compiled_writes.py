@@ -96,3 +96,12 @@ def test_events_are_inserted_as_bulk_create_inserts_them(hands):
                 for e in rows]
 
     assert logged(by_sql) == logged(by_orm) and len(logged(by_sql)) == 2
+
+
+def test_a_timers_update_writes_its_two_columns_only(hands):
+    hand = hands[0]
+    before = row(hand)
+    when = timezone.now()
+    hand.timer_version, hand.timer_at, hand.version = 42, when, 999
+    compiled.save_timer(hand)
+    assert row(hand) == before | {"timer_version": 42, "timer_at": when}

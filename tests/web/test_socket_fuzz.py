@@ -317,6 +317,21 @@ def test_the_bucket_allows_the_burst_then_the_rate_and_never_limits_honest_play(
             assert ratelimit.allow(3, now=now)
 
 
+def test_the_bucket_on_redis_survives_a_restart_that_forgets_its_script(bucket_cache, settings):
+    """Redis keeps scripts in memory only: the registered script (EVALSHA) is loaded
+    again after a restart (SCRIPT FLUSH here), and the bucket keeps counting."""
+    if bucket_cache != "redis":
+        pytest.skip("the script is Redis's")
+    from django.core.cache import cache
+
+    settings.TABLES_ACTION_RATE, settings.TABLES_ACTION_BURST = 10, 3
+    t = 2_000_000.0
+    assert ratelimit.allow(7, now=t)
+    cache._cache.get_client(write=True).script_flush()
+    assert ratelimit.allow(7, now=t) and ratelimit.allow(7, now=t)
+    assert not ratelimit.allow(7, now=t)  # the fourth of a burst of three
+
+
 def test_log_out_closes_that_sessions_sockets_and_a_foreign_origin_is_refused(
     redis_layer, alice, bob, outsider
 ):

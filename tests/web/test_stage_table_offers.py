@@ -54,6 +54,7 @@ def test_the_exchange_is_the_panel_not_prompt_buttons(alice, client_of):
     page = client_of(alice).get(table.get_absolute_url()).content.decode()
     assert page.count('data-offer="exchange"') == 1
     assert 'data-verb="exchange"' not in page and 'data-verb="pass"' in page
+    assert page.count('"action": "pass"') == 1  # keeping the hand: the prompt's Pass alone
     assert prompt_verbs(table, 0) == {"pass"}
     assert 'data-offer=' not in presenters.fragments(table, 1)  # the computer's seat
 
