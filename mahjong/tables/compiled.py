@@ -175,42 +175,39 @@ def seats(table_id: int) -> list[Seat]:
 
 
 class _Columns:
-    """Some of a model's fields, as SQL: quoted names, and values as the database takes them."""
+    """Some of a model's fields, as SQL: quoted names, and values as the database takes them.
+    A subclass's ``_build(qn, table, columns, rows)`` writes its statement, kept per
+    database and number of rows."""
 
     def __init__(self, model, names: tuple[str, ...]):
         self.model = model
         self.fields = [model._meta.get_field(name) for name in names]
-        self._sql: dict[tuple[str, int], str] = {}  # (database, rows) -> statement
+        self._sql: dict[tuple[str, int], str] = {}
 
-    def values(self, obj_or_row, connection, *, from_obj: bool) -> list:
-        if from_obj:
-            raw = [f.pre_save(obj_or_row, False) for f in self.fields]
-        else:
-            raw = obj_or_row
+    def values(self, raw, connection) -> list:
         return [f.get_db_prep_save(v, connection) for f, v in zip(self.fields, raw, strict=True)]
 
-    def statement(self, connection, rows: int, build: Callable) -> str:
+    def statement(self, connection, rows: int) -> str:
         key = (connection.alias, rows)
         if key not in self._sql:
             qn = connection.ops.quote_name
             columns = [qn(f.column) for f in self.fields]
-            self._sql[key] = build(qn, qn(self.model._meta.db_table), columns)
+            self._sql[key] = self._build(qn, qn(self.model._meta.db_table), columns, rows)
         return self._sql[key]
 
 
 class CompiledUpdate(_Columns):
-    """``obj.save(update_fields=names)`` as one prepared UPDATE by primary key."""
+    """``obj.save(update_fields=names)`` as one UPDATE by primary key."""
 
     def __call__(self, obj, using: str = "default") -> None:
         connection = connections[using]
-        sql = self.statement(connection, 1, self._build)
-        params = [*self.values(obj, connection, from_obj=True), obj.pk]
+        raw = [f.pre_save(obj, False) for f in self.fields]
         with connection.cursor() as cursor:
-            cursor.execute(sql, params)
+            cursor.execute(self.statement(connection, 1), [*self.values(raw, connection), obj.pk])
             if cursor.rowcount != 1:
                 raise DatabaseError(f"{self.model.__name__} {obj.pk}: no row to update")
 
-    def _build(self, qn, table: str, columns: list[str]) -> str:
+    def _build(self, qn, table: str, columns: list[str], rows: int) -> str:
         sets = ", ".join(f"{c} = %s" for c in columns)
         return f"UPDATE {table} SET {sets} WHERE {qn(self.model._meta.pk.column)} = %s"
 
@@ -222,18 +219,13 @@ class CompiledInsert(_Columns):
         if not rows:
             return
         connection = connections[using]
-        sql = self.statement(connection, len(rows), self._build(len(rows)))
-        params = [v for row in rows for v in self.values(row, connection, from_obj=False)]
+        params = [v for row in rows for v in self.values(row, connection)]
         with connection.cursor() as cursor:
-            cursor.execute(sql, params)
+            cursor.execute(self.statement(connection, len(rows)), params)
 
-    @staticmethod
-    def _build(rows: int) -> Callable:
-        def build(qn, table: str, columns: list[str]) -> str:
-            one = "(" + ", ".join(["%s"] * len(columns)) + ")"
-            return f"INSERT INTO {table} ({', '.join(columns)}) VALUES {', '.join([one] * rows)}"
-
-        return build
+    def _build(self, qn, table: str, columns: list[str], rows: int) -> str:
+        one = "(" + ", ".join(["%s"] * len(columns)) + ")"
+        return f"INSERT INTO {table} ({', '.join(columns)}) VALUES {', '.join([one] * rows)}"
 
 
 # What a move changes of its hand (services._save). The move that ends a hand saves the
