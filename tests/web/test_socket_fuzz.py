@@ -317,11 +317,10 @@ def test_the_bucket_allows_the_burst_then_the_rate_and_never_limits_honest_play(
             assert ratelimit.allow(3, now=now)
 
 
+@pytest.mark.parametrize("bucket_cache", ["redis"], indirect=True)
 def test_the_bucket_on_redis_survives_a_restart_that_forgets_its_script(bucket_cache, settings):
     """Redis keeps scripts in memory only: the registered script (EVALSHA) is loaded
     again after a restart (SCRIPT FLUSH here), and the bucket keeps counting."""
-    if bucket_cache != "redis":
-        pytest.skip("the script is Redis's")
     from django.core.cache import cache
 
     settings.TABLES_ACTION_RATE, settings.TABLES_ACTION_BURST = 10, 3
