@@ -137,18 +137,18 @@ class TableConsumer(_TableSocket):
         except ValueError:
             return self.error(_("Message refused: not JSON."))
         if isinstance(content, dict) and "ping" in content and set(content) <= {"ping", "version"}:
-            services.heartbeat(self.channel_name)
-            return self._heal(content.get("version"))
+            current = services.heartbeat(self.channel_name, self.table.pk)
+            return self._heal(content.get("version"), current)
         problem = self._problem(content)
         if problem:
             return self.error(problem)
         self.receive_json(content)  # presence is kept by the pings, not by every move
 
-    def _heal(self, version) -> None:
+    def _heal(self, version, current: int | None) -> None:
         """A hint lost on the way (a busy or restarted channel layer) would leave the page
         behind until the next move, and forever at the end of a hand; the heartbeat carries
         the page's version, so a stale page is re-rendered within one beat."""
-        if type(version) is int and version != services.current_version(self.table):
+        if type(version) is int and version != current:
             self.push()
 
     def _problem(self, content) -> str:

@@ -14,11 +14,11 @@ from __future__ import annotations
 
 import datetime
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import Max
 from django.utils import timezone
 
-from .models import Connection, Seat
+from .models import Connection, Hand, Seat
 
 HEARTBEAT = 20  # seconds between the page's pings (a background tab may ping late)
 STALE = 60  # a connection not heard from for this long is gone
@@ -37,10 +37,38 @@ def joined(seat: Seat, channel: str, now: datetime.datetime | None = None) -> No
         _recount(seat.pk, now)
 
 
-def beat(channel: str, now: datetime.datetime | None = None) -> bool:
-    """The page's heartbeat: this connection is alive. False if it was already reaped."""
-    return bool(
-        Connection.objects.filter(channel_name=channel).update(last_seen=now or timezone.now())
+def beat(channel: str, table_id: int, now=None) -> tuple[bool, int | None]:
+    """The page's heartbeat: this connection is alive (False if it was already reaped), and
+    the version of the table's latest hand, which the page's own is checked against. One
+    statement: every open socket pings, and at a slow pace the pings are a large share
+    of the queries (docs/BENCHMARKS.md)."""
+    seen = Connection._meta.get_field("last_seen")
+    params = [seen.get_db_prep_save(now or timezone.now(), connection), channel, table_id]
+    with connection.cursor() as cursor:
+        cursor.execute(_beat_sql(), params)
+        row = cursor.fetchone()
+    if row is None:  # no row refreshed, so nothing returned: read the version alone
+        version = (
+            Hand.objects.filter(table_id=table_id)
+            .order_by("-number")
+            .values_list("version", flat=True)
+            .first()
+        )
+        return False, version
+    return True, row[0]
+
+
+def _beat_sql() -> str:
+    qn = connection.ops.quote_name
+
+    def column(model, name: str) -> str:
+        return qn(model._meta.get_field(name).column)
+
+    return (
+        f"UPDATE {qn(Connection._meta.db_table)} SET {column(Connection, 'last_seen')} = %s"
+        f" WHERE {column(Connection, 'channel_name')} = %s"
+        f" RETURNING (SELECT {column(Hand, 'version')} FROM {qn(Hand._meta.db_table)}"
+        f" WHERE {column(Hand, 'table')} = %s ORDER BY {column(Hand, 'number')} DESC LIMIT 1)"
     )
 
 

@@ -66,11 +66,6 @@ class Locked:
 # ----- reading ---------------------------------------------------------------------------
 
 
-def current_version(table: Table) -> int | None:
-    """The version of the table's latest hand, in one small read (a page's heartbeat)."""
-    return table.hands.order_by("-number").values_list("version", flat=True).first()
-
-
 def seat_of(table: Table, user) -> Seat | None:
     if not getattr(user, "is_authenticated", False):
         return None
@@ -495,8 +490,10 @@ def disconnected(seat: Seat, channel: str) -> None:
             _enqueue_on_commit("escape_check", seat.pk, countdown=limit + 1)
 
 
-def heartbeat(channel: str) -> bool:
-    return presence.beat(channel)
+def heartbeat(channel: str, table_id: int) -> int | None:
+    """A page's ping on ``channel``: its connection is alive; returns the version of the
+    table's latest hand (presence.beat: one statement)."""
+    return presence.beat(channel, table_id)[1]
 
 
 # ----- the end of a hand: fans, settlement, the next hand --------------------------------

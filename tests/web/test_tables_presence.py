@@ -73,7 +73,9 @@ def test_a_heartbeat_keeps_the_seat_present_next_to_a_dead_connection(duel):
     seat = Seat.objects.get(table=duel, index=0)
     killed_process_left(seat, now - seconds(300))
     services.connected(seat, "alive!xyz")  # reconnected to another process
-    assert presence.beat("alive!xyz", now=now + seconds(200))
+    assert presence.beat("alive!xyz", duel.pk, now=now + seconds(200)) == (
+        True, duel.current_hand().version
+    )
     later = now + seconds(230)
     assert services.sweep(now=later) == 0
     seat.refresh_from_db()
@@ -86,4 +88,19 @@ def test_a_heartbeat_keeps_the_seat_present_next_to_a_dead_connection(duel):
 
 
 def test_a_heartbeat_for_a_reaped_connection_changes_nothing(duel):
-    assert not presence.beat("never-connected")
+    assert presence.beat("never-connected", duel.pk) == (False, duel.current_hand().version)
+
+
+def test_a_heartbeat_is_one_statement_that_also_reads_the_tables_version(duel):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    seat = Seat.objects.get(table=duel, index=0)
+    services.connected(seat, "beating!1")
+    Hand.objects.filter(pk=duel.current_hand().pk).update(version=41)
+    Hand.objects.create(table=duel, number=99, state={}, version=57, commitment="x")
+    then = timezone.now() + seconds(30)
+    with CaptureQueriesContext(connection) as queries:
+        assert presence.beat("beating!1", duel.pk, now=then) == (True, 57)  # the latest hand
+    assert len(queries) == 1
+    assert Connection.objects.get(channel_name="beating!1").last_seen == then

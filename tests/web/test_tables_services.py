@@ -157,7 +157,7 @@ def test_a_reconnect_within_the_limit_is_not_an_escape(duel):
     services.disconnected(seat, "chan-a")
     services.connected(seat, "chan-b")
     later = timezone.now() + datetime.timedelta(seconds=200)
-    presence.beat("chan-b", now=later - datetime.timedelta(seconds=10))  # the page pings on
+    presence.beat("chan-b", duel.pk, now=later - datetime.timedelta(seconds=10))  # pings on
     assert not services.check_escape(seat.pk, now=later)
 
 
