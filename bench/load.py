@@ -177,9 +177,13 @@ class Player:
                 self.changed.set()
 
     async def ping(self, ws) -> None:
+        """As the page (static/tables/table.js): the version its fragments show, so that
+        the server checks it and re-renders a page left behind."""
         while True:
             await asyncio.sleep(HEARTBEAT)
-            await ws.send(json.dumps({"ping": 1}))
+            shown = VERSION.search(self.latest or "")
+            beat = {"ping": 1, "version": int(shown.group(1))} if shown else {"ping": 1}
+            await ws.send(json.dumps(beat))
 
     async def decide(self) -> None:
         fragments = self.latest
