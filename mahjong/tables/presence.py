@@ -13,6 +13,7 @@ reads them: the number of fresh connections, and since when there has been none.
 from __future__ import annotations
 
 import datetime
+from functools import cache
 
 from django.db import connection, transaction
 from django.db.models import Max
@@ -45,7 +46,7 @@ def beat(channel: str, table_id: int, now=None) -> tuple[bool, int | None]:
     seen = Connection._meta.get_field("last_seen")
     params = [seen.get_db_prep_save(now or timezone.now(), connection), channel, table_id]
     with connection.cursor() as cursor:
-        cursor.execute(_beat_sql(), params)
+        cursor.execute(_beat_sql(connection.vendor), params)
         row = cursor.fetchone()
     if row is None:  # no row refreshed, so nothing returned: read the version alone
         version = (
@@ -58,7 +59,8 @@ def beat(channel: str, table_id: int, now=None) -> tuple[bool, int | None]:
     return True, row[0]
 
 
-def _beat_sql() -> str:
+@cache  # per database vendor (its quoting): built once, not on every ping
+def _beat_sql(vendor: str) -> str:
     qn = connection.ops.quote_name
 
     def column(model, name: str) -> str:

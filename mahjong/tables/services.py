@@ -154,7 +154,7 @@ def _start_hand(table: Table, previous: Hand | None, stage: int = 0) -> Hand:
     )
     _append(hand, engine.opening_events(state))
     Seat.objects.filter(table=table).update(ready_next=False)
-    seats = list(table.seats.select_related("user").order_by("index"))
+    seats = compiled.seats(table.pk)
     _schedule(hand, state, seats)
     hand.save(update_fields=["deadline", *compiled.TIMER_FIELDS, "event_count"])
     _notify_on_commit(table, hand.version)

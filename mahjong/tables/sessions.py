@@ -8,6 +8,8 @@ from __future__ import annotations
 from django.contrib.auth.signals import user_logged_out
 from django.dispatch import receiver
 
+from . import broadcast
+
 
 def user_group(user_id: int) -> str:
     return f"user-{user_id}"
@@ -17,8 +19,6 @@ def user_group(user_id: int) -> str:
 def close_sockets(sender, request, user, **kwargs):
     if user is None:
         return
-    from . import broadcast
-
     session = getattr(request, "session", None)
     message = {"type": "session.ended", "session": getattr(session, "session_key", None)}
     broadcast.group_send(user_group(user.pk), message)

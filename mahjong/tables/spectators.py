@@ -27,7 +27,7 @@ from django.utils.translation import gettext as _
 from mahjong.engine.tiles import format_tile, parse_tiles
 from mahjong.engine.views import HIDDEN_KONG, view
 
-from . import broadcast
+from . import broadcast, compiled
 from .models import Hand, Seat, Table
 
 _RENDERING = threading.Lock()
@@ -97,7 +97,7 @@ def _seat(data: dict, row: Seat, wild: str | None) -> dict:
 
 def context_for(table: Table, hand: Hand | None = None) -> dict:
     hand = hand or table.current_hand()
-    rows = list(table.seats.select_related("user").order_by("index"))
+    rows = compiled.seats(table.pk)
     v = view(hand.game(), None)
     ended = v["phase"] == "ended"
     seats = [_seat(v["seats"][i], rows[i], v["wild"]) for i in (0, 1)]
