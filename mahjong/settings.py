@@ -16,6 +16,8 @@ from urllib.parse import parse_qsl, unquote, urlsplit
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
+from mahjong import channel_layer
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = BASE_DIR / "var"  # gitignored: the SQLite file, the embedded Redis socket
 
@@ -253,15 +255,7 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 REDIS_URL = parse_redis_url(env_str("REDIS_URL")) if env_str("REDIS_URL") else ""
 
 if REDIS_URL:
-    CHANNEL_LAYERS = {
-        "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            # redis-py 8 gives every read a 5 s socket timeout, as long as the layer's
-            # blocking receive (BZPOPMIN, 5 s): the consumer of a socket idle for 5 s
-            # died with "Timeout reading from ..." and the socket closed (tests/faults).
-            "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": 30}]},
-        },
-    }
+    CHANNEL_LAYERS = {"default": channel_layer.setting(REDIS_URL)}
     CACHES = {
         "default": {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",

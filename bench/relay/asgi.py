@@ -37,6 +37,9 @@ class RelayConsumer(AsyncWebsocketConsumer):
         if event["sender"] != self.channel_name:
             await self.send(text_data=event["text"])
 
+    async def layer_resumed(self, event):
+        """Redis came back (mahjong.channel_layer): a relay has no state to refresh."""
+
 
 application = ProtocolTypeRouter(
     {"websocket": URLRouter([path("relay/<str:pair>/", RelayConsumer.as_asgi())])}

@@ -18,7 +18,7 @@ import threading
 from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
 
-TIMEOUT = 30.0  # seconds: as long as the layer's own Redis socket timeout (settings)
+TIMEOUT = 30.0  # seconds: well past redis-py's own socket timeout (5 s)
 
 _lock = threading.Lock()
 _loop: asyncio.AbstractEventLoop | None = None

@@ -98,6 +98,10 @@ class _TableSocket(JsonWebsocketConsumer):
     def _receive(self, text_data):
         raise NotImplementedError
 
+    def layer_resumed(self, event):
+        """Redis came back (mahjong.channel_layer): hints may have been lost meanwhile."""
+        self.push()
+
     def session_ended(self, event):
         """A log-out (tables.sessions): close if it was this socket's session."""
         session = self.scope.get("session")

@@ -20,6 +20,7 @@ from contextlib import contextmanager
 
 import pytest
 
+from mahjong import channel_layer
 from tests.e2e.conftest import _database_url
 from tests.faults.checks import TALLY
 from tests.faults.stack import ROOT, Redis, Stack
@@ -145,12 +146,7 @@ def peer(settings, private_redis, stack_db):
     from mahjong.celery import app
     from tests.web.tables_support import _fresh_pools
 
-    settings.CHANNEL_LAYERS = {
-        "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [private_redis.url]},
-        }
-    }
+    settings.CHANNEL_LAYERS = {"default": channel_layer.setting(private_redis.url)}
     channel_layers.backends.clear()
     saved = {k: app.conf[k] for k in ("broker_url", "task_always_eager", "task_default_queue")}
     from mahjong.settings import celery_broker_url

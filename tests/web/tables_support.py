@@ -13,6 +13,8 @@ import pytest
 from asgiref.sync import async_to_sync
 from django.db import connections
 
+from mahjong import channel_layer
+
 
 def _test_redis_url() -> str:
     """REDIS_URL's server, database 14: the cache's clear() between web tests (and other
@@ -49,16 +51,7 @@ def redis_layer(settings):
     """The real channels-redis layer, on a prefix of our own."""
     from channels.layers import channel_layers
 
-    settings.CHANNEL_LAYERS = {
-        "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            # the socket timeout of mahjong/settings.py: redis-py's default 5 s kills idle sockets
-            "CONFIG": {
-                "hosts": [{"address": REDIS_URL, "socket_timeout": 30}],
-                "prefix": f"test-tables-{RUN_ID}",
-            },
-        }
-    }
+    settings.CHANNEL_LAYERS = {"default": channel_layer.setting(REDIS_URL, f"test-tables-{RUN_ID}")}
     channel_layers.backends.clear()
     yield channel_layers["default"]
     channel_layers.backends.clear()

@@ -19,29 +19,26 @@ def connections_made() -> int:
     return redis.Redis.from_url(REDIS_URL).info("stats")["total_connections_received"]
 
 
-def received(layer, channel: str, count: int) -> list[dict]:
-    async def take():
-        return [await asyncio.wait_for(layer.receive(channel), 10) for _ in range(count)]
-
-    return asyncio.run(take())
-
-
 def test_sends_from_a_plain_thread_share_one_loop_and_its_connections(redis_layer):  # noqa: F811
     layer = redis_layer
-    channel = asyncio.run(layer.new_channel())
-    asyncio.run(layer.group_add("broadcast-test", channel))
-    broadcast.group_send("broadcast-test", {"type": "warm", "n": -1})  # the loop connects
-    before = connections_made()
 
     def sends():
         for n in range(20):
             broadcast.group_send("broadcast-test", {"type": "hint", "n": n})
 
-    worker = threading.Thread(target=sends)  # as a Celery worker's thread pool runs a task
-    worker.start()
-    worker.join(30)
-    assert connections_made() - before <= 1  # a new loop per call made 20
-    messages = received(layer, channel, 21)
+    async def scenario():
+        # one loop receives throughout: the pub/sub layer subscribes per loop
+        channel = await layer.new_channel()
+        await layer.group_add("broadcast-test", channel)
+        warm = {"type": "warm", "n": -1}
+        await asyncio.to_thread(broadcast.group_send, "broadcast-test", warm)  # it connects
+        before = connections_made()
+        await asyncio.to_thread(sends)  # as a Celery worker's thread pool runs a task
+        made = connections_made() - before
+        return made, [await asyncio.wait_for(layer.receive(channel), 10) for _ in range(21)]
+
+    made, messages = asyncio.run(scenario())
+    assert made <= 1  # a new loop per call made 20
     assert [m["n"] for m in messages] == list(range(-1, 20))
 
 

@@ -248,3 +248,26 @@ def test_a_heartbeat_from_a_page_left_behind_brings_it_up_to_date(redis_layer, d
     current_is_silent, healed = run(scenario)
     assert current_is_silent
     assert f'data-version="{version}"' in healed and 'id="mj-hand"' in healed
+
+
+def test_when_redis_comes_back_every_socket_gets_a_fresh_snapshot(redis_layer, duel, alice, bob):
+    """Hints published while Redis was away are lost (mahjong.channel_layer): the layer's
+    ``layer.resumed`` makes each socket of the process re-render, with no move and no ping."""
+    a, b = communicator(duel, alice), communicator(duel, bob)
+    version = duel.current_hand().version
+
+    async def scenario():
+        assert (await a.connect())[0] and (await b.connect())[0]
+        await a.receive_from(5), await b.receive_from(5)
+        quiet = await a.receive_nothing(0.3) and await b.receive_nothing(0.1)
+        redis_layer._get_layer().resumed()  # what a reconnection of this loop's pub/sub does
+        pushed = await a.receive_from(5), await b.receive_from(5)
+        once = await a.receive_nothing(0.3) and await b.receive_nothing(0.1)
+        await a.disconnect()
+        await b.disconnect()
+        return quiet, pushed, once
+
+    quiet, (push_a, push_b), once = run(scenario)
+    assert quiet and once
+    for push in (push_a, push_b):
+        assert f'data-version="{version}"' in push and 'id="mj-hand"' in push

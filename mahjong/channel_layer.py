@@ -1,0 +1,73 @@
+"""The channel layer: channels-redis's pub/sub layer, which says when Redis came back.
+
+Why pub/sub: the core layer takes a process's messages off Redis one at a time, four
+round trips each, so at capacity the other player's screen fell 15 s behind the mover's
+(docs/BENCHMARKS.md). Here Redis pushes every message down one subscribed socket per
+process, and a hint costs one PUBLISH.
+
+What pub/sub gives up: a message published while a process is not subscribed (Redis
+restarting, the link down) is lost, and no socket closes to tell anyone; the core layer
+lost those messages too, and its consumers died, closing every socket. redis-py
+reconnects and re-subscribes by itself; this layer then puts a ``layer.resumed`` message
+in every channel of the process, and the table sockets answer it with a fresh snapshot
+(tables.consumers), so no screen waits for its next heartbeat to catch up.
+
+mahjong/settings.py builds the layer's entry with ``setting()``; the tests and the relay
+benchmark use it too, so all of them run the layer the site runs.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+from channels_redis.pubsub import (
+    RedisPubSubChannelLayer,
+    RedisPubSubLoopLayer,
+    RedisSingleShardConnection,
+)
+from channels_redis.utils import _wrap_close, decode_hosts
+
+RESUMED = "layer.resumed"
+
+
+def setting(redis_url: str, prefix: str = "asgi") -> dict:
+    """The CHANNEL_LAYERS entry for a Redis at ``redis_url``."""
+    return {
+        "BACKEND": f"{__name__}.ResumingChannelLayer",
+        "CONFIG": {"hosts": [{"address": redis_url}], "prefix": prefix},
+    }
+
+
+class ResumingChannelLayer(RedisPubSubChannelLayer):
+    """One loop layer per event loop, as the base class keeps them, but ours."""
+
+    def _get_layer(self):
+        loop = asyncio.get_running_loop()
+        layer = self._layers.get(loop)
+        if layer is None:
+            layer = self._layers[loop] = _LoopLayer(*self._args, **self._kwargs, channel_layer=self)
+            _wrap_close(self, loop)
+        return layer
+
+
+class _LoopLayer(RedisPubSubLoopLayer):
+    def __init__(self, hosts=None, **kwargs):
+        super().__init__(hosts, **kwargs)
+        self._shards = [_Shard(host, self) for host in decode_hosts(hosts)]
+
+    def resumed(self) -> None:
+        """Every channel of this loop may have missed messages: tell each one."""
+        message = self.channel_layer.serialize({"type": RESUMED})
+        for queue in self.channels.values():
+            queue.put_nowait(message)
+
+
+class _Shard(RedisSingleShardConnection):
+    async def subscribe(self, channel):
+        await super().subscribe(channel)
+        # redis-py calls a connection's callbacks on every reconnection, after the pub/sub's
+        # own (which re-subscribes); not on the first connection, made before this runs.
+        self._pubsub.connection.register_connect_callback(self._reconnected)
+
+    def _reconnected(self, connection) -> None:
+        self.channel_layer.resumed()
