@@ -18,7 +18,6 @@ from lobby.replays import moves_of, rebuild_from
 from mahjong.engine.views import view
 from mahjong.tables.presenters import tiles_of
 
-
 # What this run injected and checked, printed at the end of the run (conftest.py) and
 # recorded in docs/RELIABILITY.md.
 TALLY: Counter = Counter()

@@ -5,7 +5,6 @@ consumer) through its own loop."""
 from __future__ import annotations
 
 import asyncio
-import threading
 
 import pytest
 import redis

@@ -1,8 +1,13 @@
-"""The vendored htmx files are exactly the ones static/vendor/README.md documents."""
+"""The vendored htmx files are exactly the ones static/vendor/README.md documents, and the
+pages name their icon."""
 
 import hashlib
 import re
 from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.contrib.staticfiles import finders
 
 VENDOR = Path(__file__).resolve().parents[2] / "static" / "vendor"
 
@@ -22,3 +27,12 @@ def test_the_base_template_loads_the_vendored_files_and_no_cdn():
     base = (VENDOR.parents[1] / "templates" / "base.html").read_text()
     assert "vendor/htmx-2.0.11/htmx.min.js" in base and "vendor/htmx-ext-ws-2.0.4/ws.min.js" in base
     assert "https://" not in base and "//unpkg" not in base
+
+
+@pytest.mark.django_db
+def test_pages_name_an_icon_that_is_served(client):
+    """A page without one makes the browser ask for /favicon.ico, a 404 on every visit."""
+    page = client.get("/accounts/login/").content.decode()
+    icon = re.search(r'<link rel="icon" type="image/svg\+xml" href="([^"]+)">', page)
+    assert icon and icon.group(1).startswith(settings.STATIC_URL)
+    assert finders.find(icon.group(1).removeprefix(settings.STATIC_URL))
