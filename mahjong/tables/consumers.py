@@ -99,8 +99,10 @@ class _TableSocket(JsonWebsocketConsumer):
         raise NotImplementedError
 
     def layer_resumed(self, event):
-        """Redis came back (mahjong.channel_layer): hints may have been lost meanwhile."""
-        self.push()
+        """Redis came back (mahjong.channel_layer): hints may have been lost meanwhile. A
+        socket still connecting (or refused) has no table yet: its snapshot is to come."""
+        if getattr(self, "table", None) is not None:
+            self.push()
 
     def session_ended(self, event):
         """A log-out (tables.sessions): close if it was this socket's session."""

@@ -14,6 +14,7 @@ from lobby.models import Ruleset
 from mahjong.asgi import application
 from mahjong.engine.game import default_action
 from mahjong.tables import services
+from mahjong.tables.consumers import TableConsumer, WatchConsumer
 from mahjong.tables.models import Event, Hand, Seat
 from tests.web.tables_support import (  # noqa: F401
     celery_worker,
@@ -271,3 +272,9 @@ def test_when_redis_comes_back_every_socket_gets_a_fresh_snapshot(redis_layer, d
     assert quiet and once
     for push in (push_a, push_b):
         assert f'data-version="{version}"' in push and 'id="mj-hand"' in push
+
+
+@pytest.mark.parametrize("consumer", [TableConsumer, WatchConsumer])
+def test_a_socket_not_yet_at_a_table_ignores_redis_coming_back(consumer):
+    """``layer.resumed`` may arrive before the socket's connect was handled."""
+    consumer().layer_resumed({"type": "layer.resumed"})  # no table: nothing to push, no error
