@@ -150,3 +150,11 @@ def test_db_pool_gives_each_process_a_psycopg_pool_and_refuses_what_cannot_work(
     }
     for message, result in refused.items():
         assert result.returncode != 0 and message in result.stderr, (message, result.stderr)
+
+
+def test_with_redis_the_site_runs_the_pub_sub_layer_that_reports_redis_coming_back():
+    script = "from django.conf import settings; print(settings.CHANNEL_LAYERS['default'])"
+    result = _django(["shell", "-v", "0", "-c", script], REDIS_URL="redis://127.0.0.1:6379/9")
+    assert result.returncode == 0, result.stderr
+    assert "'BACKEND': 'mahjong.channel_layer.ResumingChannelLayer'" in result.stdout
+    assert "'address': 'redis://127.0.0.1:6379/9'" in result.stdout
