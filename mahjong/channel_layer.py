@@ -19,6 +19,7 @@ benchmark use it too, so all of them run the layer the site runs.
 from __future__ import annotations
 
 import asyncio
+import logging
 
 from channels_redis.pubsub import (
     RedisPubSubChannelLayer,
@@ -28,6 +29,8 @@ from channels_redis.pubsub import (
 from channels_redis.utils import _wrap_close, decode_hosts
 
 RESUMED = "layer.resumed"
+
+log = logging.getLogger(__name__)
 
 
 def setting(redis_url: str, prefix: str = "asgi") -> dict:
@@ -57,6 +60,9 @@ class _LoopLayer(RedisPubSubLoopLayer):
 
     def resumed(self) -> None:
         """Every channel of this loop may have missed messages: tell each one."""
+        # channels-redis logs every failed read while Redis is away; this says it is over
+        told = len(self.channels)
+        log.warning("Redis is back: %d channels re-subscribed and told to refresh", told)
         message = self.channel_layer.serialize({"type": RESUMED})
         for queue in self.channels.values():
             queue.put_nowait(message)

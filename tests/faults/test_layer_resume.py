@@ -10,7 +10,9 @@ from mahjong.channel_layer import RESUMED, ResumingChannelLayer
 from tests.faults.checks import injected
 
 
-def test_after_a_redis_restart_every_channel_is_told_and_groups_deliver_again(private_redis):
+def test_after_a_redis_restart_every_channel_is_told_and_groups_deliver_again(
+    private_redis, caplog
+):
     layer = ResumingChannelLayer(hosts=[{"address": private_redis.url}], prefix="resume-test")
 
     async def next_of(channel):
@@ -36,3 +38,4 @@ def test_after_a_redis_restart_every_channel_is_told_and_groups_deliver_again(pr
     assert [m["n"] for m in before] == [1, 1]  # no "resumed" without a restart
     assert told == [{"type": RESUMED}] * 2
     assert [m["n"] for m in after] == [2, 2]
+    assert "Redis is back: 2 channels re-subscribed and told to refresh" in caplog.text
