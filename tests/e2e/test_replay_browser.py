@@ -73,6 +73,9 @@ def test_keys_step_through_the_replay_and_autoplay_reaches_the_end(browser, site
         shot(page, "history-list")
         page.click(f'a[href="{path}"]')
         page.wait_for_selector("#replay-board")
+        # the board is there while the page still parses; replay.js (deferred) listens for
+        # keys once it has run: a key pressed before that went nowhere (a flaky failure)
+        page.wait_for_load_state("domcontentloaded")
         assert step_of(page) == 0
         assert page.get_attribute("#replay-board", "data-last") == str(last)
 
