@@ -1,9 +1,9 @@
 """The channel layer: channels-redis's pub/sub layer, which says when Redis came back.
 
 Why pub/sub: the core layer takes a process's messages off Redis one at a time, four
-round trips each, so at capacity the other player's screen fell 15 s behind the mover's
-(docs/BENCHMARKS.md). Here Redis pushes every message down one subscribed socket per
-process, and a hint costs one PUBLISH.
+round trips each, so at capacity the other player's screen fell seconds behind the
+mover's (docs/BENCHMARKS.md). Here Redis pushes every message down one subscribed socket
+per process, and a hint costs one PUBLISH.
 
 What pub/sub gives up: a message published while a process is not subscribed (Redis
 restarting, the link down) is lost, and no socket closes to tell anyone; the core layer
@@ -13,7 +13,9 @@ in every channel of the process, and the table sockets answer it with a fresh sn
 (tables.consumers), so no screen waits for its next heartbeat to catch up.
 
 mahjong/settings.py builds the layer's entry with ``setting()``; the tests and the relay
-benchmark use it too, so all of them run the layer the site runs.
+benchmark use it too, so all of them run the layer the site runs. The subclasses lean on
+channels-redis 4.3.0's insides (a loop layer's shards, a shard's pub/sub connection),
+pinned in pyproject.toml; tests/faults/test_layer_resume.py fails if an upgrade moves them.
 """
 
 from __future__ import annotations
