@@ -105,3 +105,76 @@ def test_a_timers_update_writes_its_two_columns_only(hands):
     hand.timer_version, hand.timer_at, hand.version = 42, when, 999
     compiled.save_timer(hand)
     assert row(hand) == before | {"timer_version": 42, "timer_at": when}
+
+
+# ----- a move's writes, guarded by the version and the deadline it was computed from ------
+
+
+def _events(hand: Hand, n: int) -> list[tuple]:
+    when = timezone.now()
+    return [(hand.pk, 100 + i, hand.version, "action", {"n": i, "t": "中"}, when)
+            for i in range(n)]
+
+
+@pytest.mark.parametrize("timer", [True, False])
+def test_a_guarded_move_writes_what_a_locked_move_writes(hands, timer):
+    by_orm, by_sql = hands
+    seen = (by_sql.version, by_sql.deadline)
+    before = row(by_sql)
+    when = timezone.now().replace(microsecond=654321)
+    fields = compiled.MOVE_FIELDS if timer else ("version", "state", "event_count", "deadline")
+    moved(by_orm, when).save(update_fields=fields)
+    Event.objects.bulk_create(Event(hand=by_orm, seq=s, version=v, kind=k, data=d, created_at=c)
+                              for _h, s, v, k, d, c in _events(by_orm, 2))
+    events = _events(moved(by_sql, when), 2)
+    assert compiled.save_move_unless_moved(by_sql, *seen, events, timer=timer) is True
+    assert {k: row(by_sql)[k] for k in fields} == {k: row(by_orm)[k] for k in fields}
+    untouched = set(before) - set(fields)
+    assert {k: row(by_sql)[k] for k in untouched} == {k: before[k] for k in untouched}
+
+    def logged(hand):
+        return list(Event.objects.filter(hand=hand, seq__gte=100).values_list("seq", "data"))
+
+    assert logged(by_sql) == logged(by_orm) and len(logged(by_sql)) == 2
+
+
+def test_a_guarded_move_is_one_statement_on_postgresql(hands):
+    hand = hands[0]
+    seen = (hand.version, hand.deadline)
+    with CaptureQueriesContext(connection) as queries:
+        compiled.save_move_unless_moved(moved(hand, timezone.now()), *seen, _events(hand, 3),
+                                        timer=True)
+    statements = [q["sql"].split()[0] for q in queries]
+    if connection.vendor == "postgresql":
+        assert statements == ["WITH"]
+    else:  # SQLite: the UPDATE and the INSERT in one transaction (a savepoint in a test)
+        assert [s for s in statements if s in ("UPDATE", "INSERT")] == ["UPDATE", "INSERT"]
+
+
+@pytest.mark.parametrize("moved_first", ["version", "deadline"])
+def test_a_guarded_move_writes_nothing_once_the_hand_has_moved(hands, moved_first):
+    hand = hands[0]
+    seen = (hand.version, hand.deadline)
+    # someone else's change: a move (the version), or "I'm back" (a new deadline)
+    if moved_first == "version":
+        Hand.objects.filter(pk=hand.pk).update(version=hand.version + 1)
+    else:
+        Hand.objects.filter(pk=hand.pk).update(deadline=timezone.now())
+    before, events_before = row(hand), Event.objects.filter(hand=hand).count()
+    applied = compiled.save_move_unless_moved(
+        moved(hand, timezone.now()), *seen, _events(hand, 2), timer=True
+    )
+    assert applied is False
+    assert row(hand) == before and Event.objects.filter(hand=hand).count() == events_before
+
+
+def test_a_guarded_move_without_a_timer_keeps_a_timer_re_armed_meanwhile(hands):
+    hand = hands[0]
+    seen = (hand.version, hand.deadline)
+    re_armed = timezone.now() + datetime.timedelta(seconds=30)
+    Hand.objects.filter(pk=hand.pk).update(timer_version=77, timer_at=re_armed)
+    hand.version += 1
+    hand.timer_version, hand.timer_at = 1, None  # what the move read: stale
+    assert compiled.save_move_unless_moved(hand, *seen, _events(hand, 1), timer=False)
+    assert (row(hand)["timer_version"], row(hand)["timer_at"]) == (77, re_armed)
+    assert row(hand)["version"] == hand.version

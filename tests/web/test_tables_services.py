@@ -226,3 +226,63 @@ def test_an_open_result_page_or_a_hand_in_play_keeps_the_table(duel):
     assert services.close_abandoned(now=later) == 0
     presence.left(duel.seats.get(index=0), "result-page", now=later)
     assert services.close_abandoned(now=later) == 1
+
+
+# ----- a move is read without a lock and written only if nobody moved first --------------
+
+
+def _meanwhile(monkeypatch, competitor):
+    """Run ``competitor`` after act has read the hand, before it writes (a race lost)."""
+    real = services._engine_apply
+
+    def racing(state, seat, action):
+        monkeypatch.setattr(services, "_engine_apply", real)
+        competitor()
+        return real(state, seat, action)
+
+    monkeypatch.setattr(services, "_engine_apply", racing)
+
+
+def test_a_move_that_loses_the_race_to_the_timer_writes_nothing(duel, alice, bob, monkeypatch):
+    hand = duel.current_hand()
+    state = hand.game()
+    mover = [alice, bob][state.turn]
+    _meanwhile(monkeypatch, lambda: services.advance(hand.pk, hand.version))  # the timeout
+    with pytest.raises(services.StaleVersion):
+        services.act(duel, mover, str(legal_actions(state, state.turn)[0]), hand.version)
+    hand.refresh_from_db()
+    assert hand.version == 2  # the timer's move, and only it
+    records = Event.objects.filter(hand=hand, kind="action").values_list("data", flat=True)
+    assert [r["by"] for r in records] == ["timeout"]
+
+
+def test_a_move_that_loses_the_race_to_im_back_is_refused(duel, alice, bob, monkeypatch):
+    """"I'm back" moves the deadline, not the version; a move computed while the seat was
+    still auto-played would set the next deadline as if it were."""
+    hand = duel.current_hand()
+    state = hand.game()
+    mover, other = [alice, bob][state.turn], [alice, bob][1 - state.turn]
+    Seat.objects.filter(table=duel, user=other).update(auto_play=True, timeouts=2)
+    _meanwhile(monkeypatch, lambda: services.back(duel, other))
+    action = str(default_action(state, state.turn))
+    with pytest.raises(services.StaleVersion):
+        services.act(duel, mover, action, hand.version)
+    assert Hand.objects.get(pk=hand.pk).version == hand.version
+    services.act(duel, mover, action, hand.version)  # the view again, the same click
+    assert Hand.objects.get(pk=hand.pk).version == hand.version + 1
+
+
+def test_a_timer_re_armed_meanwhile_survives_a_move_that_armed_none(duel, alice, bob, monkeypatch):
+    hand = duel.current_hand()
+    state = hand.game()
+    mover = [alice, bob][state.turn]
+    pending = timezone.now() + datetime.timedelta(seconds=5)  # before the next deadline
+    Hand.objects.filter(pk=hand.pk).update(timer_version=hand.version, timer_at=pending)
+
+    def re_armed():  # the pending timer's own re-arm, under the lock (services.timer_fired)
+        Hand.objects.filter(pk=hand.pk).update(timer_version=77)
+
+    _meanwhile(monkeypatch, re_armed)
+    services.act(duel, mover, str(default_action(state, state.turn)), hand.version)
+    hand.refresh_from_db()
+    assert hand.version == 2 and (hand.timer_version, hand.timer_at) == (77, pending)
