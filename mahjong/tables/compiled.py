@@ -26,7 +26,7 @@ import threading
 from dataclasses import dataclass
 from typing import Callable
 
-from django.db import DatabaseError, connections, transaction
+from django.db import DatabaseError, connections
 from django.db.models import QuerySet
 from django.db.models.query import get_related_populators
 from django.db.transaction import TransactionManagementError
@@ -122,19 +122,12 @@ _LATEST_HAND = CompiledRead(
         Hand.objects.select_related("table__tier").filter(table_id=table_id).order_by("-number")[:1]
     )
 )
-# A move's read: what the end of a hand reads of the table comes joined. Locked (only
-# the hand row), or not: a player's move checks the version as it writes (services.act).
+# The lock's read: what the end of a hand reads of the table comes joined (only the hand
+# row is locked).
 _LOCKED_HAND = CompiledRead(
     lambda table_id: (
         Hand.objects.select_for_update(of=("self",))
         .select_related("table__ruleset", "table__tier", "table__match")
-        .filter(table_id=table_id)
-        .order_by("-number")[:1]
-    )
-)
-_HAND_TO_MOVE = CompiledRead(
-    lambda table_id: (
-        Hand.objects.select_related("table__ruleset", "table__tier", "table__match")
         .filter(table_id=table_id)
         .order_by("-number")[:1]
     )
@@ -171,28 +164,6 @@ def locked_hand(table_id: int) -> Hand | None:
     ruleset, room tier and match (a move)."""
     rows = _LOCKED_HAND(table_id)
     return rows[0] if rows else None
-
-
-def hand_to_move(table_id: int) -> Hand | None:
-    """locked_hand without the lock."""
-    rows = _HAND_TO_MOVE(table_id)
-    return rows[0] if rows else None
-
-
-def lock_if_unmoved(hand: Hand, version: int, deadline) -> bool:
-    """Lock the hand's row for the transaction if it is still at ``version`` and
-    ``deadline`` (as read without a lock), and refresh its timer's columns, which a timer
-    may have re-armed meanwhile (services.timer_fired)."""
-    row = (
-        Hand.objects.select_for_update()
-        .filter(pk=hand.pk, version=version, deadline=deadline)
-        .values_list(*TIMER_FIELDS)
-        .first()
-    )
-    if row is None:
-        return False
-    hand.timer_version, hand.timer_at = row
-    return True
 
 
 def seats(table_id: int) -> list[Seat]:
@@ -257,69 +228,6 @@ class CompiledInsert(_Columns):
         return f"INSERT INTO {table} ({', '.join(columns)}) VALUES {', '.join([one] * rows)}"
 
 
-class CompiledMove:
-    """A move's writes, applied only if the hand is still at the version and the deadline
-    the move was computed from (services.act: read without a lock, then write if nobody
-    moved first). Returns whether they were applied; if not, nothing was written.
-
-    On PostgreSQL it is one statement: the hand's UPDATE, guarded by the version, in a
-    WITH clause, and the events' INSERT taking its rows only if the UPDATE found the hand.
-    One round trip, atomic by itself in autocommit: no BEGIN, no COMMIT, no row lock held
-    between statements. A locked move took six round trips; under load each one waits for
-    a core (2-5 ms at the p95), most of a click's time on the server. Elsewhere (SQLite,
-    a file on the same machine) the two statements run in one transaction.
-
-    ``timer``: the move armed a timer (services._arm) and writes the timer's columns;
-    a move that did not leaves them as they are, so that a timer re-armed meanwhile
-    under the lock (services.timer_fired) is not overwritten."""
-
-    def __init__(self, fields: tuple[str, ...], timer_fields: tuple[str, ...]):
-        self.plain = CompiledUpdate(Hand, tuple(f for f in fields if f not in timer_fields))
-        self.timed = CompiledUpdate(Hand, fields)
-        self.events = CompiledInsert(Event, EVENT_FIELDS)
-        self._sql: dict[tuple[str, bool, int], str] = {}
-
-    def __call__(self, hand: Hand, version: int, deadline, events: list[tuple], *,
-                 timer: bool, using: str = "default") -> bool:
-        connection = connections[using]
-        update = self.timed if timer else self.plain
-        raw = [f.pre_save(hand, False) for f in update.fields]
-        seen = Hand._meta.get_field("deadline").get_db_prep_value(deadline, connection)
-        guard = [*update.values(raw, connection), hand.pk, version, seen]
-        rows = [v for row in events for v in self.events.values(row, connection)]
-        if connection.vendor != "postgresql":
-            with transaction.atomic(using=using), connection.cursor() as cursor:
-                cursor.execute(self._guarded(update, connection), guard)
-                if cursor.rowcount != 1:
-                    return False
-                self.events(events, using=using)
-                return True
-        with connection.cursor() as cursor:
-            cursor.execute(self._statement(update, connection, timer, len(events)), guard + rows)
-            return cursor.rowcount == len(events)
-
-    @staticmethod
-    def _guarded(update: CompiledUpdate, connection) -> str:
-        qn = connection.ops.quote_name
-        same = "IS NOT DISTINCT FROM" if connection.vendor == "postgresql" else "IS"
-        guard = f"{qn('version')} = %s AND {qn('deadline')} {same} %s"
-        return f"{update.statement(connection, 1)} AND {guard}"
-
-    def _statement(self, update, connection, timer: bool, rows: int) -> str:
-        key = (connection.alias, timer, rows)
-        if key not in self._sql:
-            qn = connection.ops.quote_name
-            fields = self.events.fields
-            columns = ", ".join(qn(f.column) for f in fields)
-            typed = "(" + ", ".join(f"%s::{f.cast_db_type(connection)}" for f in fields) + ")"
-            self._sql[key] = (
-                f"WITH moved AS ({self._guarded(update, connection)} RETURNING 1) "
-                f"INSERT INTO {qn(Event._meta.db_table)} ({columns}) "
-                f"SELECT v.* FROM moved, (VALUES {', '.join([typed] * rows)}) AS v({columns})"
-            )
-        return self._sql[key]
-
-
 # What a move changes of its hand (services._save). The move that ends a hand saves the
 # whole row (its outcome, the ranked flag): once a hand, no need to compile it away.
 MOVE_FIELDS = ("version", "state", "event_count", "deadline", "timer_version", "timer_at")
@@ -328,4 +236,3 @@ TIMER_FIELDS = ("timer_version", "timer_at")  # what services._arm sets on the h
 save_timer = CompiledUpdate(Hand, TIMER_FIELDS)
 EVENT_FIELDS = ("hand", "seq", "version", "kind", "data", "created_at")
 insert_events = CompiledInsert(Event, EVENT_FIELDS)  # rows of those fields' values
-save_move_unless_moved = CompiledMove(MOVE_FIELDS, TIMER_FIELDS)

@@ -5,11 +5,6 @@ Every change: lock the hand row (select_for_update), check the version the calle
 call the pure engine, save the new state with version + 1, append the events, schedule
 the next timer (on commit) and, after commit, tell the table's group "hand changed,
 version N" -- a hint, never state. Each connection then renders its own viewer's view.
-
-A player's ordinary move (``act``: the hand goes on, no seat flag to reset) takes no
-lock: it reads the hand, applies the engine and writes only if the hand is still at the
-version it read (compiled.save_move_unless_moved, one statement on PostgreSQL). Whoever
-moved first wins either way; the other gets StaleVersion, as behind a lock.
 """
 
 from __future__ import annotations
@@ -160,7 +155,7 @@ def _start_hand(table: Table, previous: Hand | None, stage: int = 0) -> Hand:
     _append(hand, engine.opening_events(state))
     Seat.objects.filter(table=table).update(ready_next=False)
     seats = compiled.seats(table.pk)
-    _start_timer_on_commit(hand, _schedule(hand, state, seats))
+    _schedule(hand, state, seats)
     hand.save(update_fields=["deadline", *compiled.TIMER_FIELDS, "event_count"])
     _notify_on_commit(table, hand.version)
     return hand
@@ -168,16 +163,11 @@ def _start_hand(table: Table, previous: Hand | None, stage: int = 0) -> Hand:
 
 def _append(hand: Hand, events: list[dict]) -> None:
     """The events after the hand's log; the caller saves ``hand.event_count``."""
-    compiled.insert_events(_event_rows(hand, events))
-
-
-def _event_rows(hand: Hand, events: list[dict]) -> list[tuple]:
-    """The events' rows (compiled.EVENT_FIELDS) after the hand's log, counted in
-    ``hand.event_count``."""
     seq, now = hand.event_count, timezone.now()
+    compiled.insert_events(
+        [(hand.pk, seq + i, hand.version, e.get("type", "?"), e, now) for i, e in enumerate(events)]
+    )
     hand.event_count = seq + len(events)
-    version = hand.version
-    return [(hand.pk, seq + i, version, e.get("type", "?"), e, now) for i, e in enumerate(events)]
 
 
 # ----- the move --------------------------------------------------------------------------
@@ -190,67 +180,27 @@ def act(table: Table, user, text, version, *, origin: str = "") -> Locked:
     ``origin``, the mover's socket, comes back in the hint: that screen has it already."""
     if not getattr(user, "is_authenticated", False):
         raise TableError(_("You are not seated at this table."))
-    hand = compiled.hand_to_move(table.pk)  # no lock: see the module's doc
-    if hand is None:
-        raise TableError(_("This table has no hand yet."))
-    read = Locked(hand.table, hand, compiled.seats(table.pk), hand.game())
-    seat, action, version = _checked(read, user, text, version)
-    seen = (hand.version, hand.deadline)  # "I'm back" moves the deadline, not the version
-    new, events = _engine_apply(read.state, seat.index, action)
-    if new.ended or any(s.auto_play or s.timeouts for s in read.seats):
-        # The end of a hand settles, and seat flags are other rows: one transaction, the
-        # hand's row locked first as everywhere else.
-        with transaction.atomic():
-            if not compiled.lock_if_unmoved(hand, *seen):
-                raise StaleVersion(_("The table moved on; here is the current view."))
-            _write_move(read, seat.index, action, new, events, by="player", origin=origin)
-        return replace(read, state=new)
-    hand.version += 1
-    hand.state = new.to_dict()
-    rows = _event_rows(hand, [_action_event(seat.index, action, "player"), *events])
-    armed = _schedule(hand, new, read.seats)
-    if not compiled.save_move_unless_moved(hand, *seen, rows, timer=armed):
-        raise StaleVersion(_("The table moved on; here is the current view."))
-    _start_timer_on_commit(hand, armed)
-    _notify_on_commit(read.table, hand.version, origin)
-    return replace(read, state=new)
-
-
-def _checked(read: Locked, user, text, version) -> tuple[Seat, Action, int]:
-    """The mover's seat, the action and the version it was chosen at, or why not."""
-    seat = _seated(read, user)
-    try:
-        action = parse_action(text)
-        version = int(version)
-    except (EngineError, TypeError, ValueError) as exc:
-        raise IllegalMove(_("Not an action: %(why)s") % {"why": exc}) from None
-    if read.hand.version != version:
-        raise StaleVersion(_("The table moved on; here is the current view."))
-    return seat, action, version
-
-
-def _engine_apply(state: GameState, seat: int, action: Action):
-    try:
-        return engine.apply(state, seat, action)
-    except EngineError as exc:
-        raise IllegalMove(str(exc)) from None
-
-
-def _action_event(seat: int, action: Action, by: str) -> dict:
-    """The event that says who did what, before what followed from it."""
-    return {"type": "action", "seat": seat, "action": str(action), "by": by}
+    with transaction.atomic():
+        locked = _lock(table.pk)
+        seat = _seated(locked, user)
+        try:
+            action = parse_action(text)
+            version = int(version)
+        except (EngineError, TypeError, ValueError) as exc:
+            raise IllegalMove(_("Not an action: %(why)s") % {"why": exc}) from None
+        if locked.hand.version != version:
+            raise StaleVersion(_("The table moved on; here is the current view."))
+        new = _apply(locked, seat.index, action, by="player", origin=origin)
+    return replace(locked, state=new)
 
 
 def _apply(locked: Locked, seat: int, action: Action, *, by: str, origin: str = "") -> GameState:
     """Apply under the lock: engine, save with version + 1, events, seat flags, timers."""
-    new, events = _engine_apply(locked.state, seat, action)
-    _write_move(locked, seat, action, new, events, by=by, origin=origin)
-    return new
-
-
-def _write_move(locked: Locked, seat: int, action: Action, new: GameState, events: list[dict],
-                *, by: str, origin: str = "") -> None:
-    """The move's writes, the hand's row locked: the hand, its events, the seat's flags."""
+    state = locked.state
+    try:
+        new, events = engine.apply(state, seat, action)
+    except EngineError as exc:
+        raise IllegalMove(str(exc)) from None
     _save(locked, new, events, actor=seat, action=str(action), by=by, origin=origin)
     row = locked.seats[seat]
     if by == "player" and row.timeouts:
@@ -259,6 +209,7 @@ def _write_move(locked: Locked, seat: int, action: Action, new: GameState, event
         row.timeouts += 1
         row.auto_play = row.auto_play or row.timeouts >= 2
         Seat.objects.filter(pk=row.pk).update(timeouts=row.timeouts, auto_play=row.auto_play)
+    return new
 
 
 def _save(
@@ -267,12 +218,13 @@ def _save(
     hand = locked.hand
     hand.version += 1
     hand.state = new.to_dict()
-    _append(hand, [_action_event(actor, action, by), *events])
+    record = {"type": "action", "seat": actor, "action": action, "by": by}
+    _append(hand, [record, *events])
     if new.ended:
         hand.seed = new.seed.hex()
         hand.ended_at = timezone.now()
         hand.result = _finish(locked, new)
-    _start_timer_on_commit(hand, _schedule(hand, new, locked.seats))
+    _schedule(hand, new, locked.seats)
     if new.ended:
         hand.save()
     else:
@@ -280,11 +232,11 @@ def _save(
     _notify_on_commit(locked.table, hand.version, origin)
 
 
-def _schedule(hand: Hand, state: GameState, seats: list[Seat]) -> bool:
-    """The pending decision's deadline; True if it takes a timer task of its own (_arm)."""
+def _schedule(hand: Hand, state: GameState, seats: list[Seat]) -> None:
+    """The pending decision's deadline, and its timer task (hand, version) on commit."""
     if state.ended:
         hand.deadline = None
-        return False
+        return
     turn = state.turn
     seat = seats[turn]
     timers = state.ruleset.timers
@@ -299,27 +251,21 @@ def _schedule(hand: Hand, state: GameState, seats: list[Seat]) -> bool:
         delay = timers.decision
     now = timezone.now()
     hand.deadline = now + datetime.timedelta(seconds=delay)
-    return _arm(hand, now)
+    _arm(hand, now)
 
 
-def _arm(hand: Hand, now: datetime.datetime) -> bool:
+def _arm(hand: Hand, now: datetime.datetime) -> None:
     """Make sure a timer task fires at or before the hand's deadline. A pending one that
     fires sooner is enough: finding the hand moved on, it re-arms for the deadline then
     pending (timer_fired). So a player's move adds no task while the last one is pending,
     the common case: decisions come well inside their timers, each deadline later than
     the last. A shorter deadline (a bot's turn), or a pending timer whose time has come
-    (it is running, or was lost), takes a task of its own, carrying (hand, version):
-    True, and the caller starts it (_start_timer_on_commit) once the hand is written."""
+    (it is running, or was lost), takes a task of its own, carrying (hand, version)."""
     pending = hand.timer_at
     if pending is not None and now < pending <= hand.deadline:
-        return False
+        return
     hand.timer_version, hand.timer_at = hand.version, hand.deadline
-    return True
-
-
-def _start_timer_on_commit(hand: Hand, armed: bool) -> None:
-    if armed:
-        _enqueue_on_commit("advance", hand.pk, hand.version, eta=hand.deadline)
+    _enqueue_on_commit("advance", hand.pk, hand.version, eta=hand.deadline)
 
 
 def _enqueue_on_commit(name: str, *args, countdown: float = 0, eta=None) -> None:
@@ -394,7 +340,7 @@ def timer_fired(hand_id: int, version: int) -> bool:
         if hand.pk != hand_id or hand.timer_version != version or hand.deadline is None:
             return False
         hand.timer_at = None  # this task is spent: arm a new one for the deadline
-        _start_timer_on_commit(hand, _arm(hand, timezone.now()))
+        _arm(hand, timezone.now())
         compiled.save_timer(hand)
     return False
 
@@ -526,8 +472,7 @@ def back(table: Table, user) -> None:
         Seat.objects.filter(pk=seat.pk).update(auto_play=False, timeouts=0)
         locked.seats[seat.index].auto_play = False
         if not locked.state.ended:
-            armed = _schedule(locked.hand, locked.state, locked.seats)  # a full timer again
-            _start_timer_on_commit(locked.hand, armed)
+            _schedule(locked.hand, locked.state, locked.seats)  # a full timer again
             locked.hand.save(update_fields=["deadline", *compiled.TIMER_FIELDS])
         _notify_on_commit(locked.table, locked.hand.version)
 
