@@ -87,8 +87,8 @@ def work_tree(rev: str, parent: Path, name: str) -> Path:
 
 def arguments(argv: list[str] | None = None) -> tuple[argparse.Namespace, list[str]]:
     argv = list(sys.argv[1:] if argv is None else argv)
-    load_args = argv[argv.index("--") + 1:] if "--" in argv else []
-    own = argv[: argv.index("--")] if "--" in argv else argv
+    cut = argv.index("--") if "--" in argv else len(argv)
+    own, load_args = argv[:cut], argv[cut + 1:]
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--base", required=True, help="the commit to compare against")
     parser.add_argument("--change", default="HEAD")
