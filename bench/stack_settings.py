@@ -12,6 +12,7 @@ bench-only changes, never used by the site itself.
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import threading
@@ -32,6 +33,7 @@ FLUSH_EVERY = 0.5  # seconds
 KIND = re.compile(r'^\s*(UPDATE|\w+\b.*?\b(?:FROM|INTO))\s+"(\w+)"', re.S)
 
 
+@functools.lru_cache(maxsize=1024)  # a process runs a few dozen distinct statements
 def kind_of(sql: str) -> str:
     found = KIND.match(sql)
     return f"{sql.split(None, 1)[0]} {found.group(2)}" if found else sql.split(None, 1)[0]
