@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 
 from asgiref.sync import async_to_sync
-from channels.consumer import SyncConsumer, get_handler_name
+from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import JsonWebsocketConsumer
 from django.conf import settings
@@ -53,38 +53,7 @@ def language_of(scope) -> str:
     return settings.LANGUAGE_CODE
 
 
-class _Outbox(SyncConsumer):
-    """Frames a handler sends, kept until the handler's thread returns, then sent from
-    the event loop in order. A sync consumer's send otherwise hands every frame to the
-    loop and waits for it (asgiref's async_to_sync: a future, a wake-up of the loop, the
-    thread blocked meanwhile): one more round trip between the thread and the loop per
-    move and per push. In the MRO after WebsocketConsumer, whose accept, send and close
-    all end here."""
-
-    _outbox: list | None = None
-
-    async def __call__(self, scope, receive, send):
-        self._send_now = send
-        await super().__call__(scope, receive, send)
-
-    def send(self, message):
-        if self._outbox is None:  # not inside a dispatch (nothing else sends, so far)
-            return super().send(message)
-        self._outbox.append(message)
-
-    async def in_thread(self, handler, message) -> None:
-        """Run a sync handler in a pool thread (see _TableSocket.dispatch), then send what
-        it sent, even if it raised after sending."""
-        self._outbox = outbox = []
-        try:
-            await database_sync_to_async(handler, thread_sensitive=_SHARED_THREAD)(message)
-        finally:
-            self._outbox = None
-            for frame in outbox:
-                await self._send_now(frame)
-
-
-class _TableSocket(JsonWebsocketConsumer, _Outbox):
+class _TableSocket(JsonWebsocketConsumer):
     """What both sockets share: language, groups, the log-out close, errors."""
 
     table: Table
@@ -102,7 +71,7 @@ class _TableSocket(JsonWebsocketConsumer, _Outbox):
         in-memory test database refuses concurrent threads: there, the shared thread."""
         if message.get("origin") == self.channel_name:
             return
-        await self.in_thread(self._dispatch, message)
+        await database_sync_to_async(self._dispatch, thread_sensitive=_SHARED_THREAD)(message)
 
     def _dispatch(self, message):
         handler = getattr(self, get_handler_name(message), None)

@@ -5,7 +5,6 @@ playing timers, auto-play and a bot to the end of a hand."""
 import json
 
 import pytest
-from channels.consumer import SyncConsumer
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.test import Client
@@ -73,37 +72,6 @@ def test_both_players_get_their_own_snapshot_then_a_push_after_a_move(
     assert snap_b.count("data-tile=") == len(state.seat(1).hand)
     seat = Seat.objects.get(table=duel, index=0)
     assert seat.connections == 0 and seat.disconnected_at is not None
-
-
-def test_a_handlers_frames_leave_from_the_loop_after_its_thread_in_order(
-    redis_layer, duel, alice, bob, monkeypatch
-):
-    """No frame goes through the sync send that hands it to the loop and waits
-    (consumers._Outbox): were one to, it would be swallowed here and never arrive."""
-    waited = []
-    monkeypatch.setattr(SyncConsumer, "send", lambda self, message: waited.append(message))
-    hand = duel.current_hand()
-    state = hand.game()
-    action = str(default_action(state, state.turn))
-    a, b = communicator(duel, alice), communicator(duel, bob)
-
-    async def scenario():
-        assert (await a.connect())[0] and (await b.connect())[0]  # the accept, then
-        snaps = [await a.receive_from(5), await b.receive_from(5)]  # the snapshot
-        mover = (a, b)[state.turn]
-        await mover.send_to(json.dumps({"action": action, "version": 1}))
-        pushes = [await a.receive_from(5), await b.receive_from(5)]
-        await mover.send_to(json.dumps({"action": action, "version": 1}))  # stale now
-        notice = await mover.receive_from(5)
-        await a.disconnect()
-        await b.disconnect()
-        return snaps, pushes, notice
-
-    snaps, pushes, notice = run(scenario)
-    assert all('data-version="1"' in s for s in snaps)
-    assert all('data-version="2"' in p for p in pushes)
-    assert "flash error" in notice and 'data-version="2"' in notice
-    assert waited == []
 
 
 @pytest.mark.parametrize(
