@@ -3,7 +3,7 @@ two daphne processes + Redis + PostgreSQL + Celery workers (bench/stack.py), wit
 bare relay (bench/relay) measured by the same tool in the same run.
 
     .venv/bin/python bench/load.py --tables 50 200 --seconds 60 [--think 1 3] [--bots 0.25]
-        [--web 2] [--workers 2] [--db-pool 8]
+        [--web 2] [--workers 2] [--db-pool 8] [--profile DIR]
 
 For each table count: a fresh stack; then
 
@@ -25,6 +25,11 @@ For each table count: a fresh stack; then
    the web processes and workers in the window over the moves in it), daphne RSS per open
    table, errors. At the end every player leaves its table.
 
+``--profile DIR`` samples the web processes' Python stacks with py-spy (``pip install
+py-spy``; only the thread holding the GIL, 100 times a second) over the measured window,
+into DIR/web<i>-<tables>.txt; ``bench/profile_summary.py`` sums them by what the time was
+spent on. Sampling costs the web processes a little CPU: not for runs whose figures count.
+
 Loopback only, bounded in time: the stack's watchdog stops everything after the run's
 planned length plus a margin. Prints one JSON line per table count and a table.
 """
@@ -37,6 +42,7 @@ import json
 import random
 import re
 import resource
+import shutil
 import signal
 import sys
 import time
@@ -56,6 +62,7 @@ CSRF_INPUT = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
 TABLE_URL = re.compile(r"/tables/([A-Za-z0-9]+)/$")
 HEARTBEAT = 20  # seconds, as the page (tables.presence.HEARTBEAT)
 MISSED_AFTER = 5  # seconds: a click whose update no screen saw this long is "missed"
+PY_SPY = shutil.which("py-spy", path=str(Path(sys.executable).parent)) or shutil.which("py-spy")
 
 
 def percentile(values: list[float], q: float) -> float | None:
@@ -315,7 +322,7 @@ def _ms(values: list[float]) -> dict:
 
 async def game(stack: Stack, tables: int, bots: float, think, warmup: float,
                seconds: float, ramp: float, click: str = "socket",
-               seat_within: float = 180) -> dict:
+               seat_within: float = 180, profile: str = "") -> dict:
     run = Run()
     bot_tables = round(tables * bots)
     humans = 2 * (tables - bot_tables)
@@ -336,8 +343,11 @@ async def game(stack: Stack, tables: int, bots: float, think, warmup: float,
     q0, cpu0, server0 = stack.queries(), _cpu(), stack.cpu_seconds()
     kinds0 = stack.query_kinds()
     run.started = time.monotonic()
+    samplers = await _profile(stack, profile, tables, seconds) if profile else []
     await asyncio.sleep(seconds)
     run.ended = time.monotonic()
+    for sampler in samplers:
+        await sampler.wait()
     q1, cpu1, server1 = stack.queries(), _cpu(), stack.cpu_seconds()
     server = {role: server1[role] - server0[role]
               for role in ("web", "worker", "postgres", "redis")}
@@ -352,6 +362,19 @@ async def game(stack: Stack, tables: int, bots: float, think, warmup: float,
     await asyncio.gather(*tasks, return_exceptions=True)
     return summarize(run, tables, open_tables, (seated, len(players)), q0, q1, rss_before,
                      rss_during, cpu1 - cpu0, server, seconds) | {"queries_by_kind": kinds}
+
+
+async def _profile(stack: Stack, folder: str, tables: int, seconds: float) -> list:
+    """One py-spy per web process over the window (see the module's docstring)."""
+    Path(folder).mkdir(parents=True, exist_ok=True)
+    out = []
+    for i, pid in enumerate(stack.web_pids()):
+        out.append(await asyncio.create_subprocess_exec(
+            PY_SPY, "record", "--pid", str(pid), "--duration", str(int(seconds)), "--rate", "100",
+            "--gil", "--nonblocking", "--format", "raw",
+            "--output", str(Path(folder) / f"web{i}-{tables}.txt"),
+            stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL))
+    return out
 
 
 def _per_move_kinds(before, after, run) -> dict[str, dict[str, float]]:
@@ -429,7 +452,7 @@ async def one_count(args, tables: int, **stack_options) -> dict:
         await asyncio.sleep(2)  # workers connect to the broker
         out = {"relay": await relay(stack, tables, args.relay_seconds)}
         out["game"] = await game(stack, tables, args.bots, tuple(args.think), args.warmup,
-                                 args.seconds, args.ramp, args.click)
+                                 args.seconds, args.ramp, args.click, profile=args.profile)
         with open("/proc/loadavg") as f:
             out["loadavg"] = f.read().split()[:3]
         return out
@@ -456,7 +479,12 @@ def arguments(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--db-pool", type=int, default=8,
                         help="PostgreSQL connections per process (0: one per request)")
-    return parser.parse_args(argv)
+    parser.add_argument("--profile", default="", metavar="DIR",
+                        help="sample the web processes with py-spy over the window, into DIR")
+    args = parser.parse_args(argv)
+    if args.profile and not PY_SPY:
+        parser.error("--profile needs py-spy: .venv/bin/pip install py-spy")
+    return args
 
 
 def main() -> None:

@@ -3,17 +3,11 @@ themselves are bench/load.py's, smoke-tested in test_load_smoke)."""
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-
-BENCH = Path(__file__).resolve().parents[2] / "bench"
+from tests.load.bench_modules import bench_module
 
 
 def bench_ab():
-    spec = importlib.util.spec_from_file_location("bench_ab", BENCH / "ab.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return bench_module("ab")
 
 
 def line(moves: float, p99: float, cpu: float, relay_cpu: float = 0.7) -> dict:

@@ -7,14 +7,11 @@ Skipped when PostgreSQL or Redis is not reachable (a fresh machine's `make test`
 from __future__ import annotations
 
 import asyncio
-import importlib.util
 import socket
-import sys
-from pathlib import Path
 
 import pytest
 
-BENCH = Path(__file__).resolve().parents[2] / "bench"
+from tests.load.bench_modules import bench_module
 
 
 def reachable(port: int) -> bool:
@@ -33,21 +30,12 @@ pytestmark = [
 ]
 
 
-def bench_load():
-    """bench/load.py as a module (the name ``load`` is this test package's)."""
-    spec = importlib.util.spec_from_file_location("bench_load", BENCH / "load.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["bench_load"] = module  # its dataclasses look their module up by name
-    spec.loader.exec_module(module)
-    return module
-
-
-def test_the_load_driver_plays_two_tables_and_reports():
-    load = bench_load()
+def test_the_load_driver_plays_two_tables_and_reports(tmp_path):
+    load = bench_module("load")  # the name ``load`` is this test package's
 
     args = load.arguments(
         ["--seconds", "8", "--warmup", "3", "--relay-seconds", "2", "--think", "0.2", "0.5",
-         "--bots", "0"]
+         "--bots", "0", "--profile", str(tmp_path)]
     )
     out = asyncio.run(load.one_count(args, 2, db_name="mahjong_bench_smoke", redis_db=13))
     relay, game = out["relay"], out["game"]
@@ -61,3 +49,7 @@ def test_the_load_driver_plays_two_tables_and_reports():
     assert relay["server_cpu_ms_per_message"]["relay"] > 0
     hard = {k: n for k, n in game["errors"].items() if not k.startswith("ws opening retried")}
     assert hard == {} and game["screens_missed"] == 0
+    # --profile: py-spy sampled both web processes over the window, stacks the summary reads
+    tally = bench_module("profile_summary").tally
+    samples = sum(tally(f.read_text().splitlines()).total() for f in tmp_path.glob("web*-2.txt"))
+    assert len(list(tmp_path.glob("web*-2.txt"))) == 2 and samples > 0
