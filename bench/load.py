@@ -328,6 +328,7 @@ async def game(stack: Stack, tables: int, bots: float, think, warmup: float,
     humans = 2 * (tables - bot_tables)
     players = [Player(run, i, stack.web_ports[i % len(stack.web_ports)], think, click)
                for i in range(humans + bot_tables)]
+    stack.require_running()  # a process that died in the relay phase would skew it all
     rss_before = stack.web_rss_kib()
     readies = [asyncio.Event() for _ in players]
     tasks = []
@@ -348,6 +349,7 @@ async def game(stack: Stack, tables: int, bots: float, think, warmup: float,
     run.ended = time.monotonic()
     for sampler in samplers:
         await sampler.wait()
+    stack.require_running()
     q1, cpu1, server1 = stack.queries(), _cpu(), stack.cpu_seconds()
     server = {role: server1[role] - server0[role]
               for role in ("web", "worker", "postgres", "redis")}

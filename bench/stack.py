@@ -171,6 +171,14 @@ class Stack:
 
     # ----- what the driver reads ---------------------------------------------------------
 
+    def require_running(self) -> None:
+        """Every process of the stack still up; else which one stopped, and where its log is
+        (the next run's stack writes over it)."""
+        for name, child in self.children.items():
+            if child.poll() is not None:
+                raise RuntimeError(f"{name} (pid {child.pid}) exited with {child.returncode}: "
+                                   f"see {self.logs / f'{name}.log'}")
+
     def web_pids(self) -> list[int]:
         return [self.children[f"web{i}"].pid for i in range(self.web)]
 
