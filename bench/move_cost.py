@@ -119,14 +119,27 @@ def push(table, viewer: int) -> str:
         return presenters.fragments_now(table.pk, viewer)[1]
 
 
+def turns(table, users, hands: int, rng: random.Random):
+    """Whole hands at ``table``, one turn at a time: yields (hand, state, seat, action), a
+    random legal action of the seat to act, which the caller makes before the next turn
+    is read; both players start the next hand after each."""
+    from mahjong.engine.views import view
+    from mahjong.tables import services
+
+    for _ in range(hands):
+        while (state := (hand := table.current_hand()).game()).phase != "ended":
+            seat = next(s for s in (0, 1) if view(state, s)["legal_actions"])
+            yield hand, state, seat, choose(rng, view(state, seat)["legal_actions"])
+        for user in users:
+            services.ready_next(table, user)
+
+
 def play(hands: int, seed: int, timer: Timer, click: str = "socket", tag: str = "bench") -> int:
     from django.test import Client
 
     from lobby.models import Ruleset
-    from mahjong.engine.views import view
     from mahjong.tables import services
 
-    rng = random.Random(seed)
     users = players(tag)
     clients = []
     for user in users:
@@ -135,25 +148,16 @@ def play(hands: int, seed: int, timer: Timer, click: str = "socket", tag: str = 
         clients.append(client)
     table = services.open_table(Ruleset.objects.get(slug="classic"), users)
     moves = 0
-    for _ in range(hands):
-        while True:
-            hand = table.current_hand()
-            state = hand.game()
-            if state.phase == "ended":
-                break
-            seat = next(s for s in (0, 1) if view(state, s)["legal_actions"])
-            action = choose(rng, view(state, seat)["legal_actions"])
-            # The move that ends the hand (a win, the wall's last tile) settles it:
-            # measured on its own, as it is one move per hand, not the common case.
-            last = _ends_hand(state, seat, action)
-            stages = ("click (ends the hand)", "push (ends the hand)") if last else (
-                f"click ({click})", "push (other screen)")
-            timer.run(stages[0], partial(CLICKS[click], clients[seat], table, users[seat],
-                                         action, hand.version))
-            timer.run(stages[1], partial(push, table, 1 - seat))
-            moves += 1
-        for user in users:
-            services.ready_next(table, user)
+    for hand, state, seat, action in turns(table, users, hands, random.Random(seed)):
+        # The move that ends the hand (a win, the wall's last tile) settles it:
+        # measured on its own, as it is one move per hand, not the common case.
+        last = _ends_hand(state, seat, action)
+        stages = ("click (ends the hand)", "push (ends the hand)") if last else (
+            f"click ({click})", "push (other screen)")
+        timer.run(stages[0], partial(CLICKS[click], clients[seat], table, users[seat],
+                                     action, hand.version))
+        timer.run(stages[1], partial(push, table, 1 - seat))
+        moves += 1
     return moves
 
 

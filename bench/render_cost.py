@@ -27,21 +27,14 @@ PARTIALS = ("notice", "status", "opponent", "rivers", "hand", "prompt", "clock",
 
 def contexts(hands: int, seed: int) -> list[dict]:
     from lobby.models import Ruleset
-    from mahjong.engine.views import view
     from mahjong.tables import presenters, services
 
-    rng = random.Random(seed)
     users = move_cost.players("render")
     table = services.open_table(Ruleset.objects.get(slug="classic"), users)
     out = []
-    for _ in range(hands):
-        while (state := (hand := table.current_hand()).game()).phase != "ended":
-            out += [presenters.context_for(table, seat, hand) | {"oob": True} for seat in (0, 1)]
-            seat = next(s for s in (0, 1) if view(state, s)["legal_actions"])
-            action = move_cost.choose(rng, view(state, seat)["legal_actions"])
-            services.act(table, users[seat], action, hand.version)
-        for user in users:
-            services.ready_next(table, user)
+    for hand, _state, seat, action in move_cost.turns(table, users, hands, random.Random(seed)):
+        out += [presenters.context_for(table, s, hand) | {"oob": True} for s in (0, 1)]
+        services.act(table, users[seat], action, hand.version)
     return out
 
 
