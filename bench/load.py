@@ -25,10 +25,10 @@ For each table count: a fresh stack; then
    the web processes and workers in the window over the moves in it), daphne RSS per open
    table, errors. At the end every player leaves its table.
 
-``--profile DIR`` samples the web processes' Python stacks with py-spy (``pip install
-py-spy``; only the thread holding the GIL, 100 times a second) over the measured window,
-into DIR/web<i>-<tables>.txt; ``bench/profile_summary.py`` sums them by what the time was
-spent on. Sampling costs the web processes a little CPU: not for runs whose figures count.
+``--profile DIR`` samples the web and worker processes' Python stacks with py-spy (``pip
+install py-spy``; only the thread holding the GIL, 100 times a second) over the measured
+window, into DIR/web<i>-<tables>.txt and DIR/worker<i>-<tables>.txt;
+``bench/profile_summary.py`` sums them by what the time was spent on. Sampling costs the web processes a little CPU: not for runs whose figures count.
 
 Loopback only, bounded in time: the stack's watchdog stops everything after the run's
 planned length plus a margin. Prints one JSON line per table count and a table.
@@ -367,14 +367,14 @@ async def game(stack: Stack, tables: int, bots: float, think, warmup: float,
 
 
 async def _profile(stack: Stack, folder: str, tables: int, seconds: float) -> list:
-    """One py-spy per web process over the window (see the module's docstring)."""
+    """One py-spy per web and worker process over the window (the module's docstring)."""
     Path(folder).mkdir(parents=True, exist_ok=True)
     out = []
-    for i, pid in enumerate(stack.web_pids()):
+    for name, pid in stack.pids("web", "worker"):
         out.append(await asyncio.create_subprocess_exec(
             PY_SPY, "record", "--pid", str(pid), "--duration", str(int(seconds)), "--rate", "100",
             "--gil", "--nonblocking", "--format", "raw",
-            "--output", str(Path(folder) / f"web{i}-{tables}.txt"),
+            "--output", str(Path(folder) / f"{name}-{tables}.txt"),
             stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL))
     return out
 

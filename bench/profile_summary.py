@@ -1,6 +1,8 @@
-"""What the web processes spent their Python time on, from ``bench/load.py --profile``.
+"""What the web or worker processes spent their Python time on, from ``bench/load.py
+--profile``.
 
     .venv/bin/python bench/profile_summary.py var/profile/web*-200.txt
+    .venv/bin/python bench/profile_summary.py var/profile/worker*-200.txt
 
 Each line of py-spy's raw output is one stack (frames from the thread's root to the
 frame that held the GIL, ``;``-separated) and how many samples saw it. A sample goes to
@@ -30,6 +32,11 @@ STAGES = [
     ("rate limit (a Redis round trip)", ["allow (mahjong/tables/ratelimit.py"]),
     ("heartbeat", ["heartbeat (mahjong/tables/services.py"]),
     ("a frame from a thread to the loop (async_to_sync)", ["SyncConsumer.send ("]),
+    # the workers' own
+    ("worker: a bot's or auto-play's decision", ["decide (mahjong/tables/bot_moves.py"]),
+    ("worker: a timer's unlocked read", ["timing (mahjong/tables/compiled.py"]),
+    ("worker: re-arming a timer", ["timer_fired (mahjong/tables/services.py"]),
+    ("worker: the sweeper", ["sweep (mahjong/tables/services.py"]),
 ]
 # (library, path fragments) for the innermost frame of what no stage claimed
 LIBRARIES = [
@@ -41,6 +48,8 @@ LIBRARIES = [
     ("asyncio event loop", ["asyncio/", "selectors.py"]),
     ("Django and the database driver, elsewhere", ["django/", "psycopg"]),
     ("channels' consumer plumbing", ["channels/"]),
+    ("Celery and kombu (a worker's task machinery)",
+     ["celery/", "kombu/", "billiard/", "vine/", "amqp/"]),
 ]
 OTHER = "other"
 

@@ -179,11 +179,13 @@ class Stack:
                 raise RuntimeError(f"{name} (pid {child.pid}) exited with {child.returncode}: "
                                    f"see {self.logs / f'{name}.log'}")
 
-    def web_pids(self) -> list[int]:
-        return [self.children[f"web{i}"].pid for i in range(self.web)]
+    def pids(self, *roles: str) -> list[tuple[str, int]]:
+        """(name, pid) of each process of those roles ("web", "worker", "relay")."""
+        return [(name, child.pid) for name, child in self.children.items()
+                if name.rstrip("0123456789") in roles]
 
     def web_rss_kib(self) -> list[int]:
-        return [rss_kib(pid) for pid in self.web_pids()]
+        return [rss_kib(pid) for _name, pid in self.pids("web")]
 
     def cpu_seconds(self) -> dict[str, float]:
         """CPU time (user + system) used so far by the web, worker and relay processes,

@@ -49,7 +49,9 @@ def test_the_load_driver_plays_two_tables_and_reports(tmp_path):
     assert relay["server_cpu_ms_per_message"]["relay"] > 0
     hard = {k: n for k, n in game["errors"].items() if not k.startswith("ws opening retried")}
     assert hard == {} and game["screens_missed"] == 0
-    # --profile: py-spy sampled both web processes over the window, stacks the summary reads
+    # --profile: py-spy sampled both web processes and both workers over the window, stacks
+    # the summary reads
     tally = bench_module("profile_summary").tally
-    samples = sum(tally(f.read_text().splitlines()).total() for f in tmp_path.glob("web*-2.txt"))
-    assert len(list(tmp_path.glob("web*-2.txt"))) == 2 and samples > 0
+    for role in ("web", "worker"):
+        files = list(tmp_path.glob(f"{role}*-2.txt"))
+        assert len(files) == 2 and sum(tally(f.read_text().splitlines()).total() for f in files)

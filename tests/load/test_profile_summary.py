@@ -28,6 +28,21 @@ SocketBuffer.readline (redis/_parsers/socket.py:61) 1
 mystery (somewhere.py:1) 1
 not a line of samples
 """
+WORKER = "Thread.run (threading.py:1002);execute (celery/app/trace.py:440)"
+WORKER_RAW = f"""\
+{WORKER};advance (mahjong/tables/tasks.py:26);timer_fired (mahjong/tables/services.py:330);\
+timing (mahjong/tables/compiled.py:50);execute (django/db/backends/utils.py:120) 2
+{WORKER};advance (mahjong/tables/tasks.py:26);timer_fired (mahjong/tables/services.py:334);\
+_advance (mahjong/tables/services.py:316);decide (mahjong/tables/bot_moves.py:40) 3
+{WORKER};advance (mahjong/tables/tasks.py:26);timer_fired (mahjong/tables/services.py:334);\
+_advance (mahjong/tables/services.py:318);_apply (mahjong/tables/services.py:200) 4
+{WORKER};advance (mahjong/tables/tasks.py:26);timer_fired (mahjong/tables/services.py:344);\
+save_timer (mahjong/tables/compiled.py:80) 1
+Thread.run (threading.py:1002);_sweep_loop (mahjong/tables/tasks.py:55);\
+sweep (mahjong/tables/services.py:360) 1
+Consumer.start (celery/worker/consumer/consumer.py:1);\
+Channel._brpop_read (kombu/transport/redis.py:1) 2
+"""
 
 
 def test_samples_go_to_the_first_stage_on_their_stack_else_to_their_innermost_library():
@@ -50,3 +65,15 @@ def test_samples_go_to_the_first_stage_on_their_stack_else_to_their_innermost_li
     assert lines[1] == "  4.8%  bench: the query counter's classifier"
     assert " 23.8%  move: the locked read" in lines
     assert lines[-1] == "  4.8%  other"
+
+
+def test_a_workers_samples_go_to_its_tasks_stages_else_to_celery():
+    counts = summary().tally(io.StringIO(WORKER_RAW))
+    assert counts == {
+        "worker: a timer's unlocked read": 2,
+        "worker: a bot's or auto-play's decision": 3,
+        "move: engine, the hand's and events' writes": 4,
+        "worker: re-arming a timer": 1,
+        "worker: the sweeper": 1,
+        "Celery and kombu (a worker's task machinery)": 2,
+    }
