@@ -457,6 +457,7 @@ async def one_count(args, tables: int, **stack_options) -> dict:
                                  args.seconds, args.ramp, args.click, profile=args.profile)
         with open("/proc/loadavg") as f:
             out["loadavg"] = f.read().split()[:3]
+        out["logs"] = str(stack.logs)
         return out
 
 

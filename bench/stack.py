@@ -22,6 +22,7 @@ import argparse
 import json
 import os
 import secrets
+import shutil
 import signal
 import socket
 import subprocess
@@ -63,6 +64,20 @@ def rss_kib(pid: int) -> int:
     return 0
 
 
+LOGS = ROOT / "var" / "bench"
+KEEP_LOGS = 30  # runs whose logs are kept; older folders are removed
+
+
+def run_logs() -> Path:
+    """A folder of the stack's own for its processes' logs, so that a later run does not
+    write over the logs of one whose process died; the oldest beyond KEEP_LOGS go."""
+    LOGS.mkdir(parents=True, exist_ok=True)
+    runs = sorted(p for p in LOGS.iterdir() if p.is_dir())
+    for old in runs[: max(0, len(runs) - KEEP_LOGS + 1)]:
+        shutil.rmtree(old, ignore_errors=True)
+    return LOGS / f"{time.strftime('%Y%m%d-%H%M%S', time.gmtime())}-{os.getpid()}"
+
+
 @dataclass
 class Stack:
     web: int = 2
@@ -73,7 +88,7 @@ class Stack:
     db_name: str = "mahjong_bench"
     redis_db: int = 12  # flushed at start: nobody else's
     decision: int = 0  # seconds for a player's decision in every ruleset (0: the ruleset's)
-    logs: Path = ROOT / "var" / "bench"
+    logs: Path = field(default_factory=run_logs)
     children: dict[str, subprocess.Popen] = field(default_factory=dict)
     web_ports: list[int] = field(default_factory=list)
     relay_ports: list[int] = field(default_factory=list)
