@@ -232,22 +232,55 @@
   document.addEventListener("htmx:wsClose", function () { clearInterval(timer); timer = null; });
 })();
 
-// Moves over the socket: while the table's WebSocket is open, a move button's POST is sent
-// as a socket message instead ({"action", "version"}, what the consumer takes). The server
-// answers both screens through the sockets anyway, and a message costs it a fraction of an
-// HTTP request (no session, log-in or table look-up per click). Without an open socket the
-// button's own hx-post goes out, and its answer carries the fragments.
+// Moves: one per view, marked at once. While the table's WebSocket is open a move button's
+// POST is sent as a socket message instead ({"action", "version"}, what the consumer
+// takes): the server answers both screens through the sockets anyway, and a message costs
+// it a fraction of an HTTP request (no session, log-in or table look-up per click).
+// Without an open socket the button's own hx-post goes out, and its answer carries the
+// fragments. Either way the clicked button is marked in the same frame (the tile lifts, a
+// claim looks pressed: the click is seen before the server's answer, however far it is),
+// and the table takes no other move until a push answers with the next view, or with this
+// one and a notice: a second click on the same view would only be refused as stale. Nothing
+// is guessed: the mark goes with the fragments the answer replaces.
 (function () {
   var socket = null;
+  var waiting = false;
+  var release = null;
+  var GIVE_UP = 8000;  // ms: the heartbeat re-renders a page whose push was lost well before
+  function table() { return document.querySelector(".mj-table[data-act-url]"); }
+  function answered() {
+    waiting = false;
+    clearTimeout(release);
+    var t = table();
+    if (t) t.removeAttribute("data-move-sent");
+    document.querySelectorAll(".mj-table .mj-sent").forEach(function (b) { b.classList.remove("mj-sent"); });
+  }
+  function mark(button, t) {
+    waiting = true;
+    button.classList.add("mj-sent");
+    t.setAttribute("data-move-sent", "");
+    clearTimeout(release);
+    release = setTimeout(answered, GIVE_UP);
+  }
   document.addEventListener("htmx:wsOpen", function (event) { socket = event.detail.socketWrapper; });
   document.addEventListener("htmx:wsClose", function () { socket = null; });
   document.addEventListener("htmx:beforeRequest", function (event) {
-    var table = document.querySelector(".mj-table[data-act-url]");
+    var t = table();
     var button = event.detail.elt;
-    if (!socket || !table || button.getAttribute("hx-post") !== table.dataset.actUrl) return;
+    if (!t || button.getAttribute("hx-post") !== t.dataset.actUrl) return;
     var move;
     try { move = JSON.parse(button.getAttribute("hx-vals")); } catch (e) { return; }
+    if (waiting) { event.preventDefault(); return; }
+    mark(button, t);
+    if (!socket) return;
     event.preventDefault();
     socket.sendImmediately(JSON.stringify({ action: move.action, version: move.version }));
+  });
+  // every push, the move's own answer included, carries the status line
+  document.addEventListener("htmx:oobAfterSwap", function (event) {
+    if (event.target.id === "mj-status") answered();
+  });
+  document.addEventListener("htmx:afterRequest", function (event) {
+    if (waiting && event.detail.failed) answered();  // the HTTP fallback got no fragments
   });
 })();

@@ -92,6 +92,16 @@ def sit_vs_bot(page, site):
     page.wait_for_function("!!document.querySelector('.mj-table[hx-ext]')")
 
 
+DOUBLE_CLICK = """() => {
+    const tiles = [...document.querySelectorAll("#mj-hand button[data-action^='discard ']")];
+    tiles[0].click();
+    const marked = tiles[0].classList.contains("mj-sent")
+        && document.querySelector(".mj-table").hasAttribute("data-move-sent");
+    tiles[tiles.length - 1].click();  // the same view: not sent
+    return {marked, second: tiles[tiles.length - 1].classList.contains("mj-sent")};
+}"""
+
+
 def moves_sent(page) -> dict[str, list]:
     """What the page sends for moves from now on: act POSTs, and socket messages."""
     sent = {"http": [], "socket": []}
@@ -178,11 +188,13 @@ def test_without_a_socket_a_move_is_posted_and_its_answer_updates_the_page(playe
         page.reload()
         page.wait_for_selector("#mj-hand [data-tile]")
     before = version(page)
-    page.click("#mj-hand button[data-action^='discard '] >> nth=-1")
+    # two tiles clicked at once: one POST (the view takes one move), marked until answered
+    assert page.evaluate(DOUBLE_CLICK) == {"marked": True, "second": False}
     page.wait_for_function(
         f"Number(document.querySelector('#mj-status').dataset.version) > {before}"
     )
     assert len(sent["http"]) == 1 and not sent["socket"]
+    assert page.query_selector(".mj-sent, [data-move-sent]") is None
 
 
 def test_an_idle_player_is_played_for_by_the_server(player, site):
@@ -225,3 +237,37 @@ def test_a_reload_mid_hand_returns_the_full_view_and_play_goes_on(player, site):
     shot(page, "reload-mid-hand")
     play_to_end(page)
     assert ended(page)
+
+
+def my_turn_to_discard(page, limit: float = 30.0) -> None:
+    """Wait, letting claims go (and starting the next hand if one ends first), until this
+    page may discard a tile."""
+    deadline = time.monotonic() + limit
+    while not page.query_selector("#mj-hand button[data-action^='discard ']"):
+        assert time.monotonic() < deadline, "no discard offered"
+        if ended(page):
+            page.click("[data-testid=next-hand]")
+            page.wait_for_function("!document.querySelector('[data-outcome]')")
+        elif page.query_selector('#mj-prompt [data-action="pass"]'):
+            take_turn(page)
+        page.wait_for_timeout(100)
+
+
+def test_a_move_is_marked_at_once_and_the_view_takes_no_second_until_answered(player, site):
+    """The clicked tile lifts in the same frame, before the server's answer; a second
+    click on the same view sends nothing (it could only be refused as stale), and the
+    answer's push clears the mark."""
+    page = player("quin")
+    sent = moves_sent(page)
+    sit_vs_bot(page, site)
+    my_turn_to_discard(page)
+    before = version(page)
+    already = len(sent["socket"])
+    clicked = page.evaluate(DOUBLE_CLICK)
+    assert clicked == {"marked": True, "second": False}
+    page.wait_for_function(
+        f"Number(document.querySelector('#mj-status').dataset.version) > {before}"
+    )
+    assert len(sent["socket"]) == already + 1
+    assert page.inner_text("#mj-notice") == ""
+    assert page.query_selector(".mj-sent, [data-move-sent]") is None
