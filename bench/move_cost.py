@@ -10,6 +10,10 @@ CPU time per move (median and mean) and SQL queries per move.
 
     .venv/bin/python bench/move_cost.py --hands 20
     .venv/bin/python bench/move_cost.py --hands 20 --profile /tmp/move.prof
+    .venv/bin/python bench/move_cost.py --hands 60 --tier novice
+
+``--tier`` plays at a room tier's table instead of a friendly one: the end of each hand
+then also settles beans through the ledger, rank scores and the players' ratings.
 
 The database is a fresh SQLite file unless --database names another (an existing, empty
 PostgreSQL database's URL: migrated, then used). Timers are off (Celery eager mode skips them): the
@@ -134,11 +138,21 @@ def turns(table, users, hands: int, rng: random.Random):
             services.ready_next(table, user)
 
 
-def play(hands: int, seed: int, timer: Timer, click: str = "socket", tag: str = "bench") -> int:
-    from django.test import Client
-
-    from lobby.models import Ruleset
+def open_table(users, tier: str = ""):
+    """A friendly table of the classic rules, or a table of the room tier ``tier``."""
+    from lobby.models import RoomTier, Ruleset
     from mahjong.tables import services
+
+    if not tier:
+        return services.open_table(Ruleset.objects.get(slug="classic"), users)
+    room = RoomTier.objects.get(slug=tier)
+    return services.open_table(room.ruleset, users, tier=room,
+                               beans_per_point=room.beans_per_point)
+
+
+def play(hands: int, seed: int, timer: Timer, click: str = "socket", tag: str = "bench",
+         tier: str = "") -> int:
+    from django.test import Client
 
     users = players(tag)
     clients = []
@@ -146,7 +160,7 @@ def play(hands: int, seed: int, timer: Timer, click: str = "socket", tag: str = 
         client = Client(HTTP_HX_REQUEST="true")
         client.force_login(user)
         clients.append(client)
-    table = services.open_table(Ruleset.objects.get(slug="classic"), users)
+    table = open_table(users, tier)
     moves = 0
     for hand, state, seat, action in turns(table, users, hands, random.Random(seed)):
         # The move that ends the hand (a win, the wall's last tile) settles it:
@@ -183,21 +197,27 @@ def main(argv=None) -> int:
     parser.add_argument("--click", choices=tuple(CLICKS), default="socket",
                         help="a move as a socket message (the page with its socket open) "
                              "or as the htmx POST (the page without one)")
+    parser.add_argument("--tier", default="", help="a room tier's slug: play at its table")
     parser.add_argument("--profile", default="", help="write a cProfile of the measured hands")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
         setup(args.database or f"sqlite:///{tmp}/move_cost.sqlite3")
-        # warm-up: templates compiled, caches filled
-        play(2, args.seed + 1, Timer(), args.click, tag="warm")
+        # warm-up: the engine's tables built (as mahjong.startup does in a served process),
+        # templates compiled, caches filled
+        from mahjong.engine.warm import warm_up
+
+        warm_up()
+        play(2, args.seed + 1, Timer(), args.click, tag="warm", tier=args.tier)
         timer = Timer()
         if args.profile:
             import cProfile
 
             profiler = cProfile.Profile()
-            moves = profiler.runcall(play, args.hands, args.seed, timer, args.click)
+            moves = profiler.runcall(play, args.hands, args.seed, timer, args.click,
+                                     tier=args.tier)
             profiler.dump_stats(args.profile)
         else:
-            moves = play(args.hands, args.seed, timer, args.click)
+            moves = play(args.hands, args.seed, timer, args.click, tier=args.tier)
         report(timer, moves)
     return 0
 

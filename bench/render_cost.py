@@ -26,11 +26,10 @@ PARTIALS = ("notice", "status", "opponent", "rivers", "hand", "prompt", "clock",
 
 
 def contexts(hands: int, seed: int) -> list[dict]:
-    from lobby.models import Ruleset
     from mahjong.tables import presenters, services
 
     users = move_cost.players("render")
-    table = services.open_table(Ruleset.objects.get(slug="classic"), users)
+    table = move_cost.open_table(users)
     out = []
     for hand, _state, seat, action in move_cost.turns(table, users, hands, random.Random(seed)):
         out += [presenters.context_for(table, s, hand) | {"oob": True} for s in (0, 1)]
