@@ -22,6 +22,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
+import time
 
 from channels_redis.pubsub import (
     RedisPubSubChannelLayer,
@@ -29,10 +31,50 @@ from channels_redis.pubsub import (
     RedisSingleShardConnection,
 )
 from channels_redis.utils import _wrap_close, decode_hosts
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 
 RESUMED = "layer.resumed"
 
 log = logging.getLogger(__name__)
+
+
+class _FailedReads(logging.Filter):
+    """channels-redis logs a traceback for every failed read of its subscription: one a
+    second per process for as long as Redis is away. At most one a minute is kept (what
+    failed, and why); the others are counted, and the count is told in the line that says
+    Redis is back (``_LoopLayer.resumed``). Any other error is logged as channels-redis
+    logs it."""
+
+    EVERY = 60.0  # seconds
+
+    def __init__(self, clock=time.monotonic):
+        super().__init__()
+        self.clock = clock
+        self.reset()
+
+    def reset(self) -> None:
+        self.unlogged, self.logged_at = 0, -math.inf
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        error = record.exc_info[1] if record.exc_info else None
+        if not isinstance(error, (RedisConnectionError, RedisTimeoutError, OSError)):
+            return True
+        now = self.clock()
+        if now - self.logged_at < self.EVERY:
+            self.unlogged += 1
+            return False
+        self.logged_at = now
+        return True
+
+    def counted(self) -> int:
+        """The failed reads not logged since the last count."""
+        unlogged, self.unlogged = self.unlogged, 0
+        return unlogged
+
+
+FAILED_READS = _FailedReads()
+logging.getLogger("channels_redis.pubsub").addFilter(FAILED_READS)
 
 
 def setting(redis_url: str, prefix: str = "asgi") -> dict:
@@ -62,9 +104,9 @@ class _LoopLayer(RedisPubSubLoopLayer):
 
     def resumed(self) -> None:
         """Every channel of this loop may have missed messages: tell each one."""
-        # channels-redis logs every failed read while Redis is away; this says it is over
-        told = len(self.channels)
-        log.warning("Redis is back: %d channels re-subscribed and told to refresh", told)
+        told, unlogged = len(self.channels), FAILED_READS.counted()
+        log.warning("Redis is back: %d channels re-subscribed and told to refresh "
+                    "(%d more failed reads, not logged)", told, unlogged)
         message = self.channel_layer.serialize({"type": RESUMED})
         for queue in self.channels.values():
             queue.put_nowait(message)

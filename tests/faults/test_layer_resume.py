@@ -5,8 +5,12 @@ and every channel is told that messages may have been lost in between."""
 from __future__ import annotations
 
 import asyncio
+import logging
+import re
 
-from mahjong.channel_layer import RESUMED, ResumingChannelLayer
+from redis.exceptions import ConnectionError as RedisConnectionError
+
+from mahjong.channel_layer import FAILED_READS, RESUMED, ResumingChannelLayer
 from tests.faults.checks import injected
 
 
@@ -39,3 +43,51 @@ def test_after_a_redis_restart_every_channel_is_told_and_groups_deliver_again(
     assert told == [{"type": RESUMED}] * 2
     assert [m["n"] for m in after] == [2, 2]
     assert "Redis is back: 2 channels re-subscribed and told to refresh" in caplog.text
+
+
+def test_an_outage_logs_its_first_failed_read_and_then_one_line_when_redis_is_back(
+    private_redis, caplog
+):
+    """channels-redis logs a traceback per failed read, one a second per process while
+    Redis is away: one a minute is kept, the rest are counted into the "back" line."""
+    FAILED_READS.reset()  # a read failed in the test before, less than a minute ago
+    layer = ResumingChannelLayer(hosts=[{"address": private_redis.url}], prefix="outage-test")
+
+    async def scenario():
+        channel = await layer.new_channel()
+        await layer.group_add("table", channel)
+        private_redis.kill()
+        injected("Redis away for 3.5 s under a running channel layer")
+        await asyncio.sleep(3.5)  # the layer's reads fail meanwhile, about one a second
+        private_redis.start()
+        told = await asyncio.wait_for(layer.receive(channel), 20)
+        await layer.flush()
+        return told
+
+    assert asyncio.run(scenario()) == {"type": RESUMED}
+    failures = [r for r in caplog.records if r.name == "channels_redis.pubsub"]
+    assert len(failures) == 1 and failures[0].exc_info  # the first, with its traceback
+    back = [r.getMessage() for r in caplog.records if "Redis is back" in r.getMessage()]
+    assert len(back) == 1
+    unlogged = int(re.search(r"\((\d+) more failed reads, not logged\)", back[0]).group(1))
+    assert unlogged >= 2, back[0]
+
+
+def _record(error: BaseException) -> logging.LogRecord:
+    return logging.LogRecord("channels_redis.pubsub", logging.ERROR, __file__, 1,
+                             "Unexpected exception in receive task", None,
+                             (type(error), error, None))
+
+
+def test_failed_reads_are_logged_once_a_minute_and_other_errors_always():
+    from mahjong.channel_layer import _FailedReads
+
+    now = [1000.0]
+    reads = _FailedReads(clock=lambda: now[0])
+    lost = RedisConnectionError("Connection closed by server.")
+    assert reads.filter(_record(lost))  # the first: kept, with its traceback
+    assert not any(reads.filter(_record(lost)) for _ in range(5))
+    assert all(reads.filter(_record(ValueError("a bug"))) for _ in range(3))  # not an outage
+    assert reads.counted() == 5 and reads.counted() == 0
+    now[0] += reads.EVERY
+    assert reads.filter(_record(OSError("reset by peer")))  # a minute on: kept again
