@@ -255,17 +255,21 @@ def _schedule(hand: Hand, state: GameState, seats: list[Seat]) -> None:
 
 
 def _arm(hand: Hand, now: datetime.datetime) -> None:
-    """Make sure a timer task fires at or before the hand's deadline. A pending one that
-    fires sooner is enough: finding the hand moved on, it re-arms for the deadline then
-    pending (timer_fired). So a player's move adds no task while the last one is pending,
-    the common case: decisions come well inside their timers, each deadline later than
-    the last. A shorter deadline (a bot's turn), or a pending timer whose time has come
-    (it is running, or was lost), takes a task of its own, carrying (hand, version)."""
+    """Make sure a timer task fires at or before the hand's deadline. The hand's timer
+    (``timer_version``, ``timer_at``) is the pending task that re-arms itself when it
+    finds the hand moved on (timer_fired): while it fires at or before the deadline, a
+    move adds no task, the common case (decisions come well inside their timers, each
+    deadline later than the last). A sooner deadline (a bot's turn, a forced move) takes
+    a task of its own, carrying (hand, version), which resolves that decision by its
+    version; the pending timer stays the hand's, so the longer decision after the bot's
+    move adds no task either. With no pending timer (none yet, or its time has come: it
+    is running, or was lost), the new task becomes the hand's timer."""
     pending = hand.timer_at
     if pending is not None and now < pending <= hand.deadline:
         return
-    hand.timer_version, hand.timer_at = hand.version, hand.deadline
     _enqueue_on_commit("advance", hand.pk, hand.version, eta=hand.deadline)
+    if pending is None or pending <= now:
+        hand.timer_version, hand.timer_at = hand.version, hand.deadline
 
 
 def _enqueue_on_commit(name: str, *args, countdown: float = 0, eta=None) -> None:
@@ -322,22 +326,21 @@ def _advance(table_id: int, hand_id: int, version: int) -> bool:
 
 
 def timer_fired(hand_id: int, version: int) -> bool:
-    """The hand's timer task (hand, version), at its time. Its decision still pending at
-    the deadline: resolved (advance). The hand moved on: if this is the hand's timer
-    (``timer_version``), it re-arms for the deadline now pending, else it does nothing
-    (a duplicate, or a timer a sooner one replaced). One unlocked read decides."""
+    """A timer task (hand, version), at its time: the hand's timer, or a sooner deadline's
+    own task (_arm). Either, with its decision still pending at the deadline: resolved
+    (advance). Either, early (the hand moved on, or a clock ahead of the worker's): it
+    re-arms for the deadline now pending. Any other (a duplicate, a timer a sooner one
+    replaced) does nothing. One unlocked read decides."""
     row = compiled.timing(hand_id)
-    if row is None or row.deadline is None:
+    if row is None or row.deadline is None or version not in (row.version, row.timer_version):
         return False
-    due = row.deadline <= timezone.now()
-    if due and version in (row.version, row.timer_version):
+    if row.deadline <= timezone.now():
         return _advance(row.table_id, hand_id, row.version)
-    if row.timer_version != version:
-        return False
     with transaction.atomic():
         locked = _lock(row.table_id)
         hand = locked.hand
-        if hand.pk != hand_id or hand.timer_version != version or hand.deadline is None:
+        moved_on = version not in (hand.version, hand.timer_version)
+        if hand.pk != hand_id or moved_on or hand.deadline is None:
             return False
         hand.timer_at = None  # this task is spent: arm a new one for the deadline
         _arm(hand, timezone.now())

@@ -1,6 +1,7 @@
 """A hand's timer (tables.services._arm and timer_fired): one Celery task pending per hand,
 at or before the deadline, that re-arms itself when it finds the hand moved on; a move
-inside its time adds no task of its own."""
+inside its time adds no task of its own, and a sooner deadline (a bot's turn) a task of
+its own that leaves the hand's timer pending."""
 
 import datetime
 
@@ -13,6 +14,7 @@ from mahjong.engine.game import default_action
 from mahjong.tables import services
 from mahjong.tables.models import Event, Hand
 from tests.web.tables_support import (  # noqa: F401
+    bot_table,
     celery_worker,
     duel,
     no_eager_timers,
@@ -31,20 +33,112 @@ def move(table, users, hand=None):
     return table.current_hand()
 
 
+@pytest.fixture
+def armed(django_capture_on_commit_callbacks):
+    """The timer tasks the moves send, as (hand, version, eta), caught where they leave for
+    the broker; ``with armed() as sent:`` around a move runs its commit hooks."""
+    from contextlib import contextmanager
+
+    from mahjong.celery import app
+    from mahjong.tables import tasks
+
+    tasks_sent = []
+
+    def send(args, countdown=0, eta=None):
+        tasks_sent.append((*args, eta))
+
+    @contextmanager
+    def sent():
+        tasks_sent.clear()
+        with django_capture_on_commit_callbacks(execute=True):
+            yield tasks_sent
+
+    eager, publish = app.conf.task_always_eager, tasks.advance.apply_async
+    app.conf.task_always_eager, tasks.advance.apply_async = False, send
+    yield sent
+    app.conf.task_always_eager, tasks.advance.apply_async = eager, publish
+
+
+def to_the_deadline(hand) -> None:
+    """As if the clock had reached the pending decision's deadline: it, and any timer due
+    by then, are past."""
+    past = timezone.now() - SECONDS
+    Hand.objects.filter(pk=hand.pk, timer_at__lte=hand.deadline).update(timer_at=past)
+    Hand.objects.filter(pk=hand.pk).update(deadline=past)
+
+
 @pytest.mark.django_db
-def test_a_move_inside_the_pending_timer_keeps_it_and_a_sooner_deadline_replaces_it(
-    duel, alice, bob
+def test_a_move_inside_the_pending_timer_adds_no_task_and_a_sooner_deadline_takes_its_own(
+    duel, alice, bob, armed
 ):
     first = duel.current_hand()
     assert (first.timer_version, first.timer_at) == (first.version, first.deadline)
-    hand = move(duel, [alice, bob], first)
+    with armed() as sent:
+        hand = move(duel, [alice, bob], first)
     # the next decision's deadline is later: the first timer fires first and re-arms
-    assert hand.deadline > first.deadline
+    assert hand.deadline > first.deadline and sent == []
     assert (hand.timer_version, hand.timer_at) == (first.version, first.deadline)
-    # a deadline sooner than the pending timer (here: the pending one moved later) re-arms
+    # a deadline sooner than the pending timer (here: the pending one moved later) takes a
+    # task of its own; the pending timer stays the hand's
+    later = hand.deadline + SECONDS
+    Hand.objects.filter(pk=hand.pk).update(timer_at=later)
+    with armed() as sent:
+        hand = move(duel, [alice, bob])
+    assert sent == [(hand.pk, hand.version, hand.deadline)]
+    assert (hand.timer_version, hand.timer_at) == (first.version, later)
+
+
+@pytest.mark.django_db
+def test_a_sooner_deadlines_own_task_come_early_re_arms_and_at_its_time_moves(
+    duel, alice, bob, armed
+):
+    """Its task fires by its version, not as the hand's timer: early (a worker's clock
+    behind), it re-arms for the deadline and becomes the hand's timer; at the deadline it
+    resolves the decision."""
+    hand = move(duel, [alice, bob])
     Hand.objects.filter(pk=hand.pk).update(timer_at=hand.deadline + SECONDS)
     hand = move(duel, [alice, bob])
+    with armed() as sent:
+        assert services.timer_fired(hand.pk, hand.version) is False
+    hand.refresh_from_db()
+    assert sent == [(hand.pk, hand.version, hand.deadline)]
     assert (hand.timer_version, hand.timer_at) == (hand.version, hand.deadline)
+    Hand.objects.filter(pk=hand.pk).update(deadline=timezone.now() - SECONDS)
+    assert services.timer_fired(hand.pk, hand.version) is True
+    assert duel.current_hand().version == hand.version + 1
+
+
+@pytest.mark.django_db
+def test_a_bots_move_adds_no_task_while_the_hands_timer_is_pending(bot_table, alice, armed):
+    """Against a bot, each of the player's moves gives the bot a short deadline, with a task
+    of its own; the bot's move then gives the player a whole decision again, later than
+    the pending timer of the player's earlier turn: no task, that timer re-arms at its
+    time. (Before, the bot's move sent the player a new timer every time.)"""
+    hand = bot_table.current_hand()
+    while hand.game().turn != 0:  # the bot deals: its first move, by its timer
+        to_the_deadline(hand)
+        assert services.timer_fired(hand.pk, hand.version) is True
+        hand = bot_table.current_hand()
+    players_timer = (hand.timer_version, hand.timer_at)
+    checked = 0
+    for _ in range(12):
+        if hand.game().ended:
+            break
+        if hand.game().turn == 0:  # the player: the bot's short deadline takes a task
+            with armed() as sent:
+                hand = move(bot_table, [alice, None], hand)
+            if hand.game().turn == 1 and not hand.game().ended:
+                assert sent == [(hand.pk, hand.version, hand.deadline)]
+                assert (hand.timer_version, hand.timer_at) == players_timer
+            continue
+        Hand.objects.filter(pk=hand.pk).update(deadline=timezone.now() - SECONDS)
+        with armed() as sent:  # the bot's own task at its deadline: the bot moves
+            assert services.timer_fired(hand.pk, hand.version) is True
+        hand = bot_table.current_hand()
+        if hand.game().turn == 0 and hand.deadline > players_timer[1]:
+            assert sent == [] and (hand.timer_version, hand.timer_at) == players_timer
+            checked += 1
+    assert checked >= 2
 
 
 @pytest.mark.django_db
