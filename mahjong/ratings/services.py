@@ -23,7 +23,7 @@ RATING_PERIOD = datetime.timedelta(days=1)
 
 def record_ranked_hand(locked, result: dict) -> None:
     """Called by tables.services in the transaction that settles the hand, right after it
-    marked the hand ranked (or not). Four queries (six on a player's first rated hand): the
+    marked the hand ranked (or not). Five queries (seven on a player's first rated hand): the
     settlement's query budget counts them. Once per hand: a hand ends once, and a second
     write would break the one-row-per-player-and-hand constraints, not count twice."""
     hand, table = locked.hand, locked.table
@@ -97,9 +97,13 @@ def _rate_pair(seats, winner: int | None, hand, at: datetime.datetime) -> None:
                 at=at,
             )
         )
-    Rating.objects.bulk_update(
-        rows.values(), ["rating", "deviation", "volatility", "games", "rated_at"]
-    )
+    # One plain UPDATE per row: Django's bulk_update (one statement, a CASE per column)
+    # cost about 1.5 ms more CPU than both of these together, on every ranked hand's end.
+    for row in rows.values():
+        Rating.objects.filter(pk=row.pk).update(
+            rating=row.rating, deviation=row.deviation, volatility=row.volatility,
+            games=row.games, rated_at=row.rated_at,
+        )
     RatingChange.objects.bulk_create(changes)
 
 
