@@ -28,7 +28,8 @@ For each table count: a fresh stack; then
 ``--profile DIR`` samples the web and worker processes' Python stacks with py-spy (``pip
 install py-spy``; only the thread holding the GIL, 100 times a second) over the measured
 window, into DIR/web<i>-<tables>.txt and DIR/worker<i>-<tables>.txt;
-``bench/profile_summary.py`` sums them by what the time was spent on. Sampling costs the web processes a little CPU: not for runs whose figures count.
+``bench/profile_summary.py`` sums them by what the time was spent on. Sampling costs the
+processes a little CPU: not for runs whose figures count.
 
 Loopback only, bounded in time: the stack's watchdog stops everything after the run's
 planned length plus a margin. Prints one JSON line per table count and a table.
@@ -483,7 +484,8 @@ def arguments(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--db-pool", type=int, default=8,
                         help="PostgreSQL connections per process (0: one per request)")
     parser.add_argument("--profile", default="", metavar="DIR",
-                        help="sample the web processes with py-spy over the window, into DIR")
+                        help="sample the web and worker processes with py-spy over the window, "
+                             "into DIR")
     args = parser.parse_args(argv)
     if args.profile and not PY_SPY:
         parser.error("--profile needs py-spy: .venv/bin/pip install py-spy")

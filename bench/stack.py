@@ -188,7 +188,7 @@ class Stack:
 
     def require_running(self) -> None:
         """Every process of the stack still up; else which one stopped, and where its log is
-        (the next run's stack writes over it)."""
+        (this stack's own folder, kept for later runs: run_logs)."""
         for name, child in self.children.items():
             if child.poll() is not None:
                 raise RuntimeError(f"{name} (pid {child.pid}) exited with {child.returncode}: "
