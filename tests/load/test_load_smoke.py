@@ -49,9 +49,11 @@ def test_the_load_driver_plays_two_tables_and_reports(tmp_path):
     assert relay["server_cpu_ms_per_message"]["relay"] > 0
     hard = {k: n for k, n in game["errors"].items() if not k.startswith("ws opening retried")}
     assert hard == {} and game["screens_missed"] == 0
-    # --profile: py-spy sampled both web processes and both workers over the window, stacks
-    # the summary reads
+    # --profile: py-spy attached to both web processes and both workers for the whole window
+    # (it writes its file when it detaches), stacks the summary reads. Only the web processes
+    # must have samples: py-spy samples the thread holding the GIL, and with no bot tables
+    # the workers only fire the odd timer, so an idle worker can rightly show none.
     tally = bench_module("profile_summary").tally
-    for role in ("web", "worker"):
-        files = list(tmp_path.glob(f"{role}*-2.txt"))
-        assert len(files) == 2 and sum(tally(f.read_text().splitlines()).total() for f in files)
+    web, workers = (list(tmp_path.glob(f"{role}*-2.txt")) for role in ("web", "worker"))
+    assert len(web) == 2 and len(workers) == 2
+    assert sum(tally(f.read_text().splitlines()).total() for f in web) > 0
