@@ -54,7 +54,8 @@ import httpx
 import websockets
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from players import PASSWORD, name as player_name  # noqa: E402
+from players import PASSWORD  # noqa: E402
+from players import name as player_name  # noqa: E402
 from stack import Stack  # noqa: E402
 
 VERSION = re.compile(r'data-version="(\d+)"')
