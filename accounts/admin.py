@@ -44,7 +44,10 @@ class LedgerInline(admin.TabularInline):
 
 class AdjustBeansForm(forms.Form):
     amount = forms.IntegerField(
-        label=_("Amount"), help_text=_("Positive to grant, negative to deduct, e.g. 5000 or -2000.")
+        label=_("Amount"),
+        help_text=_("Positive to grant, negative to deduct, e.g. 5000 or -2000."),
+        min_value=-wallet.MAX_ADJUSTMENT,
+        max_value=wallet.MAX_ADJUSTMENT,
     )
     note = forms.CharField(
         label=_("Reason"), max_length=200, help_text=_("Recorded in each player's ledger.")
@@ -166,7 +169,7 @@ class UserAdmin(DjangoUserAdmin):
         )
 
     def _apply_adjustment(self, request, queryset, data):
-        done = 0
+        done = refused = 0
         for user in queryset:
             try:
                 posting = wallet.adjust(
@@ -177,17 +180,26 @@ class UserAdmin(DjangoUserAdmin):
                     key=f"admin:{data['token']}:{user.public_id}",
                 )
             except wallet.WalletError as exc:
+                refused += 1
                 self.message_user(request, str(exc), messages.ERROR)
             else:
                 done += not posting.replayed
-        self.message_user(
-            request,
-            ngettext(
-                "Adjusted the beans of %(n)d player.", "Adjusted the beans of %(n)d players.", done
+        if done:
+            self.message_user(
+                request,
+                ngettext(
+                    "Adjusted the beans of %(n)d player.",
+                    "Adjusted the beans of %(n)d players.",
+                    done,
+                )
+                % {"n": done},
+                messages.SUCCESS,
             )
-            % {"n": done},
-            messages.SUCCESS,
-        )
+        elif not refused:  # every posting was a replay: the same form submitted again
+            self.message_user(
+                request, _("Nothing changed: this adjustment had been applied already."),
+                messages.WARNING,
+            )
 
     @admin.action(description=_("Ban (cannot log in)…"), permissions=["change"])
     def ban_players(self, request, queryset):

@@ -109,8 +109,12 @@ def post(
             new_balance = account.beans + amount
             if new_balance < 0 and account.kind != User.Kind.BANK:
                 raise InsufficientBeans(
-                    _("%(name)s has %(beans)s beans, cannot pay %(amount)s.")
-                    % {"name": account.display_name, "beans": account.beans, "amount": -amount}
+                    _("Cannot pay %(amount)s: %(name)s has %(beans)s beans.")
+                    % {
+                        "name": account.display_name,
+                        "beans": f"{account.beans:,}",
+                        "amount": f"{-amount:,}",
+                    }
                 )
             User.objects.filter(pk=account.pk).update(beans=new_balance)
             account.beans = new_balance
@@ -181,10 +185,20 @@ def _relief_key(user: User, day: datetime.date) -> str:
     return f"relief:{user.public_id}:{day.isoformat()}"
 
 
+# An administrator's grant or deduction moves at most this many beans: far above any room's
+# stakes, and far below what a balance column holds (a typo of many digits is refused
+# with a message, not written or failed on by the database).
+MAX_ADJUSTMENT = 1_000_000_000
+
+
 def adjust(user: User, amount: int, *, note: str, actor: User | None, key: str) -> Posting:
     """An administrator's grant (amount > 0) or deduction (amount < 0), against the bank."""
     if amount == 0:
         raise WalletError(_("The amount must not be zero."))
+    if abs(amount) > MAX_ADJUSTMENT:
+        raise WalletError(
+            _("An adjustment moves at most %(max)s beans.") % {"max": f"{MAX_ADJUSTMENT:,}"}
+        )
     if not note.strip():
         raise WalletError(_("Give a reason for the adjustment."))
     reason = Reason.ADMIN_GRANT if amount > 0 else Reason.ADMIN_DEDUCT

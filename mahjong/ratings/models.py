@@ -47,20 +47,30 @@ class RatingChange(models.Model):
     """One rated hand of one player: the history the profile charts."""
 
     player = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rating_changes"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="rating_changes",
+        verbose_name=_("player"),
     )
     opponent = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="+",
+        verbose_name=_("opponent"),
     )
-    hand = models.ForeignKey("tables.Hand", on_delete=models.CASCADE, related_name="+")
-    score = models.FloatField()  # 1 win, 0.5 draw, 0 loss
-    rating_before = models.FloatField()
-    rating_after = models.FloatField()
-    deviation_before = models.FloatField()
-    deviation_after = models.FloatField()
-    at = models.DateTimeField(default=timezone.now)
+    hand = models.ForeignKey(
+        "tables.Hand", on_delete=models.CASCADE, related_name="+", verbose_name=_("hand")
+    )
+    score = models.FloatField(_("score"))  # 1 win, 0.5 draw, 0 loss
+    rating_before = models.FloatField(_("rating before"))
+    rating_after = models.FloatField(_("rating after"))
+    deviation_before = models.FloatField(_("deviation before"))
+    deviation_after = models.FloatField(_("deviation after"))
+    at = models.DateTimeField(_("at"), default=timezone.now)
 
     class Meta:
+        verbose_name = _("rating change")
+        verbose_name_plural = _("rating changes")
         constraints = [
             models.UniqueConstraint(fields=["player", "hand"], name="one_rating_change_per_hand")
         ]

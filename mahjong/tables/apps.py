@@ -1,10 +1,11 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
 
 
 class TablesConfig(AppConfig):
     name = "mahjong.tables"
     label = "tables"
-    verbose_name = "Tables"
+    verbose_name = _("Tables")
 
     def ready(self):
         from django.db.backends.signals import connection_created

@@ -17,22 +17,40 @@ class Table(models.Model):
         PLAYING = "playing", _("Playing")
         FINISHED = "finished", _("Finished")
 
-    public_id = models.CharField(max_length=12, unique=True, default=new_public_id, editable=False)
-    ruleset = models.ForeignKey("lobby.Ruleset", on_delete=models.PROTECT, related_name="+")
+    public_id = models.CharField(
+        _("table number"), max_length=12, unique=True, default=new_public_id, editable=False
+    )
+    ruleset = models.ForeignKey(
+        "lobby.Ruleset", on_delete=models.PROTECT, related_name="+", verbose_name=_("ruleset")
+    )
     tier = models.ForeignKey(
-        "lobby.RoomTier", on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+        "lobby.RoomTier",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("room tier"),
     )
     match = models.OneToOneField(
-        "lobby.Match", on_delete=models.PROTECT, null=True, blank=True, related_name="table"
+        "lobby.Match",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="table",
+        verbose_name=_("match"),
     )
     base_points = models.PositiveIntegerField(_("base (底分)"), default=1)
     beans_per_point = models.PositiveIntegerField(_("beans per point"), default=0)
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PLAYING)
-    note = models.CharField(max_length=200, blank=True)  # why the table closed
-    created_at = models.DateTimeField(default=timezone.now)
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.PLAYING
+    )
+    note = models.CharField(_("note"), max_length=200, blank=True)  # why the table closed
+    created_at = models.DateTimeField(_("opened"), default=timezone.now)
 
     class Meta:
         ordering = ["-created_at"]
+        verbose_name = _("table")
+        verbose_name_plural = _("tables")
 
     def __str__(self):
         return self.public_id
@@ -49,18 +67,29 @@ class Table(models.Model):
 
 
 class Seat(models.Model):
-    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
-    index = models.PositiveSmallIntegerField()
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
-    bot_level = models.CharField(max_length=20, blank=True)  # set for a bot seat
-    auto_play = models.BooleanField(default=False)  # 托管 after two timeouts in a row
-    timeouts = models.PositiveSmallIntegerField(default=0)  # in a row
-    connections = models.IntegerField(default=0)  # live ones, kept by tables.presence
-    disconnected_at = models.DateTimeField(null=True, blank=True)
-    ready_next = models.BooleanField(default=False)
+    table = models.ForeignKey(
+        Table, on_delete=models.CASCADE, related_name="seats", verbose_name=_("table")
+    )
+    index = models.PositiveSmallIntegerField(_("seat"))
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("player"),
+    )
+    bot_level = models.CharField(_("bot level"), max_length=20, blank=True)  # a bot seat's
+    # 托管 after two timeouts in a row
+    auto_play = models.BooleanField(_("auto-play (托管)"), default=False)
+    timeouts = models.PositiveSmallIntegerField(_("timeouts in a row"), default=0)
+    # live ones, kept by tables.presence
+    connections = models.IntegerField(_("open connections"), default=0)
+    disconnected_at = models.DateTimeField(_("disconnected since"), null=True, blank=True)
+    ready_next = models.BooleanField(_("ready for the next hand"), default=False)
 
     class Meta:
         ordering = ["index"]
+        verbose_name = _("seat")
+        verbose_name_plural = _("seats")
         constraints = [
             models.UniqueConstraint(fields=["table", "index"], name="one_player_per_seat")
         ]
@@ -89,26 +118,35 @@ class Connection(models.Model):
 
 
 class Hand(models.Model):
-    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="hands")
-    number = models.PositiveIntegerField()
-    state = models.JSONField()  # the engine GameState; never leaves the server as is
-    version = models.PositiveIntegerField(default=1)
-    commitment = models.CharField(max_length=64)  # hash of seed+salt shown from the start
-    seed = models.CharField(max_length=128, blank=True)  # revealed when the hand ends
-    deadline = models.DateTimeField(null=True, blank=True)  # of the pending decision
+    table = models.ForeignKey(
+        Table, on_delete=models.CASCADE, related_name="hands", verbose_name=_("table")
+    )
+    number = models.PositiveIntegerField(_("hand number"))
+    # the engine GameState; never leaves the server as is
+    state = models.JSONField(_("state"))
+    version = models.PositiveIntegerField(_("version"), default=1)
+    # hash of seed+salt shown from the start
+    commitment = models.CharField(_("commitment"), max_length=64)
+    seed = models.CharField(_("seed"), max_length=128, blank=True)  # revealed when it ends
+    # of the pending decision
+    deadline = models.DateTimeField(_("deadline"), null=True, blank=True)
     # The hand's timer task: the version it carries and when it fires, at or before the
     # deadline (tables.services._arm: a move adds no task while this one comes first).
-    timer_version = models.PositiveIntegerField(null=True, blank=True)
-    timer_at = models.DateTimeField(null=True, blank=True)
-    result = models.JSONField(null=True, blank=True)  # fans and settlement, once ended
-    ranked = models.BooleanField(default=False)  # its points went into the rank scores
+    timer_version = models.PositiveIntegerField(_("timer's version"), null=True, blank=True)
+    timer_at = models.DateTimeField(_("timer fires at"), null=True, blank=True)
+    # fans and settlement, once ended
+    result = models.JSONField(_("result"), null=True, blank=True)
+    # its points went into the rank scores
+    ranked = models.BooleanField(_("ranked"), default=False)
     # The next Event's seq: a move appends without counting the log first.
-    event_count = models.PositiveIntegerField(default=0)
-    created_at = models.DateTimeField(default=timezone.now)
-    ended_at = models.DateTimeField(null=True, blank=True)
+    event_count = models.PositiveIntegerField(_("events"), default=0)
+    created_at = models.DateTimeField(_("started"), default=timezone.now)
+    ended_at = models.DateTimeField(_("ended"), null=True, blank=True)
 
     class Meta:
         ordering = ["table", "number"]
+        verbose_name = _("hand")
+        verbose_name_plural = _("hands")
         constraints = [
             models.UniqueConstraint(fields=["table", "number"], name="one_hand_number_per_table")
         ]
@@ -127,15 +165,20 @@ class Event(models.Model):
     """Append-only: every action and what followed, for history, replays and audits.
     ``data`` may hold secrets (a private draw); only engine.views.event_for filters them."""
 
-    hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="events")
-    seq = models.PositiveIntegerField()
-    version = models.PositiveIntegerField()  # the hand version this event produced
-    kind = models.CharField(max_length=20)
-    data = models.JSONField()
-    created_at = models.DateTimeField(default=timezone.now)
+    hand = models.ForeignKey(
+        Hand, on_delete=models.CASCADE, related_name="events", verbose_name=_("hand")
+    )
+    seq = models.PositiveIntegerField(_("sequence"))
+    # the hand version this event produced
+    version = models.PositiveIntegerField(_("version"))
+    kind = models.CharField(_("kind"), max_length=20)
+    data = models.JSONField(_("data"))
+    created_at = models.DateTimeField(_("at"), default=timezone.now)
 
     class Meta:
         ordering = ["hand", "seq"]
+        verbose_name = _("event")
+        verbose_name_plural = _("events")
         constraints = [models.UniqueConstraint(fields=["hand", "seq"], name="event_seq_unique")]
 
     def __str__(self):

@@ -396,6 +396,7 @@ def close_abandoned(now: datetime.datetime | None = None) -> int:
     cutoff = now - ABANDONED_AFTER
     hands = Hand.objects.filter(table=OuterRef("pk"))
     candidates = Table.objects.filter(
+        Exists(hands),  # a table row without a hand is none of the sweeper's (no service's)
         ~Exists(hands.filter(Q(ended_at__isnull=True) | Q(ended_at__gte=cutoff))),
         ~Exists(Seat.objects.filter(table=OuterRef("pk"), connections__gt=0)),
         status=Table.Status.PLAYING,

@@ -218,6 +218,16 @@ def test_a_table_left_between_hands_is_closed_after_a_while_and_nobody_pays(duel
     assert not Hand.objects.filter(table=duel, ended_at__isnull=True).exists()
 
 
+def test_a_table_without_a_hand_does_not_stop_the_sweeper(duel):
+    """Only services open tables, with their first hand; a bare row (an old admin form
+    could add one) is none of the sweeper's, and the abandoned tables after it close."""
+    Table.objects.create(ruleset=duel.ruleset)
+    hand = play_out(duel)
+    assert services.close_abandoned(now=hand.ended_at + services.ABANDONED_AFTER * 2) == 1
+    duel.refresh_from_db()
+    assert duel.status == Table.Status.FINISHED
+
+
 def test_an_open_result_page_or_a_hand_in_play_keeps_the_table(duel):
     later = timezone.now() + services.ABANDONED_AFTER * 2
     assert services.close_abandoned(now=later) == 0  # the first hand is still in play

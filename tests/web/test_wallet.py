@@ -52,12 +52,22 @@ def test_a_replayed_key_changes_nothing(alice):
 
 
 def test_it_refuses_to_overdraw_a_player_and_changes_nothing(alice, bob):
-    with pytest.raises(wallet.InsufficientBeans, match="cannot pay 20001"):
+    with pytest.raises(wallet.InsufficientBeans, match="Cannot pay 20,001: .* has 20,000 beans"):
         wallet.post([(alice, -20_001), (bob, 20_001)], reason="settlement", key="over")
     alice.refresh_from_db()
     bob.refresh_from_db()
     assert (alice.beans, bob.beans) == (20_000, 20_000)
     assert not LedgerEntry.objects.filter(idempotency_key="over").exists()
+
+
+def test_an_adjustment_beyond_the_limit_is_refused_and_changes_nothing(alice):
+    too_much = wallet.MAX_ADJUSTMENT + 1
+    for amount in (too_much, -too_much, 10**20):
+        with pytest.raises(wallet.WalletError, match="at most 1,000,000,000 beans"):
+            wallet.adjust(alice, amount, note="typo", actor=None, key=f"big-{amount}")
+    alice.refresh_from_db()
+    assert alice.beans == 20_000
+    assert not LedgerEntry.objects.filter(idempotency_key__startswith="big-").exists()
 
 
 @pytest.mark.parametrize(
