@@ -1,15 +1,22 @@
 from django import forms
 from django.conf import settings
 from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
+from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from . import throttle
-from .models import User
+from .models import BOT_BADGE, User
 
 
 def check_nickname_free(nickname: str, *, exclude_pk=None) -> str:
+    """A name shown as nobody else's: not another player's nickname, nor another's user
+    name (shown when they have no nickname), nor with the bots' badge."""
     nickname = nickname.strip()
-    taken = User.objects.filter(nickname__iexact=nickname).exclude(pk=exclude_pk)
+    if BOT_BADGE in nickname:
+        raise forms.ValidationError(_("A nickname cannot hold the bots' badge %(badge)s.")
+                                    % {"badge": BOT_BADGE})
+    others = User.objects.exclude(pk=exclude_pk)
+    taken = others.filter(Q(nickname__iexact=nickname) | Q(username__iexact=nickname))
     if nickname and taken.exists():
         raise forms.ValidationError(_("This nickname is taken."))
     return nickname
@@ -26,6 +33,13 @@ class SignupForm(UserCreationForm):
     class Meta(UserCreationForm.Meta):
         model = User
         fields = ("username", "nickname")
+
+    def clean_username(self):
+        """Nor is a new user name another player's nickname: both would show the same."""
+        username = super().clean_username()
+        if User.objects.filter(nickname__iexact=username).exists():
+            raise forms.ValidationError(_("This name is another player's nickname."))
+        return username
 
     def clean_nickname(self):
         return check_nickname_free(self.cleaned_data["nickname"])

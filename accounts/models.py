@@ -15,6 +15,8 @@ from django.utils.translation import gettext_lazy as _
 
 from .codes import new_public_id
 
+BOT_BADGE = "🤖"  # before a bot's name wherever it is shown; no player's name holds it
+
 
 class User(AbstractUser):
     class Kind(models.TextChoices):
@@ -84,7 +86,7 @@ class User(AbstractUser):
         level = self.level
         if level is not None and get_language() == "en":
             name = f"Bot · {level.name_en}"
-        return f"🤖 {name}"
+        return f"{BOT_BADGE} {name}"
 
     @property
     def is_bot(self) -> bool:

@@ -54,6 +54,30 @@ def test_sign_up_refuses_a_nickname_in_use(alice, client):
     assert not User.objects.filter(username="copycat").exists()
 
 
+def test_sign_up_refuses_a_user_name_that_is_another_players_nickname(alice, client):
+    response = client.post(
+        reverse("accounts:signup"),
+        {"username": "ALICE", "password1": "a-long-pass-phrase", "password2": "a-long-pass-phrase"},
+    )
+    assert response.context["form"].errors["username"]  # alice is shown as "Alice"
+    assert not User.objects.filter(username="ALICE").exists()
+
+
+def test_a_nickname_may_not_copy_another_players_shown_name_or_the_bots_badge(
+    alice, make_player, client_of
+):
+    make_player("qa1")  # no nickname: shown by the user name
+    c = client_of(alice)
+    for name in ("QA1", "🤖 Bot · Expert", "Expert🤖"):
+        page = c.post(reverse("accounts:nickname"), {"nickname": name}, follow=True)
+        alice.refresh_from_db()
+        assert alice.nickname == "Alice", name
+        assert page.context["nickname_form"].errors["nickname"], name
+    c.post(reverse("accounts:nickname"), {"nickname": "alice"})  # one's own user name is fine
+    alice.refresh_from_db()
+    assert alice.nickname == "alice"
+
+
 def test_log_in_and_log_out(alice, client):
     response = client.post(reverse("accounts:login"), {"username": "alice", "password": PASSWORD})
     assert response.status_code == 302
