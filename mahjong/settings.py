@@ -188,6 +188,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "mahjong.not_allowed.NotAllowedPage",  # a page, not a blank, for a button's URL opened
 ]
 
 ROOT_URLCONF = "mahjong.urls"

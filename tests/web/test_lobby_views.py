@@ -149,6 +149,17 @@ def test_quick_match_needs_login_and_post(alice, client, client_of):
     assert not QueueTicket.objects.exists()
 
 
+def test_a_buttons_address_opened_in_the_address_bar_shows_a_page(alice, client_of, htmx):
+    c = client_of(alice)
+    page = c.get(reverse("lobby:relief"))
+    html = page.content.decode()
+    assert page.status_code == 405 and page["Allow"] == "POST"
+    assert '<html lang="zh-hans"' in html and reverse("lobby:home") in html
+    # htmx keeps the bare answer: it swaps nothing into the page
+    bare = c.get(reverse("lobby:relief"), headers=htmx())
+    assert bare.status_code == 405 and bare.content == b""
+
+
 def test_the_stale_ticket_task_cancels_only_stale_tickets(alice, bob):
     import datetime
 
