@@ -160,6 +160,10 @@ def verify(request):
 
 
 def _verify_request(form: dict) -> dict:
+    """The check's request from the form. What a person is likely to get wrong is refused
+    here in the page's language; the engine's own refusals of the rest stay in English."""
+    if form["ruleset"] not in RULESETS:
+        raise ValueError(_("Choose one of the rulesets."))
     request = {"ruleset": form["ruleset"], "seed": form["seed"], "commitment": form["commitment"]}
     if form["dealer"] in ("0", "1"):
         request["dealer"] = int(form["dealer"])
@@ -170,6 +174,8 @@ def _verify_request(form: dict) -> dict:
             if not form[field].isdigit():
                 raise ValueError(_("The stage and its player are numbers."))
             request[field] = int(form[field])
+    if request.get("stage", 0) > 4 or request.get("stage_player", 0) > 1:
+        raise ValueError(_("The stage is 1 to 4 (0: none) and its player seat 0 or seat 1."))
     if form["hand0"] or form["hand1"]:
         request["deal"] = {"hands": [form["hand0"], form["hand1"]]}
     if form["overrides"] and form["overrides"] != "{}":

@@ -202,6 +202,13 @@ def test_the_wall_check_refuses_bad_input_clearly(client):
         page = client.get(url, bad).content.decode()
         assert "无法验证" in page or "JSON 对象" in page, bad
         assert 'data-ok' not in page
+    # what a person gets wrong is told in the page's language, not the engine's English
+    for bad, said in (({"seed": "abc", "commitment": "def"}, "选择"),
+                      ({"ruleset": "stage", "seed": "abc", "commitment": "def", "dealer": "0",
+                        "stage": "9", "stage_player": "7"}, "关卡")):
+        page = client.get(url, bad).content.decode()
+        alert = re.search(r'role="alert"[^>]*>(.*?)<', page, flags=re.S).group(1)
+        assert said in alert and not re.search(r"[A-Za-z]{4,}", alert), alert
 
 
 def test_pages_speak_chinese_by_default_without_english_left_over(client_of, won_hand, alice):

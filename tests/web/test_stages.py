@@ -57,6 +57,15 @@ def test_the_stage_screen_shows_stage_pass_score_stake_and_features(alice, clien
     assert "三连庄拍分" in html and "役满型配牌大出血" in html  # features, and the stage table
     assert 'data-testid="stage-play"' in html
     assert "过关分数" in html and "每局押分" in html  # zh-hans is the default language
+    assert "起始换牌、五张海底摸牌" in html  # a stage's features, joined as Chinese joins a list
+
+
+def test_the_stage_table_in_english_names_and_joins_the_features_in_english(alice, client_of):
+    client = client_of(alice)
+    client.cookies.load({"django_language": "en"})
+    html = client.get(reverse("stages:home")).content.decode()
+    assert "Exchange tiles at the start, Five haidi draws (五张海底摸牌)" in html
+    assert "、" not in html
 
 
 def test_playing_opens_a_table_against_the_strong_computer_and_places_the_stake(alice, client_of):
