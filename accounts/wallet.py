@@ -205,36 +205,3 @@ def adjust(user: User, amount: int, *, note: str, actor: User | None, key: str) 
     return post(
         [(bank(), -amount), (user, amount)], reason=reason, key=key, note=note.strip(), actor=actor
     )
-
-
-def settle(
-    *, winner: User, loser: User, amount: int, rake_percent: int, key: str, ref: str = ""
-) -> Posting:
-    """Loser pays the winner; the house takes floor(rake% of the amount paid).
-
-    Platform rule (RULES.md 3.14.5): a loser pays at most their balance.
-    """
-    if amount <= 0:
-        raise ValueError(f"settlement {key!r} needs a positive amount, got {amount}")
-    with transaction.atomic():
-        done = tuple(LedgerEntry.objects.filter(idempotency_key=key).order_by("id"))
-        if done:
-            return Posting(key, done, replayed=True)
-        ids = sorted({winner.pk, loser.pk, house().pk})
-        balances = dict(
-            User.objects.select_for_update()
-            .filter(pk__in=ids)
-            .order_by("pk")
-            .values_list("pk", "beans")
-        )
-        paid = min(amount, balances[loser.pk])
-        if paid <= 0:
-            raise InsufficientBeans(
-                _("%(name)s has no beans left to pay.") % {"name": loser.display_name}
-            )
-        rake = paid * rake_percent // 100
-        legs = [(loser, -paid), (winner, paid - rake)]
-        if rake:
-            legs.append((house(), rake))
-        legs = [(account, amount) for account, amount in legs if amount]
-        return post(legs, reason=Reason.SETTLEMENT, key=key, ref=ref)

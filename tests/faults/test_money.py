@@ -135,10 +135,9 @@ def test_wallet_invariants_under_parallel_settlements_grants_adjustments_and_han
             roll = rng.random()
             try:
                 if roll < 0.5:
-                    wallet.settle(
-                        winner=a, loser=b, amount=rng.randint(1, 3_000), rake_percent=5,
-                        key=key,
-                    )  # fmt: skip
+                    paid = rng.randint(20, 3_000)  # a hand's payment, 5% to the house
+                    legs = [(b, -paid), (a, paid - paid // 20), (wallet.house(), paid // 20)]
+                    wallet.post(legs, reason="settlement", key=key)
                 elif roll < 0.8:
                     wallet.adjust(a, rng.choice([500, -500, -4_000]), note="race", actor=None,
                                   key=key)  # fmt: skip

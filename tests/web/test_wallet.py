@@ -94,26 +94,6 @@ def test_the_bank_may_go_negative_so_grants_balance(alice):
     assert_books_balance()
 
 
-def test_settlement_pays_the_winner_and_the_house_takes_the_rake(alice, bob):
-    posting = wallet.settle(
-        winner=alice, loser=bob, amount=1_000, rake_percent=5, key="hand-1", ref="m1"
-    )
-    alice.refresh_from_db()
-    bob.refresh_from_db()
-    assert (alice.beans, bob.beans, wallet.house().beans) == (20_950, 19_000, 50)
-    assert {e.ref for e in posting.entries} == {"m1"}
-    assert_books_balance()
-
-
-def test_a_loser_pays_at_most_their_balance(alice, make_player):
-    poor = make_player("poor", beans=300)
-    wallet.settle(winner=alice, loser=poor, amount=5_000, rake_percent=0, key="hand-2")
-    poor.refresh_from_db()
-    alice.refresh_from_db()
-    assert (poor.beans, alice.beans) == (0, 20_300)
-    assert_books_balance()
-
-
 def test_relief_is_once_a_day_and_only_below_the_threshold(make_player):
     EconomySettings.objects.update_or_create(pk=1, defaults={"relief_amount": 3_000})
     broke = make_player("broke", beans=200)

@@ -44,9 +44,9 @@ def test_parallel_grants_and_settlements_keep_every_account_balanced(builtin, ma
                     if rng.random() < 0.3:
                         wallet.adjust(a, rng.choice([700, -700]), note="race", actor=None, key=key)
                     else:
-                        wallet.settle(
-                            winner=a, loser=b, amount=rng.randint(1, 4_000), rake_percent=5, key=key
-                        )
+                        paid = rng.randint(20, 4_000)  # a hand's payment, 5% to the house
+                        legs = [(b, -paid), (a, paid - paid // 20), (wallet.house(), paid // 20)]
+                        wallet.post(legs, reason="settlement", key=key)
                 except wallet.WalletError:
                     refused.append(key)  # a deduction bigger than the balance: fine
                 # The same key again from another thread must be a replay, never a double.
