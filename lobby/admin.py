@@ -5,6 +5,7 @@ from django.contrib import admin
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
+from mahjong.admin_readonly import ReadOnlyAdmin
 from mahjong.engine.bots import LEVELS
 from mahjong.engine.errors import InvalidRuleset
 from mahjong.engine.rulesets import RULESETS, get_ruleset
@@ -279,7 +280,7 @@ class LeaderboardAdmin(admin.ModelAdmin):
 
 
 @admin.register(Match)
-class MatchAdmin(admin.ModelAdmin):
+class MatchAdmin(ReadOnlyAdmin):  # made and moved by the lobby's services
     list_display = (
         "public_id",
         "kind",
@@ -305,7 +306,7 @@ class MatchAdmin(admin.ModelAdmin):
 
 
 @admin.register(QueueTicket)
-class QueueTicketAdmin(admin.ModelAdmin):
+class QueueTicketAdmin(ReadOnlyAdmin):  # made and moved by the lobby's services
     list_display = ("public_id", "player", "tier", "ruleset", "state", "created_at", "last_seen")
     list_filter = ("state", "tier")
     list_select_related = ("player", "tier", "ruleset")
@@ -314,7 +315,7 @@ class QueueTicketAdmin(admin.ModelAdmin):
 
 
 @admin.register(PrivateRoom)
-class PrivateRoomAdmin(admin.ModelAdmin):
+class PrivateRoomAdmin(ReadOnlyAdmin):  # made and moved by the lobby's services
     list_display = ("code", "host", "ruleset", "base_points", "state", "created_at")
     list_filter = ("state", "ruleset")
     list_select_related = ("host", "ruleset")

@@ -16,6 +16,9 @@ class StageProgressAdmin(admin.ModelAdmin):
     raw_id_fields = ("user",)
     ordering = ("-best_stage", "best_hands")
 
+    def has_add_permission(self, request):
+        return False  # a player's progress is made by the stage service on their first visit
+
     @admin.display(description=_("stage"))
     def stage(self, obj):
         return obj.run.get("stage")

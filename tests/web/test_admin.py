@@ -362,6 +362,16 @@ def test_tables_hands_and_events_are_looked_up_not_edited(staff, client, alice, 
     assert Table.objects.count() == 1 and Hand.objects.filter(pk=hand.pk).exists()
 
 
+def test_matches_queue_tickets_private_rooms_and_stage_progress_are_not_added_by_hand(
+    staff, client
+):
+    """The lobby's and the stages' services make these rows; an operator looks them up."""
+    for name in ("lobby_match", "lobby_queueticket", "lobby_privateroom",
+                 "stages_stageprogress"):
+        assert client.get(reverse(f"admin:{name}_changelist")).status_code == 200, name
+        assert client.get(reverse(f"admin:{name}_add")).status_code == 403, name
+
+
 def test_the_admin_speaks_chinese_for_tables_and_ratings(builtin, client):
     """Page titles and column headers of the live-table and rating pages in zh-hans (Django
     translates its own words; the app, model and field names are the project's)."""
