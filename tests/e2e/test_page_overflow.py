@@ -1,0 +1,96 @@
+"""The lobby, a private room seen by its host and the stage screen on a 390x844 phone, in
+English and in Chinese: nothing makes the page scroll sideways. English is the wider
+language (the bot levels' long descriptions in their <select>, the stage table's column
+headings), so both are walked."""
+
+from __future__ import annotations
+
+import re
+import time
+
+import pytest
+
+from tests.e2e.tour import log_in_new_player
+
+pytestmark = pytest.mark.e2e
+
+PHONE = {"width": 390, "height": 844}
+LANGUAGES = {"en": "en-US", "zh-hans": "zh-CN"}  # the page's language -> the browser's
+
+# The page's width against the viewport's, and every element whose box ends past the
+# viewport's right edge (what makes it wider), for the failure message.
+MEASURE_PAGE = """() => {
+  const width = window.innerWidth;
+  const past = [...document.querySelectorAll('body *')]
+    .filter(el => el.getBoundingClientRect().right > width + 0.5)
+    .map(el => {
+      const id = el.dataset.testid ? `[data-testid=${el.dataset.testid}]`
+        : el.className && typeof el.className === 'string' ? `.${el.className.split(' ')[0]}`
+        : '';
+      return `${el.tagName.toLowerCase()}${id}: ${Math.round(el.getBoundingClientRect().right)}`;
+    });
+  return {scrollWidth: document.documentElement.scrollWidth, innerWidth: width,
+          lang: document.documentElement.lang, past: past.slice(0, 8)};
+}"""
+
+
+def right(page, selector: str) -> float:
+    box = page.locator(selector).bounding_box()
+    return box["x"] + box["width"]
+
+
+def measure(page, select: str = "", table: str = "") -> dict:
+    """The page's width; the <select> `select` against its card's right edge; the right
+    edge of `table` (it must fit the viewport: reflowed, not clipped)."""
+    m = page.evaluate(MEASURE_PAGE)
+    if select:
+        m["select right"] = right(page, select)
+        m["card right"] = right(page, f".card:has({select})")
+    if table:
+        m["table right"] = right(page, table)
+    shown = {k: v for k, v in m.items() if k not in {"past", "lang"}}
+    print(f"\n{page.url} [{m['lang']}]: {shown}")
+    return m
+
+
+def problems(m: dict) -> list[str]:
+    found = []
+    if m["scrollWidth"] > m["innerWidth"]:
+        found.append(f"the page is {m['scrollWidth']}px wide in a {m['innerWidth']}px "
+                     f"viewport; past its edge: {m['past']}")
+    if m.get("select right", 0) > m.get("card right", 0) + 0.5:
+        found.append(f"the select ends at {m['select right']}, its card at {m['card right']}")
+    if m.get("table right", 0) > m["innerWidth"] + 0.5:
+        found.append(f"the table ends past the viewport at {m['table right']}")
+    return found
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_lobby_room_and_stages_fit_a_phone(browser, site, site_database, language):
+    context = browser.new_context(locale=LANGUAGES[language], viewport=PHONE)
+    try:
+        page = context.new_page()
+        page.set_default_timeout(15_000)
+        name = f"nar{language[:2]}{int(time.time() * 1000) % 10**7}"
+        log_in_new_player(page, site, site_database, name)
+
+        # the lobby, with the bot-level <select> inside its card
+        pages = {"lobby": measure(page, "[data-testid=bot-level]")}
+
+        # a private room, seen by its host (the bot-level <select> to play a bot instead)
+        page.goto(f"{site}/rooms/new/")
+        page.click("form button.primary")
+        page.wait_for_url(re.compile(r"/rooms/\w+/$"))
+        page.wait_for_selector("[data-testid=room-bot-level]")
+        pages["room"] = measure(page, "[data-testid=room-bot-level]")
+
+        # the stage screen and its table of the four stages
+        page.goto(f"{site}/stages/")
+        page.wait_for_selector("table.stages")
+        pages["stages"] = measure(page, table="table.stages")
+
+        assert {m["lang"] for m in pages.values()} == {language}
+        wrong = {where: problems(m) for where, m in pages.items() if problems(m)}
+        assert wrong == {}
+    finally:
+        context.close()
