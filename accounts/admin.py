@@ -15,31 +15,22 @@ from django.template.response import TemplateResponse
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from mahjong.admin_readonly import ReadOnlyAdmin
+from mahjong.admin_readonly import ReadOnlyAdmin, ReadOnlyInline
 
 from . import services, wallet
 from .models import EconomySettings, LedgerEntry, RankLevel, User
 
 
-class LedgerInline(admin.TabularInline):
+class LedgerInline(ReadOnlyInline):
     model = LedgerEntry
     fk_name = "account"
     fields = ("created_at", "amount", "balance_after", "reason", "note", "ref", "actor")
-    readonly_fields = fields
     ordering = ("-created_at", "-id")
-    extra = 0
-    can_delete = False
     show_change_link = False
     verbose_name_plural = _("ledger (newest first)")
 
     def get_queryset(self, request):
         return super().get_queryset(request).select_related("actor")
-
-    def has_add_permission(self, request, obj=None):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
 
 
 class AdjustBeansForm(forms.Form):

@@ -5,23 +5,14 @@ opened, which the sweeper and the pages cannot make sense of."""
 
 from django.contrib import admin
 
-from mahjong.admin_readonly import ReadOnlyAdmin
+from mahjong.admin_readonly import ReadOnlyAdmin, ReadOnlyInline
 
 from .models import Event, Hand, Seat, Table
 
 
-class SeatInline(admin.TabularInline):
+class SeatInline(ReadOnlyInline):
     model = Seat
-    extra = 0
-    can_delete = False
     fields = ["index", "user", "bot_level", "auto_play", "connections", "disconnected_at"]
-    readonly_fields = fields
-
-    def has_add_permission(self, request, obj=None):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
 
 
 @admin.register(Table)
