@@ -26,7 +26,7 @@ from mahjong.engine import game as engine
 from mahjong.engine.actions import Action, parse_action
 from mahjong.engine.errors import EngineError
 from mahjong.engine.fans import score_win
-from mahjong.engine.session import match_over
+from mahjong.engine.session import base_points, match_over
 from mahjong.engine.settlement import HOUSE, settle
 from mahjong.engine.settlement import Table as MoneyFacts
 from mahjong.engine.state import GameState
@@ -510,7 +510,10 @@ def _finish(locked: Locked, state: GameState) -> dict:
     score = score_win(rs, outcome.context) if outcome.context is not None else None
     if score is not None and not score.is_win:
         score = None
-    facts = dict(base=table.base_points, dealer=state.dealer, dealer_streak=state.session.streak)
+    # The hand's base: the room's 底分 times the ruleset's level for this hand -- 1 but in
+    # wenzhou, whose progressive base B (10/20/30/40) rises with the dealer's wins (9.5).
+    base = table.base_points * base_points(rs, state.session)
+    facts = dict(base=base, dealer=state.dealer, dealer_streak=state.session.streak)
     try:
         points = settle(rs, outcome, score, MoneyFacts(**facts))
     except EngineError as exc:  # e.g. stage has no escape settlement

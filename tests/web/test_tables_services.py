@@ -236,3 +236,19 @@ def test_an_open_result_page_or_a_hand_in_play_keeps_the_table(duel):
     assert services.close_abandoned(now=later) == 0
     presence.left(duel.seats.get(index=0), "result-page", now=later)
     assert services.close_abandoned(now=later) == 1
+
+
+@pytest.mark.parametrize("escaper", [0, 1])
+def test_a_wenzhou_escape_pays_the_progressive_base_not_one(alice, bob, escaper):
+    """RULES.md 9.5: the first hand of a dealer has base B = 10, and an escape costs
+    B x 16 (dealer) or B x 8 (non-dealer); the room's 底分 of 1 is not B."""
+    from lobby.models import Ruleset
+
+    table = services.open_table(Ruleset.objects.get(slug="wenzhou"), [alice, bob],
+                                beans_per_point=1)
+    dealer = table.current_hand().game().dealer
+    services.leave(table, [alice, bob][escaper])
+    hand = table.current_hand()
+    penalty = 10 * (16 if escaper == dealer else 8)
+    assert hand.result["points"] == penalty
+    assert hand.result["beans"][escaper] == -penalty
