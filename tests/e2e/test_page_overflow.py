@@ -94,3 +94,35 @@ def test_the_lobby_room_and_stages_fit_a_phone(browser, site, site_database, lan
         assert wrong == {}
     finally:
         context.close()
+
+
+FINISHED_HAND = (
+    "from accounts.models import User; from lobby.models import Ruleset; "
+    "from mahjong.tables import services; "
+    "me = User.objects.get(username={name!r}); "
+    "bot = User.objects.filter(kind=User.Kind.BOT).order_by('pk').first(); "
+    "table = services.open_table(Ruleset.objects.get(slug='classic'), [me, bot]); "
+    "services.leave(table, me)"
+)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_match_history_fits_a_phone(browser, site, site_database, language):
+    """Nine columns (~640px in English): the table scrolls in its own box, the page not."""
+    from tests.e2e.tour import site_shell
+
+    context = browser.new_context(locale=LANGUAGES[language], viewport=PHONE)
+    try:
+        page = context.new_page()
+        page.set_default_timeout(15_000)
+        name = f"his{language[:2]}{int(time.time() * 1000) % 10**7}"
+        log_in_new_player(page, site, site_database, name)
+        site_shell(site_database, FINISHED_HAND.format(name=name))
+        page.goto(f"{site}/history/")
+        page.wait_for_selector("table.history-list tbody tr")
+        m = measure(page)
+        assert m["lang"] == language
+        assert problems(m) == []
+        assert right(page, ".history-scroll") <= PHONE["width"]
+    finally:
+        context.close()
