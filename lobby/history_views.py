@@ -12,6 +12,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
@@ -29,7 +30,10 @@ PAGE_SIZE = 50
 
 @login_required
 def mine(request):
-    return redirect("history:player", public_id=request.user.public_id)
+    # The filters and the page travel along: /history/?result=won is "my games I won".
+    url = reverse("history:player", args=[request.user.public_id])
+    query = request.GET.urlencode()
+    return redirect(f"{url}?{query}" if query else url)
 
 
 def player(request, public_id):

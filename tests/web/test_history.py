@@ -51,6 +51,12 @@ def test_my_history_redirects_to_my_public_list_and_needs_a_login(client, client
     assert response["Location"] == reverse("history:player", args=[alice.public_id])
 
 
+def test_my_history_keeps_the_filters_and_the_page(client_of, alice):
+    response = client_of(alice).get(reverse("history:mine"), {"result": "won", "page": "2"})
+    mine = reverse("history:player", args=[alice.public_id])
+    assert response["Location"] == f"{mine}?result=won&page=2"
+
+
 def test_the_list_shows_finished_hands_only_and_is_public(client, client_of, won_hand, alice, bob,
                                                           outsider):
     in_play = services.open_table(won_hand.table.ruleset, [alice, bob]).current_hand()
