@@ -172,6 +172,17 @@ def test_another_players_profile_hides_their_ledger(alice, bob, client_of):
     assert b"password" not in response.content.lower()
 
 
+def test_the_biggest_hand_is_named_in_the_pages_language(alice, client):
+    # as tables.services stores it: the fans' Chinese names, joined by 、
+    User.objects.filter(pk=alice.pk).update(best_fan=62, best_hand="清龙、混一色、门前清、花牌")
+    page = client.get(alice.get_absolute_url()).content.decode()
+    assert "62 番 · 清龙、混一色、门前清、花牌" in page
+    client.post(reverse("set_language"), {"language": "en", "next": "/"})
+    page = client.get(alice.get_absolute_url()).content.decode()
+    assert "62 fan · Pure straight, Half flush, Concealed hand, Flower" in page
+    assert "混一色" not in page
+
+
 def test_system_accounts_have_no_profile(builtin, client):
     from accounts import wallet
 
