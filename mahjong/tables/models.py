@@ -59,6 +59,13 @@ class Table(models.Model):
         return reverse("tables:table", args=[self.public_id])
 
     @property
+    def note_text(self) -> str:
+        """Why the table closed, in the active language (tables.notes)."""
+        from .notes import text
+
+        return text(self.note)
+
+    @property
     def group(self) -> str:
         return f"table-{self.public_id}"
 

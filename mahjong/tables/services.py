@@ -19,6 +19,7 @@ from django.db import transaction
 from django.db.models import Case, Exists, F, OuterRef, Q, Value, When
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from accounts import ranks, wallet
 from accounts.models import User
@@ -34,7 +35,7 @@ from mahjong.engine.tiles import format_tiles
 from mahjong.engine.wall import new_seed
 from mahjong.ratings import services as ratings
 
-from . import broadcast, compiled, presence
+from . import broadcast, compiled, notes, presence
 from .models import Hand, Seat, Table
 
 log = logging.getLogger(__name__)
@@ -411,7 +412,9 @@ def close_abandoned(now: datetime.datetime | None = None) -> int:
                 and locked.hand.ended_at < cutoff
                 and not any(seat.connections > 0 for seat in locked.seats)
             ):
-                _close(locked.table, _("Closed: nobody came back to the table after the hand."))
+                _close(locked.table, notes.encode(
+                    gettext_noop("Closed: nobody came back to the table after the hand.")
+                ))
                 closed += 1
     return closed
 
@@ -451,7 +454,9 @@ def leave(table: Table, user) -> str:
         escaped = not locked.state.ended
         if escaped:
             _escape(locked, seat.index, by="leave")
-        _close(locked.table, _("%(name)s left the table.") % {"name": user.display_name})
+        _close(locked.table, notes.encode(
+            gettext_noop("%(name)s left the table."), name=user.display_name
+        ))
     return "escaped" if escaped else "left"
 
 
@@ -651,7 +656,7 @@ def ready_next(table: Table, user) -> Hand | None:
     with transaction.atomic():
         locked = _lock(table.pk)
         if locked.table.status != Table.Status.PLAYING:
-            raise TableError(locked.table.note or _("This table is closed."))
+            raise TableError(notes.text(locked.table.note) or _("This table is closed."))
         if not locked.state.ended:
             raise TableError(_("The hand is still being played."))
         Seat.objects.filter(pk=seat.pk).update(ready_next=True)
@@ -664,7 +669,7 @@ def ready_next(table: Table, user) -> Hand | None:
             _close(locked.table, refusal)
             return None
         if match_over(locked.state.ruleset, locked.state.session):
-            _close(locked.table, _("The match is over."))
+            _close(locked.table, notes.encode(gettext_noop("The match is over.")))
             return None
         return _start_hand(locked.table, locked.hand)
 
@@ -682,9 +687,8 @@ def _entry_refusal(locked: Locked) -> str | None:
             continue
         beans = User.objects.values_list("beans", flat=True).get(pk=seat.user_id)
         if beans < tier.entry_min:
-            return _("%(name)s has %(beans)s beans, below the %(min)s this room needs.") % {
-                "name": seat.user.display_name,
-                "beans": f"{beans:,}",
-                "min": f"{tier.entry_min:,}",
-            }
+            return notes.encode(
+                gettext_noop("%(name)s has %(beans)s beans, below the %(min)s this room needs."),
+                name=seat.user.display_name, beans=f"{beans:,}", min=f"{tier.entry_min:,}",
+            )
     return None

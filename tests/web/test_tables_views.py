@@ -127,3 +127,21 @@ def test_leaving_mid_hand_is_an_escape_and_returns_to_the_lobby(client_of, duel,
     reply = client_of(alice).post(f"{duel.get_absolute_url()}leave/", headers=htmx())
     assert reply["HX-Redirect"] == "/"
     assert duel.current_hand().result["kind"] == "escape"
+
+
+def test_why_the_table_closed_is_told_in_each_readers_language(client_of, duel, alice, bob,
+                                                              outsider):
+    """Alice leaves from an English page: Bob, on a Chinese one, and a spectator reading
+    English each get the note in their own language (it is not frozen in Alice's)."""
+    english = client_of(alice)
+    english.post("/i18n/setlang/", {"language": "en", "next": "/"})
+    english.post(f"{duel.get_absolute_url()}leave/")
+    duel.refresh_from_db()
+    assert duel.status == Table.Status.FINISHED
+    name = alice.display_name
+    mine = client_of(bob).get(duel.get_absolute_url()).content.decode()
+    assert f"{name} 离开了牌桌。" in mine and "left the table" not in mine
+    watcher = client_of(outsider)
+    watcher.post("/i18n/setlang/", {"language": "en", "next": "/"})
+    watched = watcher.get(f"{duel.get_absolute_url()}watch/").content.decode()
+    assert f"{name} left the table." in watched

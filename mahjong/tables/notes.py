@@ -1,0 +1,30 @@
+"""Why a table closed (Table.note), in the language of whoever reads it.
+
+A table closes on one player's request (leaving, the next hand refused) or on the
+sweeper's, but the note is read by both players and by spectators, each in their own
+language. So it is stored untranslated, the message and its arguments as JSON, and
+translated when shown. A note written before this (plain text, as the stage climb's
+refusals still are) is shown as written.
+"""
+
+from __future__ import annotations
+
+import json
+
+from django.utils.translation import gettext
+
+
+def encode(message: str, **args) -> str:
+    """``message`` is a msgid (marked with gettext_noop at the call site)."""
+    return json.dumps({"msg": message, "args": args}, ensure_ascii=False)
+
+
+def text(note: str) -> str:
+    """The note in the active language."""
+    try:
+        data = json.loads(note)
+        message, args = data["msg"], data["args"]
+    except (ValueError, TypeError, KeyError):
+        return note
+    translated = gettext(message)
+    return translated % args if args else translated
