@@ -6,6 +6,7 @@ the hand pages are (shareable links)."""
 from __future__ import annotations
 
 import json
+import re
 from urllib.parse import urlencode
 
 from django.contrib.auth.decorators import login_required
@@ -159,8 +160,27 @@ def verify(request):
                 for slug, rs in RULESETS.items()
             ],
             "rebuilt_hands": [tiles_of(h) for h in verdict["rebuilt"]["hands"]] if verdict else [],
+            "mismatches": [_mismatch(m) for m in verdict["mismatches"]] if verdict else [],
         },
     )
+
+
+_MISMATCH = re.compile(r"deal: seat (\d)'s (hands|flowers) differ from the rebuilt deal")
+
+
+def _mismatch(text: str) -> str:
+    """One of the engine's verdict lines (English, as the CLI prints it) in the page's
+    language; a line it does not know is shown as the engine wrote it."""
+    if text.startswith("commitment:"):
+        return _("The seed's SHA-256 is not the published commitment.")
+    if text.startswith("deal: the indicator"):
+        return _("The 财神 indicator differs from the rebuilt deal.")
+    found = _MISMATCH.fullmatch(text)
+    if found and found.group(2) == "hands":
+        return _("Seat %(n)s's hand differs from the rebuilt deal.") % {"n": found.group(1)}
+    if found:
+        return _("Seat %(n)s's flowers differ from the rebuilt deal.") % {"n": found.group(1)}
+    return text
 
 
 def _verify_request(form: dict) -> dict:

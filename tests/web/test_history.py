@@ -195,6 +195,22 @@ def test_the_hand_pages_link_to_the_wall_check_which_verifies_it(client, won_han
     assert 'data-ok="false"' in tampered
 
 
+def test_the_wall_checks_mismatches_are_told_in_the_pages_language(client, won_hand):
+    line = history.verify_line(won_hand)
+    hands = line["deal"]["hands"]
+    query = {"ruleset": line["ruleset"], "seed": line["seed"], "commitment": "0" * 64,
+             "dealer": line["dealer"], "hand0": hands[1], "hand1": hands[1]}
+    url = reverse("history:verify")
+    page = client.get(url, query).content.decode()
+    assert 'data-ok="false"' in page
+    assert "种子的 SHA-256 哈希与公布的承诺值不一致。" in page
+    assert "座位 0 的起手牌与重建的发牌不一致。" in page
+    assert "published commitment" not in page and "differ from the rebuilt" not in page
+    client.post(reverse("set_language"), {"language": "en", "next": "/"})
+    page = client.get(url, query).content.decode()
+    assert "Seat 0&#x27;s hand differs from the rebuilt deal." in page
+
+
 def test_the_wall_check_refuses_bad_input_clearly(client):
     url = reverse("history:verify")
     assert 'data-ok' not in client.get(url).content.decode()  # an empty form checks nothing
