@@ -193,6 +193,25 @@ def test_a_player_below_the_room_minimum_is_returned_to_the_lobby(duel, alice, b
     assert duel.status == Table.Status.FINISHED and "Alice" in duel.note
 
 
+def test_the_note_of_a_player_with_the_longest_name_fits_its_column(make_player, bob):
+    from lobby.models import RoomTier
+
+    long = make_player("x" * 150, beans=10)  # no nickname: the user name is shown
+    tier = RoomTier.objects.get(slug="novice")
+    table = services.open_table(tier.ruleset, [long, bob], tier=tier)
+    services.leave(table, long)
+    table.refresh_from_db()
+    assert len(table.note) <= Table._meta.get_field("note").max_length
+    assert table.note_text.startswith("x" * 59 + "…")
+    with_stakes = services.open_table(tier.ruleset, [long, bob], tier=tier)
+    play_out(with_stakes)
+    services.ready_next(with_stakes, long)
+    services.ready_next(with_stakes, bob)  # 10 beans: below the room's minimum
+    with_stakes.refresh_from_db()
+    assert with_stakes.status == Table.Status.FINISHED
+    assert len(with_stakes.note) <= Table._meta.get_field("note").max_length
+
+
 def test_a_bot_table_plays_the_bot_seat(bot_table):
     for _ in range(500):
         hand = bot_table.current_hand()
