@@ -4,6 +4,7 @@ the ledger move together there); a row added or edited here would be a table no 
 opened, which the sweeper and the pages cannot make sense of."""
 
 from django.contrib import admin
+from django.utils.translation import gettext_lazy as _
 
 from mahjong.admin_readonly import ReadOnlyAdmin, ReadOnlyInline
 
@@ -22,6 +23,13 @@ class TableAdmin(ReadOnlyAdmin):
     list_select_related = ["ruleset", "tier"]
     search_fields = ["public_id"]
     inlines = [SeatInline]
+    # The note is stored as a message and its arguments (tables.notes): show it read.
+    exclude = ["note"]
+    readonly_fields = ["closing_note"]
+
+    @admin.display(description=_("note"))
+    def closing_note(self, obj):
+        return obj.note_text
 
 
 @admin.register(Hand)

@@ -394,3 +394,17 @@ def test_the_admin_speaks_chinese_for_tables_and_ratings(builtin, client):
         # list link") have no Chinese in Django's own catalog: Django's words, not ours.
         djangos = {"Django", "Model", "name", "Change", "view", "list", "link"}
         assert [w for w in english if w not in djangos | {"Online"}] == [], (url, english)
+
+
+def test_a_closed_tables_note_reads_as_text_in_the_admin(staff, client, alice, bob):
+    """The note is stored as a message and its arguments (tables.notes); the operator
+    reads the sentence, not that JSON."""
+    from mahjong.tables import services
+    from mahjong.tables.models import Table
+
+    table = services.open_table(Ruleset.objects.get(slug="classic"), [alice, bob])
+    services.leave(table, alice)
+    assert Table.objects.get(pk=table.pk).note.startswith("{")
+    client.post("/i18n/setlang/", {"language": "en", "next": "/"})
+    page = client.get(reverse("admin:tables_table_change", args=[table.pk])).content.decode()
+    assert f"{alice.display_name} left the table." in page and "&quot;msg&quot;" not in page
