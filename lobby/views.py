@@ -7,6 +7,7 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import Min
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -290,7 +291,12 @@ def room_spectators(request, code):
     table = getattr(found.match, "table", None) if found.match_id else None
     if table is not None and not found.allow_spectators:
         spectators.close_watchers(table)
-    return _redirect(request, found.get_absolute_url())
+    if request.htmx:
+        return render(request, "lobby/_spectators_switch.html", {"room": found})
+    back = request.POST.get("next", "")
+    if not url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()}):
+        back = found.get_absolute_url()
+    return redirect(back)
 
 
 @login_required

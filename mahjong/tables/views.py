@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from lobby.models import Match
+from lobby.models import Match, PrivateRoom
 
 # sessions: imported for its log-out receiver, which closes that session's sockets
 from . import presenters, ratelimit, services, sessions, spectators  # noqa: F401
@@ -36,7 +36,13 @@ def _fragments(table, seat, notice="") -> HttpResponse:
 @require_GET
 def table(request, public_id):
     table, seat = _table_for(request, public_id)
-    return render(request, "tables/table.html", presenters.context_for(table, seat.index))
+    context = presenters.context_for(table, seat.index)
+    # A private room's host keeps the spectators switch at the table: the room's own page
+    # sends a seated player on to the table once the friend has joined.
+    context["host_room"] = table.match_id and PrivateRoom.objects.filter(
+        match_id=table.match_id, host=request.user, state=PrivateRoom.State.MATCHED
+    ).first()
+    return render(request, "tables/table.html", context)
 
 
 @login_required

@@ -258,3 +258,27 @@ def test_spectators_get_the_players_hint_but_not_their_emotes(redis_layer, duel,
     status, quiet, push = run(scenario)
     assert status == 204 and quiet
     assert f'data-version="{hand.version + 1}"' in push
+
+
+def test_the_host_keeps_the_switch_at_the_table_once_the_friend_has_joined(
+    alice, bob, client_of
+):
+    """The room's page sends a seated host on to the table, so the switch is there too;
+    it swaps itself over htmx and, without script, comes back to the table."""
+    room, table = private_room_table(alice, bob, client_of)
+    host = client_of(alice)
+    assert host.get(room.get_absolute_url()).status_code == 302  # on to the match
+    page = host.get(table.get_absolute_url()).content.decode()
+    assert 'data-testid="room-spectators"' in page
+    assert 'data-testid="room-spectators"' not in client_of(bob).get(
+        table.get_absolute_url()
+    ).content.decode()
+    toggle = reverse("lobby:room_spectators", args=[room.code])
+    swapped = host.post(toggle, {"allow": "0"}, headers={"HX-Request": "true"})
+    assert swapped.status_code == 200
+    assert "不允许旁观" in swapped.content.decode()  # the page language: Chinese
+    assert PrivateRoom.objects.get(pk=room.pk).allow_spectators is False
+    back = host.post(toggle, {"allow": "1", "next": table.get_absolute_url()})
+    assert back["Location"] == table.get_absolute_url()
+    away = host.post(toggle, {"allow": "1", "next": "https://evil.example/"})
+    assert away["Location"] == room.get_absolute_url()
