@@ -66,6 +66,7 @@ def test_the_list_shows_finished_hands_only_and_is_public(client, client_of, won
         assert f'data-hand="{won_hand.table.public_id}/{won_hand.number}"' in page
         assert in_play.table.public_id not in page
         assert hand_url(won_hand) in page and hand_url(won_hand, "history:replay") in page
+        assert "<th></th>" not in page  # every column is named, for a screen reader too
 
 
 def test_rows_carry_the_result_and_the_ledgers_beans(won_hand, alice, bob):

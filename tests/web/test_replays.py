@@ -191,6 +191,7 @@ def test_the_replay_page_steps_through_the_hand_with_a_shareable_url(client, bot
     dealt = replays.step_context(steps, 0)["seats"]
     assert hands == ["".join(dealt[s]["concealed"]) for s in (0, 1)]
     assert hands[0] and hands[1]  # both hands at the deal, the opponent's too
+    assert "<h3" not in page and page.count('class="replay-seat-name"') == 2  # h1, then h2
 
     middle = client.get(url, {"step": 5}).content.decode()
     assert 'data-step="5"' in middle and f'href="{url}?step=4"' in middle

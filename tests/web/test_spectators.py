@@ -91,6 +91,7 @@ def test_the_live_list_shows_tables_being_played_and_the_lobby_links_to_it(
     assert reverse("tables:watch", args=[duel.public_id]) in html
     assert "Alice" in html and "Bob" in html
     assert bot_table.public_id not in html
+    assert "<th></th>" not in html  # every column is named, for a screen reader too
     assert reverse("tables:live") in client.get("/").content.decode()
 
 
