@@ -246,6 +246,8 @@ def context_for(
         "my_delta": (result or {}).get("deltas", [0, 0])[seat] if result else 0,
         "my_beans_delta": ((result or {}).get("beans") or [0, 0])[seat] if result else 0,
         "closed": table.status == Table.Status.FINISHED,
+        # 关卡: the climb moves on from the stage screen, not the lobby
+        "stage_table": bool(state.session.stage),
         "ready_next": seats[seat].ready_next,
         "deadline": hand.deadline.isoformat() if hand.deadline and not ended else "",
         "notice": notice,

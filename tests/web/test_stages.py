@@ -159,6 +159,44 @@ def test_a_computer_win_loses_the_stake_and_can_fail_the_stage(alice, client_of)
     assert table.status == Table.Status.FINISHED  # the failed attempt's table closed
 
 
+def test_the_hand_result_says_where_the_climb_stands_and_leads_to_the_stage_screen(
+        alice, client_of):
+    """The result panel of a stage hand: the stage's score against its pass score and,
+    once the stage is cleared (or failed), the way to the stage screen instead of a next
+    hand the table would refuse; the table closed, the stage screen again (not the lobby)."""
+    set_run(alice, stage=1, score=3999)
+    table = services.play(alice)
+    hand = script(table, dealer_hand="123m456p789s11122z", other_hand="19m19p19s1234567z")
+    tables.act(table, alice, "hu", hand.version)
+    client = client_of(alice)
+    client.cookies.load({"django_language": "en"})
+    html = client.get(table.get_absolute_url()).content.decode()
+    score = f"{run_of(alice).score:,}"
+    assert 'data-stage-status="cleared"' in html and "Stage 1 cleared!" in html
+    assert f"Stage 1: your score {score}, 4,000 to pass." in html
+    stages = reverse("stages:home")
+    assert f'href="{stages}" data-testid="to-stages"' in html
+    assert 'data-testid="next-hand"' not in html
+    tables.ready_next(table, alice)  # a next hand asked for anyway: the table closes
+    client.cookies.load({"django_language": "zh-hans"})
+    html = client.get(table.get_absolute_url()).content.decode()
+    assert "第 1 关通过！" in html and "返回关卡页面" in html
+    assert 'data-testid="to-stages"' in html and 'data-testid="to-lobby"' not in html
+
+
+def test_a_stage_hand_that_keeps_the_climb_going_shows_the_score_and_the_next_hand(
+        alice, client_of):
+    table = services.play(alice)
+    hand = script(table, dealer=1, dealer_hand="123m456p789s11122z", other_hand="19m19p19s1234567z")
+    tables.act(table, table.seats.get(index=1).user, "hu", hand.version)
+    client = client_of(alice)
+    client.cookies.load({"django_language": "en"})
+    html = client.get(table.get_absolute_url()).content.decode()
+    assert 'data-stage-status="ready"' in html
+    assert "Stage 1: your score 1,200, 4,000 to pass." in html
+    assert 'data-testid="next-hand"' in html and 'data-testid="to-stages"' not in html
+
+
 def test_leaving_a_stage_hand_loses_only_its_stake(alice):
     table = services.play(alice)
     tables.leave(table, alice)
