@@ -151,17 +151,43 @@
     }
     if (target) { e.preventDefault(); target.click(); }
   });
-  // Keep keyboard focus in the hand when a push replaces it (same place, or the nearest).
-  var focusAt = -1;
-  document.addEventListener("htmx:oobBeforeSwap", function () {
-    focusAt = handButtons().indexOf(document.activeElement);
-  });
-  document.addEventListener("htmx:oobAfterSwap", function () {
-    if (focusAt < 0) return;
-    var buttons = handButtons();
-    if (buttons.length && !document.activeElement.closest(".mj-table button")) {
-      buttons[Math.min(focusAt, buttons.length - 1)].focus();
+  // Keep keyboard focus at the table when a push replaces the fragment that had it (else
+  // it falls to <body> and a keyboard or screen-reader player starts again from the top
+  // bar after every move): the same control if the new fragment has it (Leave, Next
+  // hand, a claim of the same kind), else the closed table's way out, else the hand --
+  // the tile at the same place or the nearest, or the row itself while it has no tile to
+  // play (the opponent's turn), so the next push can bring focus back to a tile.
+  var FOCUS_KEYS = ["data-testid", "data-verb", "data-pref"];
+  var handAt = 0;   // the hand tile that last had the focus
+  var lostIn = "";  // the id of the fragment being replaced around the focus
+  var lostKey = "";
+  function focusKey(el) {
+    for (var i = 0; i < FOCUS_KEYS.length; i++) {
+      if (el.hasAttribute(FOCUS_KEYS[i])) return "[" + FOCUS_KEYS[i] + '="' + el.getAttribute(FOCUS_KEYS[i]) + '"]';
     }
+    return "";
+  }
+  function handFocus() {
+    var buttons = handButtons();
+    return buttons.length ? buttons[Math.min(handAt, buttons.length - 1)] : $("#mj-hand .mj-own");
+  }
+  document.addEventListener("htmx:oobBeforeSwap", function (e) {
+    var old = e.detail.target, active = document.activeElement;
+    if (!old || !old.id || !active || active === document.body || !old.contains(active)) return;
+    var at = handButtons().indexOf(active);
+    if (at >= 0) handAt = at;
+    lostIn = old.id;
+    lostKey = at >= 0 ? "" : focusKey(active);
+  });
+  document.addEventListener("htmx:oobAfterSwap", function (e) {
+    if (!lostIn || e.target.id !== lostIn) return;
+    var fragment = e.target, key = lostKey;
+    lostIn = lostKey = "";
+    if (document.activeElement && document.activeElement !== document.body) return;
+    var next = (key && fragment.querySelector(key))
+      || (fragment.id === "mj-result" && fragment.querySelector("a[href], button"))
+      || handFocus();
+    if (next) next.focus({ preventScroll: true });
   });
 
   // ----- switches remembered on the account (accounts.preferences.toggle).

@@ -122,6 +122,52 @@ def keyboard_play(page):
     assert page.get_attribute("#mj-clock-say", "aria-live") == "assertive"
 
 
+FOCUS_IN_HAND = "!!document.activeElement.closest('#mj-hand')"
+MY_TILES = "!!document.querySelector('#mj-clock[data-turn=me]') && !!document.querySelector(" \
+    "'#mj-hand .tile-button') && !document.querySelector('#mj-prompt [data-action]')"
+
+
+def test_keyboard_focus_stays_in_the_hand_while_the_opponent_plays(browser, site, site_database):
+    """A player who discards with arrows and Enter keeps the focus in the hand through the
+    pushes: while the opponent plays (no tile of the hand can be played: the row holds it)
+    and back on a tile at the next turn -- not dropped to the top of the page."""
+    context = browser.new_context(locale="en-US", viewport={"width": 390, "height": 844})
+    try:
+        page = context.new_page()
+        page.set_default_timeout(15_000)
+        log_in_new_player(page, site, site_database, f"foc{int(time.time() * 1000) % 10**7}")
+        page.select_option("[data-testid=bot-level]", "random")
+        page.click("[data-testid=play-bot]")
+        page.wait_for_url(re.compile(r"/tables/\w+/$"))
+        page.wait_for_selector("#mj-hand [data-tile]")
+        page.wait_for_function("!!document.querySelector('.mj-table[hx-ext]')")
+        turns = 0
+        while turns < 3:
+            page.wait_for_function(f"({MY_TILES}) || !!document.querySelector('[data-outcome]')"
+                                   " || !!document.querySelector('#mj-prompt [data-action]')",
+                                   timeout=30_000)
+            if page.query_selector("[data-outcome]"):
+                break
+            if page.query_selector("#mj-prompt [data-action]"):
+                page.keyboard.press("Escape")  # a claim let go (or a win passed)
+                page.wait_for_timeout(300)
+                continue
+            if turns:  # after the opponent's turn: still in the hand, on a tile
+                assert page.evaluate("document.activeElement.classList.contains('tile-button')"), \
+                    page.evaluate("document.activeElement.outerHTML.slice(0, 120)")
+            else:
+                page.keyboard.press("ArrowRight")
+            version = int(page.get_attribute("#mj-status", "data-version"))
+            page.keyboard.press("Enter")
+            page.wait_for_function(
+                f"Number(document.querySelector('#mj-status').dataset.version) > {version}")
+            assert page.evaluate(FOCUS_IN_HAND) or page.query_selector("[data-outcome]")
+            turns += 1
+        assert turns >= 2, "the hand ended before the opponent played twice"
+    finally:
+        context.close()
+
+
 def test_the_comfort_switches_play_for_the_player_and_are_remembered(
     browser, site, site_database
 ):
