@@ -1,7 +1,7 @@
 """Lobby, quick match, private rooms and leaderboards through the test client."""
 
 import pytest
-from django.urls import reverse
+from django.urls import path, reverse
 
 from accounts.models import LedgerEntry
 from lobby.models import Match, PrivateRoom, QueueTicket, RoomTier
@@ -394,6 +394,30 @@ def test_the_server_error_page_renders_without_a_request():
 
     html = render_to_string("500.html")
     assert "出错了" in html and "/static/css/site.css" in html
+
+
+def _crash(request):
+    raise RuntimeError("a bug")
+
+
+urlpatterns = [path("crash/", _crash)]  # ROOT_URLCONF of the next test
+
+
+def test_the_server_error_page_is_in_the_players_language_and_says_so(settings):
+    """An English player's 500 page is English and its <html lang> says "en" (it said
+    zh-hans whatever the language: a screen reader read the English in a Chinese voice)."""
+    from django.test import Client
+
+    settings.ROOT_URLCONF = __name__
+    client = Client(raise_request_exception=False)
+    client.cookies.load({"django_language": "en"})
+    english = client.get("/crash/")
+    assert english.status_code == 500
+    html = english.content.decode()
+    assert '<html lang="en">' in html and "Something went wrong" in html
+    client.cookies.load({"django_language": "zh-hans"})
+    html = client.get("/crash/").content.decode()
+    assert '<html lang="zh-hans">' in html and "出错了" in html
 
 
 def test_joining_schedules_the_stale_check_after_commit_when_a_worker_exists(
