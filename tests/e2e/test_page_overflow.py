@@ -1,7 +1,7 @@
-"""The lobby, a private room seen by its host and the stage screen on a 390x844 phone, in
-English and in Chinese: nothing makes the page scroll sideways. English is the wider
-language (the bot levels' long descriptions in their <select>, the stage table's column
-headings), so both are walked."""
+"""The lobby, a private room seen by its host and the stage screen on a 390x844 and a
+360x740 phone (a common Android width), in English and in Chinese: nothing makes the page
+scroll sideways. English is the wider language (the bot levels' long descriptions in
+their <select>, the stage table's column headings), so both are walked."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from tests.e2e.tour import log_in_new_player
 
 pytestmark = pytest.mark.e2e
 
-PHONE = {"width": 390, "height": 844}
+PHONES = {390: 844, 360: 740}  # width -> height
 LANGUAGES = {"en": "en-US", "zh-hans": "zh-CN"}  # the page's language -> the browser's
 
 # The page's width against the viewport's, and every element whose box ends past the
@@ -65,9 +65,11 @@ def problems(m: dict) -> list[str]:
     return found
 
 
+@pytest.mark.parametrize("width", PHONES)
 @pytest.mark.parametrize("language", LANGUAGES)
-def test_the_lobby_room_and_stages_fit_a_phone(browser, site, site_database, language):
-    context = browser.new_context(locale=LANGUAGES[language], viewport=PHONE)
+def test_the_lobby_room_and_stages_fit_a_phone(browser, site, site_database, language, width):
+    context = browser.new_context(locale=LANGUAGES[language],
+                                  viewport={"width": width, "height": PHONES[width]})
     try:
         page = context.new_page()
         page.set_default_timeout(15_000)
