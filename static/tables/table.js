@@ -51,6 +51,7 @@
     return {
       version: status ? status.dataset.version : "",
       rivers: document.querySelectorAll("#mj-rivers .tile").length,
+      oppRiver: document.querySelectorAll("#mj-rivers .river.opp .tile").length,
       melds: document.querySelectorAll(".mj-table .meld").length,
       mine: document.querySelectorAll("#mj-hand .meld").length,
       drawn: drawn ? drawn.dataset.tile : "",
@@ -85,9 +86,36 @@
         if (!sound) sound = "draw";
       }
       if (sound && sounds()) sounds().play(sound);
+      if (!now.outcome) say(last, now);
     }
     last = now;
     autoplay(now);
+  }
+  // A screen reader hears what a sighted player sees happen: the opponent's discard or
+  // claim and the tile just drawn (the page's polite live region; the texts come
+  // translated from the template, the tiles' names from their alt text).
+  function names(selector) {
+    return Array.prototype.map.call(document.querySelectorAll(selector), function (img) { return img.alt; });
+  }
+  function fill(text, values) {
+    return text.replace(/\{(\w+)\}/g, function (_m, key) { return values[key] || ""; });
+  }
+  function say(before, now) {
+    var out = document.getElementById("mj-say");
+    if (!out) return;
+    var name = out.dataset.opp, lines = [];
+    var melds = document.querySelectorAll("#mj-opponent .meld");
+    if (now.melds > before.melds && now.mine === before.mine && melds.length) {
+      var meld = melds[melds.length - 1];
+      var tiles = Array.prototype.map.call(meld.querySelectorAll("img"), function (img) { return img.alt; });
+      lines.push(fill(out.dataset.meld, { name: name, meld: meld.getAttribute("aria-label") + " " + tiles.join(" ") }));
+    } else if (now.oppRiver > before.oppRiver) {
+      lines.push(fill(out.dataset.discard, { name: name, tile: names("#mj-rivers .river.opp .tile img").pop() }));
+    }
+    if (now.drawn && (now.drawn !== before.drawn || now.rivers !== before.rivers)) {
+      lines.push(fill(out.dataset.draw, { tile: names("#mj-hand [data-drawn] img").pop() }));
+    }
+    if (lines.length) out.textContent = lines.join(". ");
   }
   var pending = false;
   function afterSwap() {

@@ -130,7 +130,8 @@ MY_TILES = "!!document.querySelector('#mj-clock[data-turn=me]') && !!document.qu
 def test_keyboard_focus_stays_in_the_hand_while_the_opponent_plays(browser, site, site_database):
     """A player who discards with arrows and Enter keeps the focus in the hand through the
     pushes: while the opponent plays (no tile of the hand can be played: the row holds it)
-    and back on a tile at the next turn -- not dropped to the top of the page."""
+    and back on a tile at the next turn -- not dropped to the top of the page. A screen
+    reader hears the opponent's discards and the tile drawn (the polite live region)."""
     context = browser.new_context(locale="en-US", viewport={"width": 390, "height": 844})
     try:
         page = context.new_page()
@@ -141,6 +142,9 @@ def test_keyboard_focus_stays_in_the_hand_while_the_opponent_plays(browser, site
         page.wait_for_url(re.compile(r"/tables/\w+/$"))
         page.wait_for_selector("#mj-hand [data-tile]")
         page.wait_for_function("!!document.querySelector('.mj-table[hx-ext]')")
+        page.evaluate("""() => { window.__said = []; const say = document.getElementById('mj-say');
+          new MutationObserver(() => window.__said.push(say.textContent))
+            .observe(say, {childList: true, characterData: true, subtree: true}); }""")
         turns = 0
         while turns < 3:
             page.wait_for_function(f"({MY_TILES}) || !!document.querySelector('[data-outcome]')"
@@ -164,6 +168,12 @@ def test_keyboard_focus_stays_in_the_hand_while_the_opponent_plays(browser, site
             assert page.evaluate(FOCUS_IN_HAND) or page.query_selector("[data-outcome]")
             turns += 1
         assert turns >= 2, "the hand ended before the opponent played twice"
+        said = " ".join(page.evaluate("window.__said"))
+        river = page.eval_on_selector_all("#mj-rivers .river.opp img", "els => els.map(e => e.alt)")
+        heard = re.findall(r"Bot · Random discarded ([A-Z][a-z]+ of [a-z]+|[A-Z][a-z]+ [a-z]+)",
+                           said)
+        assert heard and set(heard) <= set(river), (said, river)
+        assert "You drew " in said
     finally:
         context.close()
 
