@@ -29,6 +29,9 @@ def concealed(html: str, seat: int) -> list[str]:
     return TILE.findall(area.split('class="concealed row"', 1)[1].split('class="melds"', 1)[0])
 
 
+PAGE_WIDTH = "document.documentElement.scrollWidth"
+
+
 def river_tiles(html: str) -> int:
     return sum(len(TILE.findall(r)) for r in re.findall(r'data-river="\d">(.*?)</div>', html, re.S))
 
@@ -46,12 +49,15 @@ def test_a_third_user_watches_a_bot_table_live_and_sees_the_hands_only_at_the_en
     eve.wait_for_url(f"{site}/tables/{table_id}/watch/")
     eve.wait_for_function("window.__watched.length > 0")  # the socket's snapshot
     shot(eve, "watch-start")
+    eve.set_viewport_size({"width": 360, "height": 740})
+    widths = [eve.evaluate(PAGE_WIDTH)]
 
     deadline = time.monotonic() + 180
     while not ended(pat):
         assert time.monotonic() < deadline, "the hand did not end in time"
         if not take_turn(pat):
             time.sleep(0.2)
+        widths.append(eve.evaluate(PAGE_WIDTH))
     eve.wait_for_selector("[data-outcome]", timeout=20_000)
     shot(eve, "watch-end")
 
@@ -74,3 +80,5 @@ def test_a_third_user_watches_a_bot_table_live_and_sees_the_hands_only_at_the_en
         )
         assert tiles and "back" not in tiles
     assert re.fullmatch(r"[0-9a-f]{16,}", eve.inner_text("#mj-watch-result code"))
+    # watched on a 360px phone, the hands, melds and the seed wrap: no sideways scrolling
+    assert max(widths) <= 360 and eve.evaluate(PAGE_WIDTH) <= 360, widths
