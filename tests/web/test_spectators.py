@@ -66,6 +66,7 @@ def test_an_outsider_watches_backs_only_a_player_goes_to_the_seat_anonymous_logs
     page = client_of(outsider).get(url)
     assert page.status_code == 200
     html = page.content.decode()
+    assert f'<h1 class="sr-only">观战 {duel.public_id}</h1>' in html
     state = duel.current_hand().game()
     for seat in (0, 1):
         area = hand_area(html, seat)
