@@ -108,12 +108,17 @@ FINISHED_HAND = (
 )
 
 
+@pytest.mark.parametrize("width", PHONES)
 @pytest.mark.parametrize("language", LANGUAGES)
-def test_the_match_history_fits_a_phone(browser, site, site_database, language):
-    """Nine columns (~640px in English): the table scrolls in its own box, the page not."""
+def test_the_match_history_and_the_profile_fit_a_phone(
+    browser, site, site_database, language, width
+):
+    """Nine columns (~640px in English): the table scrolls in its own box, the page not;
+    the player's profile (stats, biggest hand, bean ledger) reflows."""
     from tests.e2e.tour import site_shell
 
-    context = browser.new_context(locale=LANGUAGES[language], viewport=PHONE)
+    context = browser.new_context(locale=LANGUAGES[language],
+                                  viewport={"width": width, "height": PHONES[width]})
     try:
         page = context.new_page()
         page.set_default_timeout(15_000)
@@ -122,9 +127,12 @@ def test_the_match_history_fits_a_phone(browser, site, site_database, language):
         site_shell(site_database, FINISHED_HAND.format(name=name))
         page.goto(f"{site}/history/")
         page.wait_for_selector("table.history-list tbody tr")
-        m = measure(page)
-        assert m["lang"] == language
-        assert problems(m) == []
-        assert right(page, ".history-scroll") <= PHONE["width"]
+        pages = {"history": measure(page)}
+        assert right(page, ".history-scroll") <= width
+        page.goto(f"{site}/accounts/profile/")
+        pages["profile"] = measure(page)
+        assert {m["lang"] for m in pages.values()} == {language}
+        wrong = {where: problems(m) for where, m in pages.items() if problems(m)}
+        assert wrong == {}
     finally:
         context.close()
