@@ -48,6 +48,12 @@ def run_of(progress: StageProgress) -> StageRun:
     return StageRun.from_dict(progress.run) if progress.run else stage_run.start()
 
 
+def run_at(table: Table) -> StageRun | None:
+    """The climb played at this stage table, for its top bar (read, not locked)."""
+    run = StageProgress.objects.filter(table=table).values_list("run", flat=True).first()
+    return StageRun.from_dict(run) if run else None
+
+
 def live_table(progress: StageProgress) -> Table | None:
     """The player's stage table while it is open."""
     table = progress.table

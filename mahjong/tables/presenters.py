@@ -194,6 +194,14 @@ def _prefs(user) -> dict:
     }
 
 
+def _stage_run(table: Table):
+    """关卡: the climb's score against the stage's pass score, for the top bar (the
+    session's points there mean nothing to a stage player)."""
+    from mahjong.stages.services import run_at  # stages builds on tables
+
+    return run_at(table)
+
+
 def context_for(
     table: Table,
     seat: int,
@@ -248,6 +256,7 @@ def context_for(
         "closed": table.status == Table.Status.FINISHED,
         # 关卡: the climb moves on from the stage screen, not the lobby
         "stage_table": bool(state.session.stage),
+        "stage_run": _stage_run(table) if state.session.stage else None,
         "ready_next": seats[seat].ready_next,
         "deadline": hand.deadline.isoformat() if hand.deadline and not ended else "",
         "notice": notice,

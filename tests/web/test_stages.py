@@ -85,6 +85,19 @@ def test_playing_opens_a_table_against_the_strong_computer_and_places_the_stake(
     assert stake.amount == -300 and stake.ref == table.public_id
 
 
+def test_the_top_bar_of_a_stage_table_shows_the_climb_not_session_points(alice, client_of):
+    """During the hand: the stage, its score (the stake placed) against the pass score."""
+    client_of(alice).post(reverse("stages:play"))
+    table = Table.objects.get()
+    html = client_of(alice).get(table.get_absolute_url()).content.decode()
+    bar = html.split('data-testid="stage-score">', 1)[1].split("</span>", 1)[0]
+    assert bar == "第 1 关：你的分数 1,200，过关需 4,000。 本局押分：300"
+    english = client_of(alice)
+    english.cookies.load({"django_language": "en"})
+    html = english.get(table.get_absolute_url()).content.decode()
+    assert "Stage 1: your score 1,200, 4,000 to pass. Stake in play: 300" in html
+
+
 def test_progress_resumes_after_a_reload_or_another_session(alice, client_of):
     client_of(alice).post(reverse("stages:play"))
     table = Table.objects.get()
