@@ -81,18 +81,23 @@ def max_copies(kind: int) -> int:
     return MAX_FLOWER_COPIES if is_flower(kind) else MAX_COPIES
 
 
+_DIGITS = frozenset("0123456789")
+
+
 def parse_tiles(text: str, *, check_copies: bool = True) -> list[int]:
     """Parse ``"123m11z"`` into kinds, in the written order.
 
     Refuses unknown suits, out-of-range numbers (``0m``, ``8z``, ``9f``), digits with no
-    suit, and (unless ``check_copies`` is off) more copies of a kind than a set holds.
+    suit, any digit but 0-9 (``str.isdigit`` also takes ``²``, which ``int`` refuses with
+    a bare ValueError, and ``５``), and (unless ``check_copies`` is off) more copies of a
+    kind than a set holds.
     """
     if not isinstance(text, str):
         raise InvalidAction(f"tiles must be text, got {text!r}")
     kinds: list[int] = []
     pending: list[str] = []
     for ch in text.replace(" ", ""):
-        if ch.isdigit():
+        if ch in _DIGITS:
             pending.append(ch)
         elif ch in SUIT_SIZE:
             if not pending:

@@ -186,9 +186,13 @@ def act(table: Table, user, text, version, *, origin: str = "") -> Locked:
         seat = _seated(locked, user)
         try:
             action = parse_action(text)
-            version = int(version)
-        except (EngineError, TypeError, ValueError) as exc:
+        except EngineError as exc:
             raise IllegalMove(_("Not an action: %(why)s") % {"why": exc}) from None
+        try:
+            version = int(version)
+        except (TypeError, ValueError):
+            # a posted form's text ("", "abc", "1e3"): the socket's check says the same
+            raise IllegalMove(_("Message refused: the version must be a whole number.")) from None
         if locked.hand.version != version:
             raise StaleVersion(_("The table moved on; here is the current view."))
         new = _apply(locked, seat.index, action, by="player", origin=origin)

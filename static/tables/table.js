@@ -264,6 +264,22 @@
   });
 })();
 
+// Reconnecting: htmx's ws extension waits up to 64 s between tries ("full-jitter": a random
+// wait below 1, 2, 4 ... 64 s). A player whose network came back after a minute away
+// would stay on a dead page for up to another minute while the escape clock runs (90 s,
+// RULES.md 3.13: a 70 s outage became an escape). The wait doubles from 1 s to a cap of
+// RECONNECT_CAP, each between half and all of it, so returning players are heard within
+// seconds and a restarted server still gets its clients back spread over a few seconds.
+(function () {
+  var RECONNECT_CAP = 5000;  // ms
+  if (window.htmx) {
+    htmx.config.wsReconnectDelay = function (retries) {
+      var wait = Math.min(1000 * Math.pow(2, retries), RECONNECT_CAP);
+      return wait / 2 + Math.random() * wait / 2;
+    };
+  }
+})();
+
 // The heartbeat: while the table's WebSocket is open, a ping every data-heartbeat seconds
 // tells the server this player is still here (a connection counts only while it pings).
 (function () {

@@ -271,3 +271,33 @@ def test_a_move_is_marked_at_once_and_the_view_takes_no_second_until_answered(pl
     assert len(sent["socket"]) == already + 1
     assert page.inner_text("#mj-notice") == ""
     assert page.query_selector(".mj-sent, [data-move-sent]") is None
+
+
+def test_a_dropped_socket_is_retried_within_seconds_however_long_it_was_down(player, site):
+    """htmx's ws extension waited up to 64 s between tries; a player back after a minute's
+    outage stayed on a dead page long enough to pass the 90 s escape limit. The table caps
+    the wait at 5 s: a socket refused again and again is still back within seconds."""
+    page = player("ray")
+    refused = {"n": 0}
+
+    def route(ws):
+        if refused["n"] < 8:  # an outage: every try fails (1011: htmx tries again)
+            refused["n"] += 1
+            ws.close(code=1011)
+        else:
+            ws.connect_to_server()
+
+    sit_vs_bot(page, site)
+    waits = page.evaluate("[0, 1, 2, 6, 12, 40].map(n => htmx.config.wsReconnectDelay(n))")
+    assert all(250 <= w <= 5_000 for w in waits), waits
+    page.add_init_script(
+        "document.addEventListener('htmx:wsOpen', () => { window.mjOpened = true; });"
+    )
+    page.route_web_socket(re.compile(r"/ws/tables/"), route)
+    start = time.monotonic()
+    page.reload()
+    page.wait_for_function("window.mjOpened === true", timeout=45_000)
+    # 8 refusals: at most 1 + 2 + 4 + 5 x 5 = 32 s of waiting (the old backoff: 95 s on average)
+    assert refused["n"] == 8 and time.monotonic() - start < 40
+    # and the socket is the table's again: the page follows the bot's moves
+    play_to_end(page)

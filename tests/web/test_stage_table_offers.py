@@ -80,3 +80,21 @@ def test_cuo_is_the_panel_only(alice):
     pushed = presenters.fragments(table, 0)
     assert pushed.count('data-action="cuo ') == len(set(state.live))  # once each, on the panel
     assert 'data-verb="cuo"' not in pushed
+
+
+@pytest.mark.parametrize("tile", ["\u00b2m", "\uff15m", "zz"])
+def test_a_forged_tile_in_the_offer_form_is_refused_not_a_500(alice, client_of, htmx, tile):
+    """The panel posts tiles as text: one that is no tile (a superscript digit once made
+    parse_tiles raise a bare ValueError, a 500) is 'choose the tiles first', and nothing moves."""
+    table = stage_table(alice, 2)
+    hand = table.current_hand()
+    assert hand.game().phase == "exchange"
+    response = client_of(alice).post(
+        reverse("stages:offer", args=[table.public_id]),
+        {"kind": "exchange", "tile": [tile], "version": hand.version},
+        headers=htmx(),
+    )
+    assert response.status_code == 200
+    assert 'class="flash error"' in response.content.decode()
+    hand.refresh_from_db()
+    assert hand.version == table.current_hand().version and hand.game().phase == "exchange"

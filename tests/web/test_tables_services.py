@@ -59,6 +59,21 @@ def test_it_refuses_a_stale_version_and_garbage(duel, alice, bob):
     assert hand.version == 1
 
 
+@pytest.mark.parametrize("version", ["", "abc", "1e3", "1.0", None])
+def test_a_version_that_is_not_a_whole_number_is_named_as_such(duel, alice, bob, version):
+    """The act URL's form carries the version as text: a broken one is refused in the
+    player's words, as the socket refuses it, not with Python's int() message."""
+    hand = duel.current_hand()
+    state = hand.game()
+    mover = [alice, bob][state.turn]
+    action = str(default_action(state, state.turn))
+    with translation.override("en"), pytest.raises(services.IllegalMove) as refused:
+        services.act(duel, mover, action, version)
+    assert str(refused.value) == "Message refused: the version must be a whole number."
+    hand.refresh_from_db()
+    assert hand.version == 1
+
+
 def test_an_outsider_cannot_act(duel, outsider):
     with translation.override("en"), pytest.raises(services.TableError, match="not seated"):
         services.act(duel, outsider, "pass", 1)
