@@ -23,7 +23,7 @@ LEADERBOARDS = [
     ("等级榜", "Highest rank", Leaderboard.Metric.RANK_SCORE, Leaderboard.Period.ALL_TIME),
     ("本周赢豆榜", "Top winners this week", Leaderboard.Metric.NET_BEANS, Leaderboard.Period.WEEK),
     ("胜局榜", "Most games won", Leaderboard.Metric.GAMES_WON, Leaderboard.Period.ALL_TIME),
-    ("积分榜", "Top rated", Leaderboard.Metric.RATING, Leaderboard.Period.ALL_TIME),
+    ("评分榜", "Top rated", Leaderboard.Metric.RATING, Leaderboard.Period.ALL_TIME),
     (
         "本月大牌榜",
         "Biggest hands this month",

@@ -205,8 +205,10 @@ def test_the_profile_shows_rating_games_history_chart_and_rank(duel, alice, bob,
         services.leave(table, leaver)
     row = Rating.objects.get(player=alice)
     html = client.get(alice.get_absolute_url()).content.decode()
-    assert f"等级分 {round(row.rating)} ± {round(2 * row.deviation)}" in html
-    assert "3 局计分" in html and "等级分走势" in html
+    assert f"评分 {round(row.rating)} ± {round(2 * row.deviation)}" in html
+    assert "3 局计分" in html and "评分走势" in html
+    # the rank's score is another number under another name (等级分: the rank levels' 等级)
+    assert html.count("等级分") == 1 and "等级分 0" in html
     svg = re.search(r"<svg class=\"rating-chart\".*?</svg>", html, re.S).group(0)
     line = re.search(r'<polyline points="([^"]+)"', svg).group(1)
     assert len(line.split()) == 4  # the start and one point per rated hand
