@@ -195,7 +195,7 @@ def _verify_request(form: dict) -> dict:
         raise ValueError(_("The dealer is seat 0 or seat 1."))
     for field in ("stage", "stage_player"):
         if form[field]:
-            if not form[field].isdigit():
+            if not (form[field].isascii() and form[field].isdigit()):  # "²".isdigit() too
                 raise ValueError(_("The stage and its player are numbers."))
             request[field] = int(form[field])
     if request.get("stage", 0) > 4 or request.get("stage_player", 0) > 1:

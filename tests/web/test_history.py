@@ -228,7 +228,9 @@ def test_the_wall_check_refuses_bad_input_clearly(client):
     # what a person gets wrong is told in the page's language, not the engine's English
     for bad, said in (({"seed": "abc", "commitment": "def"}, "选择"),
                       ({"ruleset": "stage", "seed": "abc", "commitment": "def", "dealer": "0",
-                        "stage": "9", "stage_player": "7"}, "关卡")):
+                        "stage": "9", "stage_player": "7"}, "关卡"),
+                      ({"ruleset": "stage", "seed": "abc", "commitment": "def",
+                        "stage": "²"}, "关卡")):  # a digit to str.isdigit, not to int
         page = client.get(url, bad).content.decode()
         alert = re.search(r'role="alert"[^>]*>(.*?)<', page, flags=re.S).group(1)
         assert said in alert and not re.search(r"[A-Za-z]{4,}", alert), alert
