@@ -278,6 +278,19 @@
       return wait / 2 + Math.random() * wait / 2;
     };
   }
+  // While the socket is down and being retried, the page says so: the screen is not
+  // following the table, and a click would go out by HTTP. Only the closes htmx retries
+  // (an abnormal close, a server error or restart); any other one ends the socket for good.
+  var RETRIED = [1006, 1011, 1012, 1013];
+  function banner(shown) {
+    var el = document.getElementById("mj-offline");
+    if (el) el.hidden = !shown;
+  }
+  document.addEventListener("htmx:wsClose", function (e) {
+    var code = e.detail && e.detail.event && e.detail.event.code;
+    banner(RETRIED.indexOf(code) >= 0);
+  });
+  document.addEventListener("htmx:wsOpen", function () { banner(false); });
 })();
 
 // The heartbeat: while the table's WebSocket is open, a ping every data-heartbeat seconds
