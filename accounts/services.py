@@ -9,6 +9,7 @@ from django.utils import timezone
 
 from . import wallet
 from .models import User
+from .signals import player_banned
 
 
 def register(*, username: str, password: str, nickname: str = "") -> User:
@@ -22,8 +23,11 @@ def register(*, username: str, password: str, nickname: str = "") -> User:
 
 
 def ban(user: User, reason: str) -> None:
-    # is_active=False: ModelBackend refuses the login and drops existing sessions.
-    User.objects.filter(pk=user.pk).update(is_active=False, ban_reason=reason.strip())
+    # is_active=False: ModelBackend refuses the login and drops existing sessions; an
+    # open table socket authenticated before the ban is closed by the signal's receivers.
+    with transaction.atomic():
+        User.objects.filter(pk=user.pk).update(is_active=False, ban_reason=reason.strip())
+        transaction.on_commit(lambda: player_banned.send(sender=User, user_id=user.pk))
 
 
 def unban(user: User) -> None:

@@ -12,3 +12,5 @@ class LobbyConfig(AppConfig):
         # app and its amqp://localhost broker. Not in mahjong/__init__.py: importing the
         # pure engine must not import Celery.
         import mahjong.celery  # noqa: F401
+
+        from . import matchmaking  # noqa: F401  (connects its receiver: a ban leaves the queue)

@@ -18,7 +18,10 @@ import datetime
 from django.conf import settings
 from django.db import transaction
 from django.db.models import Count
+from django.dispatch import receiver
 from django.utils import timezone
+
+from accounts.signals import player_banned
 
 from . import tasks
 from .models import Match, QueueTicket, RoomTier
@@ -200,3 +203,11 @@ def waiting_counts() -> dict[int, int]:
         .annotate(n=Count("id"))
     )
     return {row["tier_id"]: row["n"] for row in rows}
+
+
+@receiver(player_banned, dispatch_uid="lobby.matchmaking.leave_queue_when_banned")
+def leave_queue_when_banned(sender, user_id, **kwargs):
+    """A banned player's waiting ticket would still be paired until it went stale."""
+    QueueTicket.objects.filter(player_id=user_id, state=QueueTicket.State.WAITING).update(
+        state=QueueTicket.State.CANCELLED
+    )

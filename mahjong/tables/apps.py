@@ -12,4 +12,6 @@ class TablesConfig(AppConfig):
 
         from mahjong import pool_check
 
+        from . import sessions  # noqa: F401  (connects its receivers in every process)
+
         connection_created.connect(pool_check.use_on_pools, dispatch_uid="pool_check")

@@ -88,6 +88,10 @@ def _seated(locked: Locked, user) -> Seat:
     seat = next((s for s in locked.seats if s.user_id == user.pk), None)
     if seat is None:
         raise TableError(_("You are not seated at this table."))
+    # The seat's player row was read just now: a socket opened before a ban still
+    # carries the account as it was then. (Bot accounts are inactive: they never log in.)
+    if not seat.user.is_active and not seat.user.is_bot:
+        raise TableError(_("Your account is suspended: you cannot play."))
     return seat
 
 

@@ -8,6 +8,8 @@ from __future__ import annotations
 from django.contrib.auth.signals import user_logged_out
 from django.dispatch import receiver
 
+from accounts.signals import player_banned
+
 from . import broadcast
 
 
@@ -22,3 +24,9 @@ def close_sockets(sender, request, user, **kwargs):
     session = getattr(request, "session", None)
     message = {"type": "session.ended", "session": getattr(session, "session_key", None)}
     broadcast.group_send(user_group(user.pk), message)
+
+
+@receiver(player_banned, dispatch_uid="tables.sessions.close_banned_sockets")
+def close_banned_sockets(sender, user_id, **kwargs):
+    """Every session of a banned player ends: their sockets close (session None)."""
+    broadcast.group_send(user_group(user_id), {"type": "session.ended", "session": None})

@@ -1,0 +1,72 @@
+"""A ban takes effect mid-game: the banned player's open table socket closes, a move they
+still send is refused, and their quick-match ticket leaves the queue."""
+
+
+import pytest
+from channels.testing import WebsocketCommunicator
+from django.test import Client
+
+from accounts import services as accounts
+from lobby import matchmaking
+from lobby.models import QueueTicket, RoomTier
+from mahjong.asgi import application
+from mahjong.engine.game import default_action
+from mahjong.tables import services
+from mahjong.tables.consumers import LOGGED_OUT
+from tests.web.tables_support import (  # noqa: F401
+    duel,
+    no_eager_timers,
+    redis_layer,
+    run,
+)
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+WAIT = 20
+
+
+def socket_of(table, user):
+    client = Client()
+    client.force_login(user)
+    cookie = f"sessionid={client.cookies['sessionid'].value}".encode()
+    return WebsocketCommunicator(
+        application,
+        f"/ws/tables/{table.public_id}/",
+        headers=[(b"origin", b"http://testserver"), (b"cookie", cookie)],
+    )
+
+
+def test_a_ban_closes_the_players_table_socket(redis_layer, duel, alice):
+    from channels.db import database_sync_to_async
+
+    ws = socket_of(duel, alice)
+
+    async def scenario():
+        assert (await ws.connect())[0]
+        await ws.receive_from(WAIT)
+        await database_sync_to_async(accounts.ban)(alice, "cheating")
+        closed = await ws.receive_output(WAIT)
+        await ws.disconnect()
+        return closed
+
+    assert run(scenario) == {"type": "websocket.close", "code": LOGGED_OUT}
+
+
+def test_a_move_from_a_player_banned_after_connecting_is_refused(duel, alice, bob):
+    hand = duel.current_hand()
+    state = hand.game()
+    mover = [alice, bob][state.turn]
+    action = str(default_action(state, state.turn))
+    accounts.ban(mover, "cheating")  # the socket's user object still says is_active=True
+    with pytest.raises(services.TableError, match="suspended|封禁"):
+        services.act(duel, mover, action, hand.version)
+    assert duel.current_hand().version == hand.version
+
+
+def test_a_banned_player_leaves_the_quick_match_queue(alice, bob):
+    tier = RoomTier.objects.get(slug="novice")
+    ticket = matchmaking.join(alice, tier)
+    accounts.ban(alice, "cheating")
+    ticket.refresh_from_db()
+    assert ticket.state == QueueTicket.State.CANCELLED
+    assert matchmaking.join(bob, tier).state == QueueTicket.State.WAITING  # nobody to pair
