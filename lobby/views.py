@@ -17,6 +17,7 @@ from accounts import ranks, wallet
 from accounts.models import EconomySettings, RankLevel
 from mahjong.engine.bots import LEVEL_SLUGS, LEVELS
 from mahjong.tables import spectators
+from mahjong.tables.services import table_in_play
 
 from . import leaderboards, matchmaking, rooms
 from .forms import JoinByCodeForm, PrivateRoomForm
@@ -90,6 +91,7 @@ def home(request):
         ),
     }
     if request.user.is_authenticated:
+        context["table_in_play"] = table_in_play(request.user)
         context["waiting_ticket"] = (
             QueueTicket.objects.filter(player=request.user, state=QueueTicket.State.WAITING)
             .select_related("tier")

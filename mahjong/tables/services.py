@@ -73,6 +73,17 @@ def seat_of(table: Table, user) -> Seat | None:
     return next((s for s in table.seats.all() if s.user_id == user.pk), None)
 
 
+def table_in_play(user) -> Table | None:
+    """The table where ``user`` holds a seat in a hand still being played, if any."""
+    return (
+        Table.objects.filter(
+            status=Table.Status.PLAYING, seats__user=user, hands__ended_at__isnull=True
+        )
+        .order_by("-pk")
+        .first()
+    )
+
+
 def _lock(table_id: int) -> Locked:
     """The table's current hand, locked for this transaction, with its seats. Two queries
     (tables.compiled): the table and what the end of a hand reads of it come joined to

@@ -448,3 +448,25 @@ def test_the_rooms_refresh_is_cheap(alice, client_of, htmx, django_assert_max_nu
     with django_assert_max_num_queries(4):  # session, user, tiers, waiting counts
         response = c.get("/", headers=htmx(target="tiers"))
     assert response.status_code == 200
+
+
+def test_a_player_with_a_hand_in_play_cannot_quick_match_into_a_second_table(
+    alice, bob, outsider, client_of
+):
+    from mahjong.tables import services as tables
+
+    tier = RoomTier.objects.get(slug="novice")
+    table = tables.open_table(tier.ruleset, [alice, bob], tier=tier, beans_per_point=50)
+    c = client_of(alice)
+    home = c.get("/").content.decode()
+    assert table.get_absolute_url() in home  # the lobby leads back to the table
+    response = quick(c, follow=True)
+    assert not QueueTicket.objects.filter(player=alice).exists()
+    assert any("另一张牌桌" in str(m) or "another table" in str(m)
+               for m in response.context["messages"])
+    quick(client_of(outsider))  # someone waiting would otherwise be paired with alice
+    assert not Match.objects.exists()
+
+    tables.leave(table, alice)  # an escape ends the hand: she may queue again
+    quick(c)
+    assert Match.objects.filter(player_one=outsider, player_two=alice).exists()
