@@ -21,7 +21,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
-from accounts import ranks, wallet
+from accounts import bot_wallets, ranks, wallet
 from accounts.models import User
 from mahjong.engine import game as engine
 from mahjong.engine.actions import Action, parse_action
@@ -690,7 +690,20 @@ def ready_next(table: Table, user) -> Hand | None:
         if match_over(locked.state.ruleset, locked.state.session):
             _close(locked.table, notes.encode(gettext_noop("The match is over.")))
             return None
+        _top_up_bots(locked)
         return _start_hand(locked.table, locked.hand)
+
+
+def _top_up_bots(locked: Locked) -> None:
+    """A bot seat starts every hand of a room with stakes able to cover the room's minimum,
+    not only the first (accounts.bot_wallets): its one wallet pays at all its tables, and
+    a loss it cannot cover is capped at its balance, shorting the player who won."""
+    tier = locked.table.tier
+    if tier is None or not locked.table.beans_per_point:
+        return
+    for seat in locked.seats:
+        if seat.is_bot:
+            bot_wallets.top_up(seat.user, tier.entry_min)
 
 
 def _entry_refusal(locked: Locked) -> str | None:

@@ -87,3 +87,23 @@ def test_quick_match_bot_fill_tops_up_a_broke_bot_before_seating_it(builtin, ali
     bot.refresh_from_db()
     assert bot.beans == BOT_FLOAT
     assert LedgerEntry.objects.filter(account=bot, note=TOP_UP_NOTE).count() == 1
+
+
+def test_a_bot_drained_mid_session_is_topped_up_before_the_next_hand(alice):
+    """The bot's one wallet pays at all its tables: between two hands it can fall below
+    the room's minimum, and a loss it could not cover would be capped, shorting alice."""
+    from mahjong.tables import services as tables
+    from tests.web.tables_support import play_out
+
+    tier = RoomTier.objects.get(slug="novice")
+    bot = bot_for(tier.bot_fill_level)
+    table = tables.open_table(tier.ruleset, [alice, bot], tier=tier, beans_per_point=50)
+    play_out(table)
+    bot.refresh_from_db()
+    drain(bot, 10)  # lost at its other tables meanwhile
+    books = total_beans()
+    assert tables.ready_next(table, alice) is not None  # the next hand starts
+    bot.refresh_from_db()
+    assert bot.beans == BOT_FLOAT
+    assert total_beans() == books
+    assert LedgerEntry.objects.filter(account=bot, note=TOP_UP_NOTE).exists()
