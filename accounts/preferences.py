@@ -60,10 +60,19 @@ def page(request):
     form = PreferencesForm(request.POST or None, instance=request.user)
     if request.method == "POST" and form.is_valid():
         user = form.save()
-        messages.success(request, _("Your settings are saved."))
+        # Said in the language the next page is shown in, which may be the new one.
+        with translation.override(user.language or translation.get_language()):
+            messages.success(request, _("Your settings are saved."))
         response = redirect("accounts:preferences")
         if user.language:
             remember_cookie(response, user.language)
+        else:  # "as the browser says": the cookie of an earlier choice would still win
+            response.delete_cookie(
+                settings.LANGUAGE_COOKIE_NAME,
+                path=settings.LANGUAGE_COOKIE_PATH,
+                domain=settings.LANGUAGE_COOKIE_DOMAIN,
+                samesite=settings.LANGUAGE_COOKIE_SAMESITE,
+            )
         return response
     return render(request, "accounts/preferences.html", {"form": form})
 

@@ -95,3 +95,14 @@ def test_switching_back_on_a_device_with_another_cookie_wins(client_of, alice):
     assert reply.cookies[settings.LANGUAGE_COOKIE_NAME].value == "zh-hans"
     assert fresh(alice).language == "zh-hans"
     assert '<html lang="zh-hans">' in c.get("/").content.decode()
+
+
+def test_choosing_as_the_browser_says_lets_the_browser_decide_again(client_of, alice):
+    c = client_of(alice)
+    english = c.post("/accounts/settings/", {"language": "en"}, follow=True)
+    assert [str(m) for m in english.context["messages"]] == ["Your settings are saved."]
+    reply = c.post("/accounts/settings/", {"language": ""}, headers={"accept-language": "zh-CN"})
+    assert fresh(alice).language == ""
+    assert reply.cookies[settings.LANGUAGE_COOKIE_NAME].value == ""  # deleted
+    page = c.get("/accounts/settings/", headers={"accept-language": "zh-CN"})
+    assert page.content.decode().count('lang="zh-hans"') == 1
