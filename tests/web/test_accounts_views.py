@@ -205,3 +205,13 @@ def test_a_muted_player_cannot_change_nickname(alice, client_of):
     client_of(alice).post(reverse("accounts:nickname"), {"nickname": "Loud"})
     alice.refresh_from_db()
     assert alice.nickname == "Alice"
+
+
+def test_a_too_short_password_is_refused_in_chinese(builtin, client):
+    response = client.post(
+        reverse("accounts:signup"),
+        {"username": "shorty", "password1": "k9!x", "password2": "k9!x"},
+    )
+    errors = " ".join(response.context["form"].errors["password2"])
+    assert "密码太短，至少要有 8 个字符" in errors and "too short" not in errors
+    assert not User.objects.filter(username="shorty").exists()
