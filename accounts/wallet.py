@@ -156,7 +156,7 @@ def relief_status(user: User, *, below: int, today: datetime.date | None = None)
     if user.kind != User.Kind.PLAYER:
         return _("Only players receive relief.")
     if user.beans >= below:
-        return _("Relief is for players with fewer than %(below)s beans.") % {"below": below}
+        return _("Relief is for players with fewer than %(below)s beans.") % {"below": f"{below:,}"}
     if LedgerEntry.objects.filter(idempotency_key=_relief_key(user, today), account=user).exists():
         return _("You have already received today's relief. Come back tomorrow.")
     return None

@@ -110,7 +110,7 @@ def test_relief_is_once_a_day_and_only_below_the_threshold(make_player):
 
 
 def test_relief_is_refused_to_a_player_with_enough_beans(alice):
-    with pytest.raises(wallet.ReliefRefused, match="fewer than 1000"):
+    with pytest.raises(wallet.ReliefRefused, match="fewer than 1,000 beans"):
         wallet.grant_relief(alice, below=1_000)
     assert alice.ledger.filter(reason="relief").count() == 0
 
