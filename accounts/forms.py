@@ -75,7 +75,21 @@ class LoginForm(AuthenticationForm):
                 throttle.hit(
                     throttle.login_key(self.request, username), settings.LOGIN_FAILURE_WINDOW
                 )
+            self._refuse_if_banned(username, self.cleaned_data.get("password") or "")
             raise
         if self.request is not None:
             throttle.reset(throttle.login_key(self.request, username))
         return cleaned
+
+    @staticmethod
+    def _refuse_if_banned(username: str, password: str) -> None:
+        """The backend refuses a banned player as if the password were wrong; whoever
+        knows the password is told the truth instead (it reveals nothing to a guesser)."""
+        user = User.objects.filter(username=username, is_active=False, kind=User.Kind.PLAYER)
+        user = user.first()
+        if user is None or not password or not user.check_password(password):
+            return
+        message = _("This account is banned.")
+        if user.ban_reason:
+            message = _("This account is banned: %(reason)s") % {"reason": user.ban_reason}
+        raise forms.ValidationError(message, code="banned")

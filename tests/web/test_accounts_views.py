@@ -134,6 +134,10 @@ def test_a_banned_player_cannot_log_in_and_is_logged_out(alice, client, client_o
     response = client.post(reverse("accounts:login"), {"username": "alice", "password": PASSWORD})
     assert response.status_code == 200 and response.context["form"].errors
     assert not logged_in.get("/").context["user"].is_authenticated
+    # With the right password she is told why; a wrong one learns nothing of the ban.
+    assert "此账号已被封禁：cheating" in response.context["form"].non_field_errors()
+    guess = client.post(reverse("accounts:login"), {"username": "alice", "password": "nope"})
+    assert "封禁" not in str(guess.context["form"].non_field_errors())
 
 
 def test_change_password(alice, client_of):
