@@ -470,3 +470,19 @@ def test_a_player_with_a_hand_in_play_cannot_quick_match_into_a_second_table(
     tables.leave(table, alice)  # an escape ends the hand: she may queue again
     quick(c)
     assert Match.objects.filter(player_one=outsider, player_two=alice).exists()
+
+
+def test_sitting_down_at_a_table_elsewhere_takes_the_player_out_of_the_queue(
+    alice, bob, outsider, client_of
+):
+    """Queued in one tab, a private room's table opened in another: the open ticket would
+    otherwise still be paired into a second table."""
+    from mahjong.tables import services as tables
+
+    quick(client_of(alice))
+    ticket = QueueTicket.objects.get(player=alice)
+    tables.open_table(RoomTier.objects.get(slug="novice").ruleset, [alice, outsider])
+    ticket.refresh_from_db()
+    assert ticket.state == QueueTicket.State.CANCELLED
+    quick(client_of(bob))
+    assert not Match.objects.exists()
