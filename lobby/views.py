@@ -7,6 +7,7 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import Min
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
@@ -172,7 +173,15 @@ def queue(request, public_id):
         return _redirect(request, ticket.match.get_absolute_url())
     if ticket.state == QueueTicket.State.CANCELLED:
         return _redirect(request, "/")
-    context = {"ticket": ticket, "waiting": matchmaking.waiting_counts().get(ticket.tier_id, 0)}
+    waited = int((timezone.now() - ticket.created_at).total_seconds())
+    bot_in = matchmaking.bot_fill_due(ticket)
+    context = {
+        "ticket": ticket,
+        # the others: the player's own ticket is one of the room's waiting ones
+        "others": max(matchmaking.waiting_counts().get(ticket.tier_id, 0) - 1, 0),
+        "waited": f"{waited // 60}:{waited % 60:02d}",
+        "bot_in": max(round(bot_in), 1) if bot_in is not None else None,
+    }
     if request.htmx:
         return render(request, "lobby/queue.html#status", context)
     return render(request, "lobby/queue.html", context)

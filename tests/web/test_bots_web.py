@@ -4,6 +4,7 @@ the admin), and the efficient bot playing 托管 and disconnected seats. Timers 
 bot-fill task run on a real Celery worker where the test says so."""
 
 import datetime
+import re
 
 import pytest
 from django.urls import reverse
@@ -217,7 +218,12 @@ def test_the_queue_poll_gives_a_bot_after_the_tiers_wait(client_of, alice, novic
     c = client_of(alice)
     c.post(reverse("lobby:quick_join", args=["novice"]))
     ticket = QueueTicket.objects.get(player=alice)
-    assert c.get(ticket.get_absolute_url()).status_code == 200  # not yet
+    waited(ticket, 12)
+    page = c.get(ticket.get_absolute_url())  # not yet, and the page says when
+    assert page.status_code == 200
+    # (a second may pass between the update and the render)
+    assert re.search(r"已等待 0:1[23]", page.content.decode())
+    assert re.search(r"若无人加入，1[78] 秒后由电脑入座", page.content.decode())
     waited(ticket, 31)
     reply = c.get(ticket.get_absolute_url())
     ticket.refresh_from_db()

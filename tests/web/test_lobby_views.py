@@ -1,5 +1,7 @@
 """Lobby, quick match, private rooms and leaderboards through the test client."""
 
+import re
+
 import pytest
 from django.urls import path, reverse
 
@@ -54,7 +56,10 @@ def test_two_players_in_the_same_room_are_paired_into_a_match(alice, bob, client
     ticket = QueueTicket.objects.get(player=alice)
     assert response.url == ticket.get_absolute_url()
     status = ca.get(ticket.get_absolute_url(), headers=htmx())
-    assert status.status_code == 200 and "1" in status.content.decode()
+    # alone in the room: nobody else is counted, and the time waited reads m:ss
+    assert status.status_code == 200 and 'data-others="0"' in status.content.decode()
+    assert "本场次暂时没有其他人在等待" in status.content.decode()
+    assert re.search(r"已等待 0:0\d", status.content.decode())
 
     response = quick(cb, headers=htmx())  # HTMX: navigate with HX-Redirect
     match = Match.objects.get()
