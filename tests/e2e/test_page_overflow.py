@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 import time
+from contextlib import contextmanager
 
 import pytest
 
@@ -65,17 +66,25 @@ def problems(m: dict) -> list[str]:
     return found
 
 
-@pytest.mark.parametrize("width", PHONES)
-@pytest.mark.parametrize("language", LANGUAGES)
-def test_the_lobby_room_and_stages_fit_a_phone(browser, site, site_database, language, width):
+@contextmanager
+def new_player_on_a_phone(browser, site, site_database, language, width):
+    """A page of a new player, logged in, in a phone's viewport and the given language."""
     context = browser.new_context(locale=LANGUAGES[language],
                                   viewport={"width": width, "height": PHONES[width]})
     try:
         page = context.new_page()
         page.set_default_timeout(15_000)
-        name = f"nar{language[:2]}{int(time.time() * 1000) % 10**7}"
+        name = f"ph{language[:2]}{width}{int(time.time() * 1000) % 10**7}"
         log_in_new_player(page, site, site_database, name)
+        yield page, name
+    finally:
+        context.close()
 
+
+@pytest.mark.parametrize("width", PHONES)
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_lobby_room_and_stages_fit_a_phone(browser, site, site_database, language, width):
+    with new_player_on_a_phone(browser, site, site_database, language, width) as (page, _name):
         # the lobby, with the bot-level <select> inside its card
         pages = {"lobby": measure(page, "[data-testid=bot-level]")}
 
@@ -94,8 +103,6 @@ def test_the_lobby_room_and_stages_fit_a_phone(browser, site, site_database, lan
         assert {m["lang"] for m in pages.values()} == {language}
         wrong = {where: problems(m) for where, m in pages.items() if problems(m)}
         assert wrong == {}
-    finally:
-        context.close()
 
 
 FINISHED_HAND = (
@@ -117,13 +124,7 @@ def test_the_match_history_and_the_profile_fit_a_phone(
     the player's profile (stats, biggest hand, bean ledger) reflows."""
     from tests.e2e.tour import site_shell
 
-    context = browser.new_context(locale=LANGUAGES[language],
-                                  viewport={"width": width, "height": PHONES[width]})
-    try:
-        page = context.new_page()
-        page.set_default_timeout(15_000)
-        name = f"his{language[:2]}{int(time.time() * 1000) % 10**7}"
-        log_in_new_player(page, site, site_database, name)
+    with new_player_on_a_phone(browser, site, site_database, language, width) as (page, name):
         site_shell(site_database, FINISHED_HAND.format(name=name))
         page.goto(f"{site}/history/")
         page.wait_for_selector("table.history-list tbody tr")
@@ -134,5 +135,3 @@ def test_the_match_history_and_the_profile_fit_a_phone(
         assert {m["lang"] for m in pages.values()} == {language}
         wrong = {where: problems(m) for where, m in pages.items() if problems(m)}
         assert wrong == {}
-    finally:
-        context.close()

@@ -11,7 +11,8 @@ import time
 import pytest
 
 from tests.e2e.conftest import shot
-from tests.e2e.test_table_play import ended, sit_vs_bot, take_turn
+from tests.e2e.test_table_play import ended, take_turn
+from tests.e2e.tour import sit_vs_bot
 
 pytestmark = pytest.mark.e2e
 
@@ -38,7 +39,7 @@ def river_tiles(html: str) -> int:
 
 def test_a_third_user_watches_a_bot_table_live_and_sees_the_hands_only_at_the_end(player, site):
     pat = player("pat")
-    sit_vs_bot(pat, site)
+    sit_vs_bot(pat)
     table_id = re.search(r"/tables/(\w+)/$", pat.url).group(1)
 
     eve = player("eve")

@@ -15,6 +15,7 @@ from tests.e2e.tour import (  # noqa: F401
     log_in,
     log_in_new_player,
     overflow,
+    sit_vs_bot,
     site_shell,
     tour,
 )
@@ -62,10 +63,7 @@ def test_keyboard_play_help_and_the_clock_announcement(browser, site, site_datab
 
 
 def keyboard_play(page):
-    page.select_option("[data-testid=bot-level]", "random")
-    page.click("[data-testid=play-bot]")
-    page.wait_for_url(re.compile(r"/tables/\w+/$"))
-    page.wait_for_selector("#mj-hand [data-tile]")
+    sit_vs_bot(page)
     # count every change of the screen-reader clock line from now on
     page.evaluate("""() => { window.__said = [];
       new MutationObserver(() => window.__said.push([
@@ -137,11 +135,7 @@ def test_keyboard_focus_stays_in_the_hand_while_the_opponent_plays(browser, site
         page = context.new_page()
         page.set_default_timeout(15_000)
         log_in_new_player(page, site, site_database, f"foc{int(time.time() * 1000) % 10**7}")
-        page.select_option("[data-testid=bot-level]", "random")
-        page.click("[data-testid=play-bot]")
-        page.wait_for_url(re.compile(r"/tables/\w+/$"))
-        page.wait_for_selector("#mj-hand [data-tile]")
-        page.wait_for_function("!!document.querySelector('.mj-table[hx-ext]')")
+        sit_vs_bot(page)
         page.evaluate("""() => { window.__said = []; const say = document.getElementById('mj-say');
           new MutationObserver(() => window.__said.push(say.textContent))
             .observe(say, {childList: true, characterData: true, subtree: true}); }""")
@@ -189,10 +183,7 @@ def test_the_comfort_switches_play_for_the_player_and_are_remembered(
         page = context.new_page()
         page.set_default_timeout(15_000)
         log_in_new_player(page, site, site_database, f"sam{int(time.time() * 1000) % 10**7}")
-        page.select_option("[data-testid=bot-level]", "random")
-        page.click("[data-testid=play-bot]")
-        page.wait_for_url(re.compile(r"/tables/\w+/$"))
-        page.wait_for_selector("#mj-hand [data-tile]")
+        sit_vs_bot(page)
         for pref in ("auto_win", "auto_pass", "discard_drawn"):
             page.click(f'[data-pref="{pref}"]')
             assert page.get_attribute(f'[data-pref="{pref}"]', "aria-pressed") == "true"

@@ -10,6 +10,7 @@ import pytest
 from playwright.sync_api import Error as PlaywrightError
 
 from tests.e2e.conftest import shot
+from tests.e2e.tour import sit_vs_bot
 
 pytestmark = pytest.mark.e2e
 
@@ -83,15 +84,6 @@ def play_to_end(*pages, limit: float = 180.0):
                 pass  # someone else's turn may be waiting on a click: loop again
 
 
-def sit_vs_bot(page, site):
-    page.select_option("[data-testid=bot-level]", "random")
-    page.click("[data-testid=play-bot]")
-    page.wait_for_url(re.compile(r"/tables/\w+/$"))
-    page.wait_for_selector("#mj-hand [data-tile]")
-    # the WebSocket is up once the first snapshot has been swapped in
-    page.wait_for_function("!!document.querySelector('.mj-table[hx-ext]')")
-
-
 DOUBLE_CLICK = """() => {
     const tiles = [...document.querySelectorAll("#mj-hand button[data-action^='discard ']")];
     tiles[0].click();
@@ -158,7 +150,7 @@ def test_two_players_quick_match_and_play_a_hand_to_its_settlement(player, site)
 
 def test_a_player_plays_a_bot_to_the_end_and_starts_the_next_hand(player, site):
     page = player("vic")
-    sit_vs_bot(page, site)
+    sit_vs_bot(page)
     shot(page, "bot-start")
     play_to_end(page)
     shot(page, "bot-end")
@@ -199,7 +191,7 @@ def test_without_a_socket_a_move_is_posted_and_its_answer_updates_the_page(playe
 
 def test_an_idle_player_is_played_for_by_the_server(player, site):
     page = player("ida")
-    sit_vs_bot(page, site)
+    sit_vs_bot(page)
     # Wait (without clicking) until the server has discarded for us at least once.
     page.wait_for_function(
         "document.querySelectorAll('#mj-rivers .river.me .tile').length >= 1", timeout=30_000
@@ -221,7 +213,7 @@ def rivers(page) -> list[list[str]]:
 
 def test_a_reload_mid_hand_returns_the_full_view_and_play_goes_on(player, site):
     page = player("rey")
-    sit_vs_bot(page, site)
+    sit_vs_bot(page)
     for _ in range(3):
         page.wait_for_function(TURN_OR_END)
         take_turn(page)
@@ -259,7 +251,7 @@ def test_a_move_is_marked_at_once_and_the_view_takes_no_second_until_answered(pl
     answer's push clears the mark."""
     page = player("quin")
     sent = moves_sent(page)
-    sit_vs_bot(page, site)
+    sit_vs_bot(page)
     my_turn_to_discard(page)
     before = version(page)
     already = len(sent["socket"])
@@ -287,7 +279,7 @@ def test_a_dropped_socket_is_retried_within_seconds_however_long_it_was_down(pla
         else:
             ws.connect_to_server()
 
-    sit_vs_bot(page, site)
+    sit_vs_bot(page)
     waits = page.evaluate("[0, 1, 2, 6, 12, 40].map(n => htmx.config.wsReconnectDelay(n))")
     assert all(250 <= w <= 5_000 for w in waits), waits
     page.add_init_script(

@@ -123,6 +123,16 @@ def log_in_new_player(page, site, site_database, name) -> None:
     log_in(page, site, name)
 
 
+def sit_vs_bot(page) -> None:
+    """From the lobby: a table against the random bot, its hand shown and its socket up."""
+    page.select_option("[data-testid=bot-level]", "random")
+    page.click("[data-testid=play-bot]")
+    page.wait_for_url(re.compile(r"/tables/\w+/$"))
+    page.wait_for_selector("#mj-hand [data-tile]")
+    # the WebSocket is up once the first snapshot has been swapped in
+    page.wait_for_function("!!document.querySelector('.mj-table[hx-ext]')")
+
+
 def log_in(page, site, name) -> None:
     page.goto(f"{site}/accounts/login/")
     page.fill("input[name=username]", name)
