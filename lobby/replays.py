@@ -154,6 +154,7 @@ def _by_label(by: str) -> str:
         "auto": gettext("auto-play"),
         "leave": gettext("left the table"),
         "disconnect": gettext("disconnected"),
+        "ban": gettext("account suspended"),
     }.get(by, "")
 
 

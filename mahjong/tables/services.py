@@ -490,6 +490,27 @@ def leave(table: Table, user) -> str:
     return "escaped" if escaped else "left"
 
 
+def suspended(user) -> int:
+    """A banned player's tables close at once (accounts.services.ban): a hand in play ends
+    as their escape, so the opponent gets the penalty (RULES.md 3.13) instead of playing
+    on against the timers; a table between hands just closes. Returns the tables closed."""
+    closed = 0
+    tables = Table.objects.filter(status=Table.Status.PLAYING, seats__user=user).distinct()
+    for table_id in tables.values_list("pk", flat=True):
+        with transaction.atomic():
+            locked = _lock(table_id)
+            seat = next((s for s in locked.seats if s.user_id == user.pk), None)
+            if locked.table.status != Table.Status.PLAYING or seat is None:
+                continue
+            if not locked.state.ended:
+                _escape(locked, seat.index, by="ban")
+            _close(locked.table, notes.encode(
+                gettext_noop("Closed: %(name)s's account was suspended."), name=user.display_name
+            ))
+            closed += 1
+    return closed
+
+
 def _close(table: Table, note: str) -> None:
     from lobby.models import Match
 

@@ -28,5 +28,11 @@ def close_sockets(sender, request, user, **kwargs):
 
 @receiver(player_banned, dispatch_uid="tables.sessions.close_banned_sockets")
 def close_banned_sockets(sender, user_id, **kwargs):
-    """Every session of a banned player ends: their sockets close (session None)."""
+    """Every session of a banned player ends: their sockets close (session None), and
+    their tables close, a hand in play as their escape (services.suspended)."""
+    from accounts.models import User
+
+    from . import services
+
     broadcast.group_send(user_group(user_id), {"type": "session.ended", "session": None})
+    services.suspended(User.objects.get(pk=user_id))

@@ -7,6 +7,7 @@ from channels.testing import WebsocketCommunicator
 from django.test import Client
 
 from accounts import services as accounts
+from accounts.models import LedgerEntry, User
 from lobby import matchmaking
 from lobby.models import QueueTicket, RoomTier
 from mahjong.asgi import application
@@ -57,7 +58,9 @@ def test_a_move_from_a_player_banned_after_connecting_is_refused(duel, alice, bo
     state = hand.game()
     mover = [alice, bob][state.turn]
     action = str(default_action(state, state.turn))
-    accounts.ban(mover, "cheating")  # the socket's user object still says is_active=True
+    # an operator unticks "active" in the player's change form (no ban, so the tables
+    # stay open): the socket's user object still says is_active=True
+    User.objects.filter(pk=mover.pk).update(is_active=False)
     with pytest.raises(services.TableError, match="suspended|封禁"):
         services.act(duel, mover, action, hand.version)
     assert duel.current_hand().version == hand.version
@@ -70,3 +73,21 @@ def test_a_banned_player_leaves_the_quick_match_queue(alice, bob):
     ticket.refresh_from_db()
     assert ticket.state == QueueTicket.State.CANCELLED
     assert matchmaking.join(bob, tier).state == QueueTicket.State.WAITING  # nobody to pair
+
+
+def test_a_ban_ends_the_players_hand_as_an_escape_and_closes_the_table(alice, bob, client_of):
+    """The opponent is paid the escape penalty at once instead of playing on against the
+    banned player's timers (whose seat may never have had a socket to close)."""
+    from mahjong.tables.models import Table
+
+    tier = RoomTier.objects.get(slug="novice")
+    table = services.open_table(tier.ruleset, [alice, bob], tier=tier, beans_per_point=50)
+    before = User.objects.get(pk=bob.pk).beans
+    accounts.ban(alice, "cheating")
+    table.refresh_from_db()
+    hand = table.current_hand()
+    assert table.status == Table.Status.FINISHED and hand.result["kind"] == "escape"
+    assert User.objects.get(pk=bob.pk).beans > before
+    assert LedgerEntry.objects.filter(account=bob, ref=table.public_id).exists()
+    page = client_of(bob).get(table.get_absolute_url()).content.decode()
+    assert f"已关闭：{alice.display_name} 的账号被封禁。" in page
