@@ -475,12 +475,17 @@ def _escape(locked: Locked, seat: int, *, by: str) -> None:
 
 
 def leave(table: Table, user) -> str:
-    """Leave the table: during a hand that is an escape (3.13.2); the table closes."""
+    """Leave the table: during a hand that is an escape (3.13.2); the table closes. A table
+    closed already (the opponent left first, a player short of the room's minimum, the
+    match over) keeps the note saying why: it is what the other player and the
+    spectators read, and the second of two players leaving at once must not replace it."""
     seat = seat_of(table, user)
     if seat is None:
         raise TableError(_("You are not seated at this table."))
     with transaction.atomic():
         locked = _lock(table.pk)
+        if locked.table.status != Table.Status.PLAYING:
+            return "left"
         escaped = not locked.state.ended
         if escaped:
             _escape(locked, seat.index, by="leave")

@@ -208,6 +208,32 @@ def test_a_player_below_the_room_minimum_is_returned_to_the_lobby(duel, alice, b
     assert duel.status == Table.Status.FINISHED and "Alice" in duel.note
 
 
+def test_leaving_a_closed_table_keeps_the_note_saying_why_it_closed(duel, alice, bob):
+    from accounts import wallet
+
+    play_out(duel)
+    alice.refresh_from_db()
+    wallet.adjust(alice, -(alice.beans - 10), note="test", actor=None, key="drain-alice")
+    services.ready_next(duel, bob)
+    services.ready_next(duel, alice)
+    duel.refresh_from_db()
+    why = duel.note
+    with translation.override("en"):
+        assert "Alice" in duel.note_text and "below" in duel.note_text
+    assert services.leave(duel, alice) == "left"
+    duel.refresh_from_db()
+    assert duel.note == why
+
+
+def test_two_players_leaving_during_a_hand_one_escape_and_the_first_note(duel, alice, bob):
+    assert services.leave(duel, alice) == "escaped"
+    assert services.leave(duel, bob) == "left"
+    duel.refresh_from_db()
+    with translation.override("en"):
+        assert duel.note_text == "Alice left the table."
+    assert LedgerEntry.objects.filter(idempotency_key=f"hand:{duel.public_id}:1").count() == 2
+
+
 def test_the_note_of_a_player_with_the_longest_name_fits_its_column(make_player, bob):
     from lobby.models import RoomTier
 
