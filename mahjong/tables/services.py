@@ -322,7 +322,7 @@ def _notify_on_commit(table: Table, version: int, origin: str = "") -> None:
 # ----- the server's own moves: timers, bots, sweeper, escape -----------------------------
 
 
-def advance(hand_id: int, version: int) -> bool:
+def advance(hand_id: int, version: int, *, due_by=None) -> bool:
     """The timer of (hand, version): a bot seat moves at its level, an auto-played seat
     (托管, disconnected) at the efficient level, a player's timeout takes the engine's
     default action (bot_moves.decide). Does nothing if the hand has moved on."""
@@ -333,16 +333,21 @@ def advance(hand_id: int, version: int) -> bool:
         .values_list("table_id", flat=True)
         .first()
     )
-    return table_id is not None and _advance(table_id, hand_id, version)
+    return table_id is not None and _advance(table_id, hand_id, version, due_by=due_by)
 
 
-def _advance(table_id: int, hand_id: int, version: int) -> bool:
-    """advance, under the table's lock."""
+def _advance(table_id: int, hand_id: int, version: int, due_by=None) -> bool:
+    """advance, under the table's lock. A timer (``due_by``: its clock) checks the deadline
+    again under the lock: "I'm back" (back) committed since its unlocked read gave the
+    player a whole new timer, and the 托管 move it was about to make is no longer due."""
     from . import bot_moves
 
     with transaction.atomic():
         locked = _lock(table_id)
         if locked.hand.pk != hand_id or locked.hand.version != version or locked.state.ended:
+            return False
+        deadline = locked.hand.deadline
+        if due_by is not None and (deadline is None or deadline > due_by):
             return False
         if locked.table.status != Table.Status.PLAYING:
             return False
@@ -365,8 +370,9 @@ def timer_fired(hand_id: int, version: int) -> bool:
     row = compiled.timing(hand_id)
     if row is None or row.deadline is None or version not in (row.version, row.timer_version):
         return False
-    if row.deadline <= timezone.now():
-        return _advance(row.table_id, hand_id, row.version)
+    now = timezone.now()
+    if row.deadline <= now:
+        return _advance(row.table_id, hand_id, row.version, due_by=now)
     with transaction.atomic():
         locked = _lock(row.table_id)
         hand = locked.hand
@@ -396,7 +402,7 @@ def sweep(now: datetime.datetime | None = None) -> int:
     ).values_list("pk", "version", "deadline", "timer_version")
     for hand_id, version, deadline, timer_version in overdue:
         if deadline < late:
-            moved += advance(hand_id, version)
+            moved += advance(hand_id, version, due_by=late)
         else:
             timer_fired(hand_id, timer_version)
     presence.reap(now)  # connections of a dead web process: gone since their last heartbeat

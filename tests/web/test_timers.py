@@ -238,3 +238,44 @@ def test_im_back_gives_the_player_a_whole_timer_again(celery_worker, quick, alic
     wait_until(lambda: quick.current_hand().version > hand.version, timeout=15)
     timed_out = Event.objects.get(hand=hand, kind="action", version=hand.version + 1)
     assert timed_out.created_at >= renewed.deadline  # the old deadline passed: no move
+
+
+@pytest.mark.django_db
+def test_im_back_landing_between_a_timers_read_and_its_lock_stops_the_auto_move(
+    duel, alice, bob, monkeypatch
+):
+    """The race of "I'm back" with the 托管 move: the timer read the passed deadline, then
+    the player's click committed a whole new timer before the timer took the lock."""
+    from mahjong.tables import compiled
+    from mahjong.tables.models import Seat
+
+    hand = duel.current_hand()
+    player = [alice, bob][hand.game().turn]
+    Seat.objects.filter(table=duel, user=player).update(auto_play=True, timeouts=2)
+    Hand.objects.filter(pk=hand.pk).update(deadline=timezone.now() - SECONDS)
+    read = compiled.timing
+
+    def read_then_back(hand_id):
+        row = read(hand_id)
+        services.back(duel, player)  # lands between the read and the lock
+        return row
+
+    monkeypatch.setattr(compiled, "timing", read_then_back)
+    assert services.timer_fired(hand.pk, hand.version) is False
+    hand.refresh_from_db()
+    assert hand.version == 1 and hand.deadline > timezone.now()
+    seat = Seat.objects.get(table=duel, user=player)
+    assert (seat.auto_play, seat.timeouts) == (False, 0)
+    # the sweeper's read of an overdue hand, raced the same way, does not move it either
+    Hand.objects.filter(pk=hand.pk).update(deadline=timezone.now() - 10 * SECONDS)
+    lock, clicks = services._lock, []
+
+    def back_then_lock(table_id):
+        if not clicks:  # the sweeper's lock, after its read (back takes the lock too)
+            clicks.append(player)
+            services.back(duel, player)
+        return lock(table_id)
+
+    monkeypatch.setattr(services, "_lock", back_then_lock)
+    assert services.sweep() == 0
+    assert duel.current_hand().version == 1
