@@ -10,7 +10,7 @@ SOUNDS = [
     ("draw", "摸牌 · Draw"),
     ("discard", "出牌 · Discard"),
     ("claim", "吃碰杠 · Claim"),
-    ("win", "和牌 · Win"),
+    ("win", "胡牌 · Win"),
     ("tick", "倒计时 · Clock tick"),
 ]
 

@@ -165,7 +165,7 @@ def test_the_houses_rake_is_shown_by_its_role(client, alice, bob, settings):
     legs = LedgerEntry.objects.filter(idempotency_key=history.ledger_key(table, hand.number))
     assert legs.filter(account__kind="house").count() == 1, "pick a wall that ends in a win"
     page = client.get(hand_url(hand)).content.decode()
-    assert "平台（抽水）" in page and "__house__" not in page
+    assert "平台（台费）" in page and "__house__" not in page
 
 
 def _notation(kind):

@@ -166,3 +166,41 @@ def test_the_table_speaks_chinese_mid_hand_with_the_hint_and_at_the_end(alice, c
     end = c.get(table.get_absolute_url()).content.decode()
     assert "data-outcome" in end
     assert english_words(end, allowed) == []
+
+
+# One Chinese term per thing across every catalog: "ranked" is 排位 (it feeds both the rank
+# score and the rating), a bot is 电脑, the rake is 台费, a win is 胡 (点炮 for a win on
+# a discard), a match is 对局, the biggest hand is 最大牌型, a private room 私人房间.
+VARIANTS = {
+    "计等级": "排位",
+    "计入等级": "排位",
+    "机器人": "电脑",
+    "抽水": "台费",
+    "和牌": "胡牌",
+    "点和": "点炮",
+    "比赛": "对局",
+    "番型": "牌型",
+    "私人房(?!间)": "私人房间",
+}
+
+
+@pytest.mark.parametrize("po", CATALOGS, ids=lambda p: str(p.relative_to(ROOT)))
+def test_each_thing_has_one_chinese_term(po):
+    found = [
+        (e["msgid"], variant, term)
+        for e in parse_po(po.read_text(encoding="utf-8"))
+        for text in e["msgstr"].values()
+        for variant, term in VARIANTS.items()
+        if re.search(variant, text)
+    ]
+    assert found == []
+
+
+def test_rating_is_pingfen_and_rank_score_is_dengjifen():
+    entries = [e for po in CATALOGS for e in parse_po(po.read_text(encoding="utf-8"))]
+    for e in entries:
+        text = e["msgstr"][0]
+        if re.search(r"\brat(ing|ed)\b", e["msgid"], re.I):
+            assert "等级分" not in text, e["msgid"]
+        if re.search(r"\brank score\b", e["msgid"], re.I):
+            assert "等级分" in text and "评分" not in text, e["msgid"]

@@ -206,7 +206,7 @@ def test_the_profile_shows_rating_games_history_chart_and_rank(duel, alice, bob,
     row = Rating.objects.get(player=alice)
     html = client.get(alice.get_absolute_url()).content.decode()
     assert f"评分 {round(row.rating)} ± {round(2 * row.deviation)}" in html
-    assert "3 局计分" in html and "评分走势" in html
+    assert "已计分 3 局" in html and "评分走势" in html
     # the rank's score is another number under another name (等级分: the rank levels' 等级)
     assert html.count("等级分") == 1 and "等级分 0" in html
     svg = re.search(r"<svg class=\"rating-chart\".*?</svg>", html, re.S).group(0)
