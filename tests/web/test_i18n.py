@@ -204,3 +204,30 @@ def test_rating_is_pingfen_and_rank_score_is_dengjifen():
             assert "等级分" not in text, e["msgid"]
         if re.search(r"\brank score\b", e["msgid"], re.I):
             assert "等级分" in text and "评分" not in text, e["msgid"]
+
+
+@pytest.mark.django_db
+def test_the_result_panel_writes_labels_and_beans_as_the_rest_of_the_site(
+    alice, bob, client_of, settings
+):
+    """分数：8 (a full-width colon, no space) in Chinese, "Points: 8" in English; the beans
+    won or lost and the rake as 1,000 like every other amount of beans."""
+    from lobby.models import Ruleset
+    from mahjong.tables import services
+    from tests.web.tables_support import play_out
+
+    settings.MAHJONG_TEST_SEED = "history-rake"  # ends in a win with a rake (test_history)
+    table = services.open_table(
+        Ruleset.objects.get(engine_slug="quesheng"), [alice, bob], beans_per_point=1000
+    )
+    hand = play_out(table)
+    beans, rake = hand.result["beans"], hand.result["rake"]
+    assert rake >= 1000 and max(abs(b) for b in beans) >= 1000, hand.result
+    c = client_of(alice)
+    html = c.get(table.get_absolute_url()).content.decode()
+    assert "分数：<b" in html and "欢乐豆：<b" in html and f"台费：{rake:,}" in html
+    assert f">{beans[0]:,}</b>" in html and "种子：<code>" in html
+    assert not re.search(r"[\u4e00-\u9fff]: ", html)  # no ASCII colon after Chinese
+    c.post(reverse("set_language"), {"language": "en", "next": "/"})
+    html = c.get(table.get_absolute_url()).content.decode()
+    assert "Points: <b" in html and f"Rake: {rake:,}" in html and "Seed: <code>" in html
