@@ -21,10 +21,20 @@ from . import services, wallet
 from .models import EconomySettings, LedgerEntry, RankLevel, User
 
 
+@admin.display(description=_("amount"), ordering="amount")
+def _amount(entry) -> str:
+    return f"{entry.amount:+,}"  # signed, grouped: 1,000 like the player's own ledger
+
+
+@admin.display(description=_("balance after"), ordering="balance_after")
+def _balance_after(entry) -> str:
+    return f"{entry.balance_after:,}"
+
+
 class LedgerInline(ReadOnlyInline):
     model = LedgerEntry
     fk_name = "account"
-    fields = ("created_at", "amount", "balance_after", "reason", "note", "ref", "actor")
+    fields = ("created_at", _amount, _balance_after, "reason", "note", "ref", "actor")
     ordering = ("-created_at", "-id")
     show_change_link = False
     verbose_name_plural = _("ledger (newest first)")
@@ -88,7 +98,7 @@ class UserAdmin(DjangoUserAdmin):
         "username",
         "nickname",
         "kind",
-        "beans",
+        "beans_shown",
         "rank_score",
         "games_played",
         "is_active",
@@ -136,6 +146,10 @@ class UserAdmin(DjangoUserAdmin):
             },
         ),
     )
+
+    @admin.display(description=_("beans"), ordering="beans")
+    def beans_shown(self, user) -> str:
+        return f"{user.beans:,}"  # 1,000 as on the site; the raw 4040000 misreads easily
 
     def get_inlines(self, request, obj):
         return self.inlines if obj else []  # a player being added has no ledger yet
@@ -198,7 +212,10 @@ class UserAdmin(DjangoUserAdmin):
         if form.is_bound and form.is_valid():
             for user in queryset:
                 services.ban(user, form.cleaned_data["reason"])
-            self.message_user(request, _("Banned %(n)d player(s).") % {"n": len(queryset)})
+            n = len(queryset)
+            self.message_user(
+                request, ngettext("Banned %(n)d player.", "Banned %(n)d players.", n) % {"n": n}
+            )
             return None
         return _intermediate(
             self,
@@ -214,7 +231,12 @@ class UserAdmin(DjangoUserAdmin):
     def unban_players(self, request, queryset):
         for user in queryset:
             services.unban(user)
-        self.message_user(request, _("Lifted the ban of %(n)d player(s).") % {"n": len(queryset)})
+        n = len(queryset)
+        self.message_user(
+            request,
+            ngettext("Lifted the ban of %(n)d player.", "Lifted the ban of %(n)d players.", n)
+            % {"n": n},
+        )
 
     @admin.action(description=_("Mute (no chat, no nickname change)…"), permissions=["change"])
     def mute_players(self, request, queryset):
@@ -222,7 +244,10 @@ class UserAdmin(DjangoUserAdmin):
         if form.is_bound and form.is_valid():
             for user in queryset:
                 services.mute(user, form.cleaned_data["hours"])
-            self.message_user(request, _("Muted %(n)d player(s).") % {"n": len(queryset)})
+            n = len(queryset)
+            self.message_user(
+                request, ngettext("Muted %(n)d player.", "Muted %(n)d players.", n) % {"n": n}
+            )
             return None
         return _intermediate(
             self,
@@ -238,7 +263,10 @@ class UserAdmin(DjangoUserAdmin):
     def unmute_players(self, request, queryset):
         for user in queryset:
             services.unmute(user)
-        self.message_user(request, _("Unmuted %(n)d player(s).") % {"n": len(queryset)})
+        n = len(queryset)
+        self.message_user(
+            request, ngettext("Unmuted %(n)d player.", "Unmuted %(n)d players.", n) % {"n": n}
+        )
 
 
 @admin.register(LedgerEntry)
@@ -246,8 +274,8 @@ class LedgerEntryAdmin(ReadOnlyAdmin):
     list_display = (
         "created_at",
         "account",
-        "amount",
-        "balance_after",
+        _amount,
+        _balance_after,
         "reason",
         "note",
         "ref",

@@ -1,5 +1,7 @@
 """The Django admin as an operator uses it: validation messages, actions, lists."""
 
+import re
+
 import pytest
 from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
 from django.urls import reverse
@@ -408,3 +410,30 @@ def test_a_closed_tables_note_reads_as_text_in_the_admin(staff, client, alice, b
     client.post("/i18n/setlang/", {"language": "en", "next": "/"})
     page = client.get(reverse("admin:tables_table_change", args=[table.pk])).content.decode()
     assert f"{alice.display_name} left the table." in page and "&quot;msg&quot;" not in page
+
+
+def test_action_messages_count_players_in_good_english(staff, client, alice, bob):
+    """"Banned 1 player." / "Banned 2 players.", not "player(s)"; one line in Chinese."""
+    one = _action(client, "ban_players", [alice], apply="1", reason="x", follow=True)
+    assert [str(m) for m in one.context["messages"]] == ["Banned 1 player."]
+    two = _action(client, "unban_players", [alice, bob], follow=True)
+    assert [str(m) for m in two.context["messages"]] == ["Lifted the ban of 2 players."]
+    client.cookies.load({"django_language": "zh-hans"})
+    muted = _action(client, "mute_players", [alice, bob], apply="1", hours="1", follow=True)
+    assert [str(m) for m in muted.context["messages"]] == ["已禁言 2 位玩家。"]
+
+
+def test_bean_amounts_in_the_admin_are_grouped_as_on_the_site(staff, client, alice):
+    """20,000 and +20,000 like the lobby and the profile; 20000 beside -4040000 misreads."""
+    players = client.get(reverse("admin:accounts_user_changelist")).content.decode()
+    assert '<td class="field-beans_shown">20,000</td>' in players
+    ledger = client.get(reverse("admin:accounts_ledgerentry_changelist")).content.decode()
+    amounts = re.findall(r'class="field-_(?:amount|balance_after)">([^<]*)<', ledger)
+    assert "+20,000" in amounts and "-20,000" in amounts
+    assert all(re.fullmatch(r"[+-]?\d{1,3}(,\d{3})*", a) for a in amounts), amounts
+    sorted_ = client.get(reverse("admin:accounts_user_changelist"), {"o": "4"})
+    assert sorted_.status_code == 200  # the grouped column still sorts by the balance
+    page = _action(client, "adjust_beans", [alice]).content.decode()
+    assert "· 20,000</li>" in page
+    detail = client.get(reverse("admin:accounts_user_change", args=[alice.pk])).content.decode()
+    assert "+20,000" in detail
