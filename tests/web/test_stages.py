@@ -336,3 +336,17 @@ def test_a_finished_stage_hand_with_offers_replays_to_its_recorded_state(alice):
     steps = rebuild(hand)
     assert steps[1].action == f"exchange {give}" and steps[1].state.stage.exchanged == 1
     assert steps[-1].state.to_dict() == hand.game().to_dict()
+
+
+def test_the_stake_in_beans_and_the_climbs_hands_take_chinese_brackets(alice, client_of):
+    """300（300 欢乐豆） in Chinese, 300 (300 beans) in English: the brackets and the space
+    belong to the language, so they are in the translated text."""
+    client = client_of(alice)
+    html = client.get(reverse("stages:home")).content.decode()
+    assert '300<span class="muted">（300 欢乐豆）</span>' in html
+    assert '<span class="muted">（本次闯关共 0 局）</span>' in html and "(" not in html.split(
+        'data-testid="stage-stake"')[1].split("</dd>")[0]
+    client.cookies.load({"django_language": "en"})
+    html = client.get(reverse("stages:home")).content.decode()
+    assert '300<span class="muted"> (300 beans)</span>' in html
+    assert '<span class="muted"> (0 in this climb)</span>' in html
