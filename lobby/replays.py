@@ -125,6 +125,7 @@ def step_context(steps: list[Step], index: int) -> dict:
         "last_discard": public["last_discard"],
         "outcome": public.get("outcome"),
         "action_label": _label(step.action) if step.action else "",
+        "action_tiles": _tiles(step.action),
         "by_label": _by_label(step.by),
     }
 
@@ -135,7 +136,9 @@ def _meld(text: str) -> dict:
 
 
 def _label(action: str) -> str:
-    verb, _space, rest = action.partition(" ")
+    """The move's verb in the reader's language; its tiles are drawn (``_tiles``), as at
+    the table, and not written in the engine's notation ("打出 6m")."""
+    verb = action.partition(" ")[0]
     names = {
         "discard": gettext("Discard"),
         ESCAPE: gettext("Escape (逃跑)"),
@@ -144,7 +147,11 @@ def _label(action: str) -> str:
         "cuo": gettext("Pick from the wall (搓牌)"),
         "swap": gettext("Swap (换牌)"),
     }
-    return f"{names.get(verb) or VERB_LABELS.get(verb, verb)} {rest}".strip()
+    return str(names.get(verb) or VERB_LABELS.get(verb, verb))
+
+
+def _tiles(action: str | None) -> list[str]:
+    return tiles_of((action or "").partition(" ")[2])
 
 
 def _by_label(by: str) -> str:
@@ -159,4 +166,6 @@ def _by_label(by: str) -> str:
 
 
 def _prompt(action: str, taken: str) -> dict:
-    return {"action": action, "label": _label(action), "taken": action == taken}
+    return {
+        "action": action, "label": _label(action), "tiles": _tiles(action), "taken": action == taken
+    }

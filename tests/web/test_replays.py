@@ -262,3 +262,25 @@ def test_every_move_of_a_stage_hand_is_labelled_in_chinese():
     assert {"exchange", "cuo"} <= verbs.keys()
     for verb, label in verbs.items():  # the verb itself never shows, a Chinese word does
         assert verb not in label and re.search(r"[\u4e00-\u9fff]", label), (verb, label)
+
+
+@pytest.mark.django_db
+def test_the_replays_moves_and_offers_draw_their_tiles_not_the_engines_notation(
+    client, bot_table
+):
+    """"打出" and the tile itself (its picture, named 六万 for a screen reader), as at the
+    table; the page said "打出 6m", "碰 5z" in the engine's notation."""
+    import re
+
+    hand = play_out(bot_table)
+    steps = replays.rebuild(hand)
+    index = next(i for i, s in enumerate(steps) if s.action.startswith("discard "))
+    page = client.get(replay_url(hand), {"step": index}).content.decode()
+    move = page.split('class="replay-move"')[1].split("</p>")[0]
+    tile = steps[index].action.split()[1]
+    assert "打出</strong>" in move and f"tiles/{tile}.svg" in move
+    offered = re.findall(r'<li[^>]*data-action="[^"]+">(.*?)</li>', page, flags=re.S)
+    assert offered
+    for label in offered:
+        text = re.sub(r"<[^>]+>", "", label)
+        assert not re.search(r"\d[mpsz]", text), text
