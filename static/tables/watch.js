@@ -8,7 +8,8 @@
     var deadline = clock.dataset.deadline;
     if (!deadline) { out.textContent = ""; return; }
     var left = Math.max(0, Math.ceil((Date.parse(deadline) - Date.now()) / 1000));
-    out.textContent = left + "s";
+    // "15s" / "15秒": the unit is the page's language (data-unit, translated)
+    out.textContent = (clock.dataset.unit || "{n}s").replace("{n}", left);
     clock.classList.toggle("urgent", left <= 5);
   }
   setInterval(tick, 250);

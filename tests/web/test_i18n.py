@@ -231,3 +231,25 @@ def test_the_result_panel_writes_labels_and_beans_as_the_rest_of_the_site(
     c.post(reverse("set_language"), {"language": "en", "next": "/"})
     html = c.get(table.get_absolute_url()).content.decode()
     assert "Points: <b" in html and f"Rake: {rake:,}" in html and "Seed: <code>" in html
+
+
+@pytest.mark.django_db
+def test_the_turn_countdown_counts_in_the_pages_language(alice, bob, client_of):
+    """The clock's script writes data-unit with the seconds: 15秒 in Chinese (it wrote 15s
+    on every page), 15s in English; the spectators' clock the same."""
+    from accounts.models import User
+    from lobby.models import Ruleset
+    from mahjong.tables import services
+
+    bot = User.objects.filter(kind=User.Kind.BOT).order_by("pk").first()
+    table = services.open_table(Ruleset.objects.get(slug="classic"), [alice, bot])
+    watched = client_of(bob).get(reverse("tables:watch", args=[table.public_id]))
+    assert 'data-unit="{n}秒"' in watched.content.decode()
+    c = client_of(alice)
+    assert 'data-unit="{n}秒"' in c.get(table.get_absolute_url()).content.decode()
+    c.post(reverse("set_language"), {"language": "en", "next": "/"})
+    assert 'data-unit="{n}s"' in c.get(table.get_absolute_url()).content.decode()
+    for script in ("table.js", "watch.js"):
+        js = (ROOT / "static" / "tables" / script).read_text(encoding="utf-8")
+        assert 'clock.dataset.unit || "{n}s").replace("{n}", left)' in js
+        assert 'left + "s"' not in js
