@@ -253,3 +253,15 @@ def test_the_turn_countdown_counts_in_the_pages_language(alice, bob, client_of):
         js = (ROOT / "static" / "tables" / script).read_text(encoding="utf-8")
         assert 'clock.dataset.unit || "{n}s").replace("{n}", left)' in js
         assert 'left + "s"' not in js
+
+
+def test_a_message_in_two_catalogs_is_translated_the_same_in_both():
+    """Django reads one of them (LOCALE_PATHS first, then the apps in INSTALLED_APPS
+    order): a second, different translation is never shown, and misleads its editor."""
+    seen: dict[tuple, dict[str, str]] = {}
+    for po in CATALOGS:
+        app = str(po.relative_to(ROOT)).split("/locale/")[0]
+        for e in parse_po(po.read_text(encoding="utf-8")):
+            seen.setdefault((e.get("msgctxt"), e["msgid"]), {})[app] = e["msgstr"][0]
+    differing = {key[1]: by_app for key, by_app in seen.items() if len(set(by_app.values())) > 1}
+    assert differing == {}
