@@ -265,3 +265,27 @@ def test_a_message_in_two_catalogs_is_translated_the_same_in_both():
             seen.setdefault((e.get("msgctxt"), e["msgid"]), {})[app] = e["msgstr"][0]
     differing = {key[1]: by_app for key, by_app in seen.items() if len(set(by_app.values())) > 1}
     assert differing == {}
+
+
+@pytest.mark.django_db
+def test_counted_words_of_the_history_pages_take_the_singular_for_one():
+    """1 point, 1 tile in the wall (they said "1 points", "1 tiles"); Chinese one form."""
+    from django.template import Context, Template
+    from django.utils import translation
+
+    snippets = {
+        "lobby/history/hand.html": "{{ p }} point{% plural %}{{ p }} points",
+        "lobby/history/replay.html": "{{ n }} tile in the wall{% plural %}{{ n }} tiles in",
+    }
+    for name, text in snippets.items():  # the templates count, as rendered below
+        assert text in (ROOT / "templates" / name).read_text(encoding="utf-8"), name
+    page = Template(
+        "{% load i18n %}{% blocktranslate count p=p %}{{ p }} point{% plural %}{{ p }} points"
+        "{% endblocktranslate %}|{% blocktranslate count n=p %}{{ n }} tile in the wall"
+        "{% plural %}{{ n }} tiles in the wall{% endblocktranslate %}"
+    )
+    with translation.override("en"):
+        assert page.render(Context({"p": 1})) == "1 point|1 tile in the wall"
+        assert page.render(Context({"p": 2})) == "2 points|2 tiles in the wall"
+    with translation.override("zh-hans"):
+        assert page.render(Context({"p": 1})) == "1 分|牌墙剩余 1 张"

@@ -350,3 +350,17 @@ def test_the_stake_in_beans_and_the_climbs_hands_take_chinese_brackets(alice, cl
     html = client.get(reverse("stages:home")).content.decode()
     assert '300<span class="muted"> (300 beans)</span>' in html
     assert '<span class="muted"> (0 in this climb)</span>' in html
+
+
+def test_a_best_of_one_hand_reads_in_the_singular(alice, client_of):
+    progress = services.progress_for(alice)
+    progress.best_stage, progress.best_hands = 1, 1
+    progress.save()
+    client = client_of(alice)
+    client.cookies.load({"django_language": "en"})
+    assert "Stage 1 cleared in 1 hand." in client.get(reverse("stages:home")).content.decode()
+    progress.best_hands = 3
+    progress.save()
+    assert "Stage 1 cleared in 3 hands." in client.get(reverse("stages:home")).content.decode()
+    client.cookies.load({"django_language": "zh-hans"})
+    assert "第 1 关，用 3 局通过。" in client.get(reverse("stages:home")).content.decode()
