@@ -3,6 +3,7 @@ from django.conf import settings
 from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from . import throttle
 from .models import BOT_BADGE, User
@@ -63,9 +64,14 @@ class LoginForm(AuthenticationForm):
     def clean(self):
         username = self.cleaned_data.get("username") or ""
         if self.request is not None and throttle.login_blocked(self.request, username):
+            minutes = settings.LOGIN_FAILURE_WINDOW // 60
             raise forms.ValidationError(
-                _("Too many failed log-ins. Try again in %(minutes)d minutes.")
-                % {"minutes": settings.LOGIN_FAILURE_WINDOW // 60},
+                ngettext(
+                    "Too many failed log-ins. Try again in %(minutes)d minute.",
+                    "Too many failed log-ins. Try again in %(minutes)d minutes.",
+                    minutes,
+                )
+                % {"minutes": minutes},
                 code="throttled",
             )
         try:

@@ -219,3 +219,12 @@ def test_a_too_short_password_is_refused_in_chinese(builtin, client):
     errors = " ".join(response.context["form"].errors["password2"])
     assert "密码太短，至少要有 8 个字符" in errors and "too short" not in errors
     assert not User.objects.filter(username="shorty").exists()
+
+
+def test_the_lockout_message_counts_its_minutes_in_english(alice, client, settings):
+    settings.LOGIN_FAILURE_LIMIT, settings.LOGIN_FAILURE_WINDOW = 1, 60
+    client.cookies.load({"django_language": "en"})
+    url = reverse("accounts:login")
+    client.post(url, {"username": "alice", "password": "wrong"})
+    said = client.post(url, {"username": "alice", "password": PASSWORD}).context["form"]
+    assert said.errors["__all__"] == ["Too many failed log-ins. Try again in 1 minute."]
