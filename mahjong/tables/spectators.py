@@ -118,6 +118,8 @@ def context_for(table: Table, hand: Hand | None = None) -> dict:
         "closed": table.status == Table.Status.FINISHED,
         "result": result,
         "winner": seats[result["winner"]] if result and result.get("winner") is not None else None,
+        # the winning hand block by block, drawn as tiles (not the engine's "567m 66z")
+        "blocks": [_tiles(b) for b in ((result or {}).get("decomposition") or "").split()],
         "seed": v.get("seed", ""),
         "deadline": hand.deadline.isoformat() if hand.deadline and not ended else "",
         "haidi_shown": _tiles(v["haidi"]["shown"]),

@@ -284,3 +284,24 @@ def test_the_host_keeps_the_switch_at_the_table_once_the_friend_has_joined(
     assert back["Location"] == table.get_absolute_url()
     away = host.post(toggle, {"allow": "1", "next": "https://evil.example/"})
     assert away["Location"] == room.get_absolute_url()
+
+
+def test_the_winning_hand_is_drawn_in_tiles_for_spectators(alice, bob, outsider, client_of,
+                                                          settings):
+    """As on the players' result panel: the blocks as tile pictures; the watch page wrote
+    the engine's notation ("567m 789m 66z …") as text."""
+    from lobby.models import RoomTier
+    from mahjong.tables import services
+
+    tier = RoomTier.objects.get(slug="novice")
+    settings.MAHJONG_TEST_SEED = "history-12"  # ends in a win (tests/web/test_history.py)
+    table = services.open_table(tier.ruleset, [alice, bob], tier=tier,
+                                beans_per_point=tier.beans_per_point)
+    hand = play_out(table)
+    blocks = hand.result["decomposition"].split()
+    assert hand.result["winner"] is not None and blocks
+    html = client_of(outsider).get(reverse("tables:watch", args=[table.public_id])).content
+    shown = html.decode().split('class="decomposition"')[1].split("</p>")[0]
+    assert hand.result["decomposition"] not in html.decode()
+    assert shown.count('class="block"') == len(blocks)
+    assert f"tiles/{spectators._tiles(blocks[0])[0]}.svg" in shown
