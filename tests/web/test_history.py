@@ -12,7 +12,7 @@ import pytest
 from django.urls import reverse
 
 from accounts.models import LedgerEntry
-from lobby import history
+from lobby import history, replays
 from mahjong.engine.rulesets import SLUGS
 from mahjong.tables import services
 from tests.web.tables_support import bot_table, duel, no_eager_timers, play_out  # noqa: F401
@@ -294,3 +294,24 @@ def test_a_bot_opponent_is_named_without_a_link_to_a_history_it_does_not_have(cl
     for url in (reverse("history:player", args=[alice.public_id]), hand_url(hand)):
         page = client.get(url).content.decode()
         assert bot.display_name in page and bot_list not in page
+
+
+def test_bracketed_notes_take_chinese_brackets(client, won_hand):
+    """座位 1（庄家）： on the wall check and （超时） after a timed-out move in the replay;
+    "Seat 1 (dealer):" and "(timed out)" in English."""
+    line = history.verify_line(won_hand)
+    hands = line["deal"]["hands"]
+    query = {"ruleset": line["ruleset"], "seed": line["seed"], "commitment": line["commitment"],
+             "dealer": line["dealer"], "hand0": hands[0], "hand1": hands[1]}
+    dealer = line["dealer"]
+    page = client.get(reverse("history:verify"), query).content.decode()
+    assert f"座位 {dealer}（庄家）：" in page and " (庄家)" not in page
+    steps = replays.rebuild(won_hand)
+    timed = next(i for i, s in enumerate(steps) if s.by == "timeout")
+    replay = client.get(hand_url(won_hand, "history:replay"), {"step": timed}).content.decode()
+    assert "（超时）" in replay and "(超时)" not in replay
+    client.post(reverse("set_language"), {"language": "en", "next": "/"})
+    page = client.get(reverse("history:verify"), query).content.decode()
+    assert f"Seat {dealer} (dealer):" in page
+    replay = client.get(hand_url(won_hand, "history:replay"), {"step": timed}).content.decode()
+    assert "(timed out)" in replay
