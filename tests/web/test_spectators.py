@@ -305,3 +305,10 @@ def test_the_winning_hand_is_drawn_in_tiles_for_spectators(alice, bob, outsider,
     assert hand.result["decomposition"] not in html.decode()
     assert shown.count('class="block"') == len(blocks)
     assert f"tiles/{spectators._tiles(blocks[0])[0]}.svg" in shown
+
+
+def test_a_bot_is_badged_once_on_the_watch_page(bot_table, outsider, client_of):
+    """The bot's name carries its 🤖 (accounts.models.BOT_BADGE); the page added a second."""
+    html = client_of(outsider).get(reverse("tables:watch", args=[bot_table.public_id]))
+    names = re.findall(r'<div class="mj-name">(.*?)</div>', html.content.decode(), flags=re.S)
+    assert len(names) == 2 and [n.count("🤖") for n in names].count(1) == 1, names
