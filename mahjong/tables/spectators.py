@@ -81,7 +81,6 @@ def _seat(data: dict, row: Seat, wild: str | None) -> dict:
     return {
         "index": data["seat"],
         "name": row.user.display_name,
-        "bot": row.is_bot,
         "auto_play": row.auto_play,
         "count": data["concealed_count"],
         "backs": range(data["concealed_count"]),
