@@ -32,7 +32,9 @@ def test_bad_tiles_are_refused_naming_the_input(bad):
     assert repr(bad) in str(err.value) or bad.strip() in str(err.value)
 
 
-@pytest.mark.parametrize("bad", ["\u00b2m", "\uff15m", "\u0665m", "1\u00b9m", "\u0663\u0664\u0665m"])
+@pytest.mark.parametrize(
+    "bad", ["\u00b2m", "\uff15m", "\u0665m", "1\u00b9m", "\u0663\u0664\u0665m"]
+)
 def test_only_ascii_digits_are_tile_numbers(bad):
     """str.isdigit() is true of superscripts (int() refuses them with a bare ValueError,
     a 500 from the stage offer's form) and of other scripts' digits (which int() reads):
