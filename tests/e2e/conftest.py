@@ -114,7 +114,8 @@ def site(tmp_path_factory, site_database):
             "shell",
             "-c",
             "from lobby.models import Ruleset; "
-            f"Ruleset.objects.filter(slug='classic').update(overrides={{'timers': {FAST_TIMERS!r}}})",
+            "Ruleset.objects.filter(slug='classic')"
+            f".update(overrides={{'timers': {FAST_TIMERS!r}}})",
         ],
         env=env,
         cwd=ROOT,

@@ -6,12 +6,10 @@ their <select>, the stage table's column headings), so both are walked."""
 from __future__ import annotations
 
 import re
-import time
-from contextlib import contextmanager
 
 import pytest
 
-from tests.e2e.tour import log_in_new_player
+from tests.e2e.tour import new_player_page
 
 pytestmark = pytest.mark.e2e
 
@@ -66,19 +64,11 @@ def problems(m: dict) -> list[str]:
     return found
 
 
-@contextmanager
 def new_player_on_a_phone(browser, site, site_database, language, width):
     """A page of a new player, logged in, in a phone's viewport and the given language."""
-    context = browser.new_context(locale=LANGUAGES[language],
-                                  viewport={"width": width, "height": PHONES[width]})
-    try:
-        page = context.new_page()
-        page.set_default_timeout(15_000)
-        name = f"ph{language[:2]}{width}{int(time.time() * 1000) % 10**7}"
-        log_in_new_player(page, site, site_database, name)
-        yield page, name
-    finally:
-        context.close()
+    return new_player_page(browser, site, site_database, f"ph{language[:2]}{width}",
+                           locale=LANGUAGES[language],
+                           viewport={"width": width, "height": PHONES[width]})
 
 
 @pytest.mark.parametrize("width", PHONES)

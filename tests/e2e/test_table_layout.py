@@ -14,6 +14,7 @@ from tests.e2e.tour import (  # noqa: F401
     SIZES,
     log_in,
     log_in_new_player,
+    new_player_page,
     overflow,
     sit_vs_bot,
     site_shell,
@@ -52,14 +53,9 @@ def test_the_result_takes_the_focus_when_the_hand_ends(tour, size):  # noqa: F81
 
 
 def test_keyboard_play_help_and_the_clock_announcement(browser, site, site_database):
-    context = browser.new_context(locale="en-US", viewport={"width": 1200, "height": 900})
-    try:
-        page = context.new_page()
-        page.set_default_timeout(15_000)
-        log_in_new_player(page, site, site_database, f"kim{int(time.time() * 1000) % 10**7}")
+    desktop = {"width": 1200, "height": 900}
+    with new_player_page(browser, site, site_database, "kim", viewport=desktop) as (page, _):
         keyboard_play(page)
-    finally:
-        context.close()
 
 
 def keyboard_play(page):
@@ -130,11 +126,7 @@ def test_keyboard_focus_stays_in_the_hand_while_the_opponent_plays(browser, site
     pushes: while the opponent plays (no tile of the hand can be played: the row holds it)
     and back on a tile at the next turn -- not dropped to the top of the page. A screen
     reader hears the opponent's discards and the tile drawn (the polite live region)."""
-    context = browser.new_context(locale="en-US", viewport={"width": 390, "height": 844})
-    try:
-        page = context.new_page()
-        page.set_default_timeout(15_000)
-        log_in_new_player(page, site, site_database, f"foc{int(time.time() * 1000) % 10**7}")
+    with new_player_page(browser, site, site_database, "foc") as (page, _name):
         sit_vs_bot(page)
         page.evaluate("""() => { window.__said = []; const say = document.getElementById('mj-say');
           new MutationObserver(() => window.__said.push(say.textContent))
@@ -168,8 +160,6 @@ def test_keyboard_focus_stays_in_the_hand_while_the_opponent_plays(browser, site
                            said)
         assert heard and set(heard) <= set(river), (said, river)
         assert "You drew " in said
-    finally:
-        context.close()
 
 
 def test_the_comfort_switches_play_for_the_player_and_are_remembered(
@@ -178,11 +168,7 @@ def test_the_comfort_switches_play_for_the_player_and_are_remembered(
     """With auto-win, auto-pass and discard-the-drawn-tile on, the page itself makes the
     moves (through the same buttons): the server never has to time the player out, so
     托管 (two timeouts in a row) never starts, and the switches survive a reload."""
-    context = browser.new_context(locale="en-US", viewport={"width": 390, "height": 844})
-    try:
-        page = context.new_page()
-        page.set_default_timeout(15_000)
-        log_in_new_player(page, site, site_database, f"sam{int(time.time() * 1000) % 10**7}")
+    with new_player_page(browser, site, site_database, "sam") as (page, _name):
         sit_vs_bot(page)
         for pref in ("auto_win", "auto_pass", "discard_drawn"):
             page.click(f'[data-pref="{pref}"]')
@@ -203,8 +189,6 @@ def test_the_comfort_switches_play_for_the_player_and_are_remembered(
             timeout=90_000,
         )
         assert page.query_selector("[data-testid=im-back]") is None
-    finally:
-        context.close()
 
 
 TWO_PLAYERS = """

@@ -14,6 +14,7 @@ import re
 import subprocess
 import sys
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -121,6 +122,21 @@ def log_in_new_player(page, site, site_database, name) -> None:
     address and day, and the other browser tests sign up), logged in through the page."""
     site_shell(site_database, REGISTER.format(name=name, password=PASSWORD))
     log_in(page, site, name)
+
+
+@contextmanager
+def new_player_page(browser, site, site_database, prefix, *, locale="en-US", viewport=None):
+    """A page of a new player, logged in, in a context of its own (closed afterwards)."""
+    context = browser.new_context(locale=locale,
+                                  viewport=viewport or {"width": 390, "height": 844})
+    try:
+        page = context.new_page()
+        page.set_default_timeout(15_000)
+        name = f"{prefix}{int(time.time() * 1000) % 10**7}"
+        log_in_new_player(page, site, site_database, name)
+        yield page, name
+    finally:
+        context.close()
 
 
 def sit_vs_bot(page) -> None:
