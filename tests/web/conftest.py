@@ -10,6 +10,18 @@ def fast_password_hashing(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
+@pytest.fixture(autouse=True)
+def default_language():
+    """Each test starts in the site's language. The test client runs a request in the test's
+    own thread, and LocaleMiddleware leaves that request's language active after it: a test
+    whose client reads English made every later test's gettext English."""
+    from django.utils import translation
+
+    translation.deactivate()
+    yield
+    translation.deactivate()
+
+
 def _private_cache_location(location: str) -> str:
     """The configured Redis server, database 15: clear() is a FLUSHDB, and database 0
     belongs to whatever else uses this server (a `make run`, the channel layer)."""
