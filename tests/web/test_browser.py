@@ -55,8 +55,8 @@ def test_two_browsers_are_paired_and_the_waiting_one_follows_by_htmx(
 
     a.click("#tier-novice button")
     a.wait_for_url(re.compile(r"/queue/\w+/$"))
-    # The live count comes from the polled fragment.
-    a.wait_for_function("document.querySelector('#queue-status .big').textContent.match(/\\b1\\b/)")
+    # The live count of the others waiting comes from the polled fragment: none yet.
+    a.wait_for_selector('#queue-status .big[data-others="0"]')
 
     b.click("#tier-novice button")
     b.wait_for_url(re.compile(r"/matches/\w+/$"))
