@@ -492,13 +492,20 @@ def leave(table: Table, user) -> str:
         locked = _lock(table.pk)
         if locked.table.status != Table.Status.PLAYING:
             return "left"
-        escaped = not locked.state.ended
-        if escaped:
-            _escape(locked, seat.index, by="leave")
-        _close(locked.table, notes.encode(
+        escaped = _walk_out(locked, seat.index, by="leave", note=notes.encode(
             gettext_noop("%(name)s left the table."), name=user.display_name
         ))
     return "escaped" if escaped else "left"
+
+
+def _walk_out(locked: Locked, seat: int, *, by: str, note: str) -> bool:
+    """A seat leaves an open table (it left, or its player was banned): a hand in play
+    ends as its escape; the table closes with ``note``. True if it escaped."""
+    escaped = not locked.state.ended
+    if escaped:
+        _escape(locked, seat, by=by)
+    _close(locked.table, note)
+    return escaped
 
 
 def suspended(user) -> int:
@@ -513,9 +520,7 @@ def suspended(user) -> int:
             seat = next((s for s in locked.seats if s.user_id == user.pk), None)
             if locked.table.status != Table.Status.PLAYING or seat is None:
                 continue
-            if not locked.state.ended:
-                _escape(locked, seat.index, by="ban")
-            _close(locked.table, notes.encode(
+            _walk_out(locked, seat.index, by="ban", note=notes.encode(
                 gettext_noop("Closed: %(name)s's account was suspended."), name=user.display_name
             ))
             closed += 1
