@@ -214,9 +214,14 @@ def waiting_counts() -> dict[int, int]:
     return {row["tier_id"]: row["n"] for row in rows}
 
 
-@receiver(player_banned, dispatch_uid="lobby.matchmaking.leave_queue_when_banned")
-def leave_queue_when_banned(sender, user_id, **kwargs):
-    """A banned player's waiting ticket would still be paired until it went stale."""
-    QueueTicket.objects.filter(player_id=user_id, state=QueueTicket.State.WAITING).update(
+def leave_queues(player_ids) -> None:
+    """Cancel these players' waiting tickets: a player who sits down elsewhere (a bot, a
+    private room, a stage) or is banned would otherwise still be paired into a table."""
+    QueueTicket.objects.filter(player_id__in=player_ids, state=QueueTicket.State.WAITING).update(
         state=QueueTicket.State.CANCELLED
     )
+
+
+@receiver(player_banned, dispatch_uid="lobby.matchmaking.leave_queue_when_banned")
+def leave_queue_when_banned(sender, user_id, **kwargs):
+    leave_queues([user_id])

@@ -143,19 +143,13 @@ def open_table(
         for index, user in enumerate(users):
             level = (bot_level or user.bot_level or "random") if user.is_bot else ""
             Seat.objects.create(table=table, index=index, user=user, bot_level=level)
-        _leave_queues([u for u in users if not u.is_bot])
+        # A player who sits down stops waiting for a quick match: a ticket still open in
+        # another tab would be paired into a second table.
+        from lobby.matchmaking import leave_queues
+
+        leave_queues([u.pk for u in users if not u.is_bot])
         _start_hand(table, None, stage=stage)
     return table
-
-
-def _leave_queues(players) -> None:
-    """A player who sits down (a bot, a private room, a stage) stops waiting for a quick
-    match: a ticket still open in another tab would be paired into a second table."""
-    from lobby.models import QueueTicket
-
-    QueueTicket.objects.filter(player__in=players, state=QueueTicket.State.WAITING).update(
-        state=QueueTicket.State.CANCELLED
-    )
 
 
 def _start_hand(table: Table, previous: Hand | None, stage: int = 0) -> Hand:
