@@ -27,6 +27,11 @@ from accounts.signals import player_banned
 from . import tasks
 from .models import Match, QueueTicket, RoomTier
 
+# A match (quick or private) is made while both players' pages poll, and each page goes to
+# the table within seconds. One nobody sat down at for this long is called off: opening
+# its table later would seat an opponent long gone, who would time out and pay an escape.
+UNSEATED_AFTER = datetime.timedelta(minutes=5)
+
 
 class EntryRefused(Exception):
     """The player may not enter this tier; the message says why."""
@@ -212,6 +217,24 @@ def waiting_counts() -> dict[int, int]:
         .annotate(n=Count("id"))
     )
     return {row["tier_id"]: row["n"] for row in rows}
+
+
+def call_off_unseated(now: datetime.datetime | None = None) -> int:
+    """The sweeper's pass: READY matches older than UNSEATED_AFTER become ABANDONED (a
+    READY match has no table: the table opens in the same transaction that makes it
+    PLAYING). Returns how many."""
+    cutoff = (now or timezone.now()) - UNSEATED_AFTER
+    return Match.objects.filter(state=Match.State.READY, created_at__lt=cutoff).update(
+        state=Match.State.ABANDONED
+    )
+
+
+def is_unseated(match: Match, now: datetime.datetime | None = None) -> bool:
+    """Called off already, or due to be: no table may open for it."""
+    if match.state == Match.State.ABANDONED:
+        return True
+    cutoff = (now or timezone.now()) - UNSEATED_AFTER
+    return match.state == Match.State.READY and match.created_at < cutoff
 
 
 def leave_queues(player_ids) -> None:

@@ -250,6 +250,12 @@ class Match(models.Model):
                 condition=~Q(player_one=F("player_two")), name="match_two_different_players"
             )
         ]
+        # The sweeper looks for READY matches nobody sat down at, every few seconds.
+        indexes = [
+            models.Index(
+                fields=["created_at"], condition=Q(state="ready"), name="match_ready_created"
+            )
+        ]
 
     def __str__(self):
         return self.public_id

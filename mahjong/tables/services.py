@@ -416,6 +416,9 @@ def sweep(now: datetime.datetime | None = None) -> int:
     for seat_id in gone:
         moved += check_escape(seat_id, now=now)
     close_abandoned(now)
+    from lobby.matchmaking import call_off_unseated
+
+    call_off_unseated(now)
     return moved
 
 

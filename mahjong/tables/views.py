@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
+from lobby import matchmaking
 from lobby.models import Match, PrivateRoom
 
 # sessions: imported for its log-out receiver, which closes that session's sockets
@@ -117,8 +118,12 @@ def for_match(request, public_id):
     if table is None:
         try:
             with transaction.atomic():
-                Match.objects.select_for_update().get(pk=match.pk)
-                table = Table.objects.filter(match=match).first() or services.open_table(
+                locked = Match.objects.select_for_update().get(pk=match.pk)
+                table = Table.objects.filter(match=match).first()
+                if table is None and matchmaking.is_unseated(locked):
+                    Match.objects.filter(pk=match.pk).update(state=Match.State.ABANDONED)
+                    return redirect(match.get_absolute_url())  # it says the match is off
+                table = table or services.open_table(
                     match.ruleset,
                     [match.player_one, match.player_two],
                     tier=match.tier,

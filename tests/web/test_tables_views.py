@@ -95,6 +95,59 @@ def test_the_match_page_takes_both_players_to_the_table_and_keeps_the_link(clien
     Match.objects.filter(pk=match.pk).update(state=Match.State.ABANDONED)
     html = client_of(alice).get(match.get_absolute_url()).content.decode()
     assert 'http-equiv="refresh"' not in html  # nothing to go to
+    assert 'data-testid="called-off"' in html and 'data-testid="sit-down"' not in html
+
+
+def _match_made(alice, bob, minutes_ago):
+    import datetime
+
+    from django.utils import timezone
+
+    from lobby.models import Match, RoomTier
+
+    tier = RoomTier.objects.get(slug="novice")
+    return Match.objects.create(
+        kind=Match.Kind.QUICK,
+        tier=tier,
+        ruleset=tier.ruleset,
+        player_one=alice,
+        player_two=bob,
+        created_at=timezone.now() - datetime.timedelta(minutes=minutes_ago),
+    )
+
+
+def test_a_match_nobody_sat_down_at_in_time_opens_no_table(client_of, alice, bob):
+    """The opponent of a match made long ago is gone: seating them now would make them
+    time out and pay an escape, so the match is called off instead."""
+    from lobby.models import Match
+
+    stale, fresh = _match_made(alice, bob, minutes_ago=6), _match_made(alice, bob, minutes_ago=4)
+    answer = client_of(alice).get(f"/tables/match/{stale.public_id}/")
+    assert answer.status_code == 302 and answer["Location"] == stale.get_absolute_url()
+    stale.refresh_from_db()
+    assert stale.state == Match.State.ABANDONED and not Table.objects.filter(match=stale)
+    assert client_of(bob).get(f"/tables/match/{stale.public_id}/")["Location"] == (
+        stale.get_absolute_url()
+    )
+    answer = client_of(alice).get(f"/tables/match/{fresh.public_id}/")
+    assert answer["Location"] == Table.objects.get(match=fresh).get_absolute_url()
+
+
+def test_the_sweeper_calls_off_the_matches_nobody_sat_down_at(client_of, alice, bob):
+    from lobby.models import Match
+    from mahjong.tables import services
+
+    stale, fresh = _match_made(alice, bob, minutes_ago=6), _match_made(alice, bob, minutes_ago=4)
+    seated = _match_made(alice, bob, minutes_ago=1)
+    client_of(alice).get(f"/tables/match/{seated.public_id}/")  # its table opened in time
+    Match.objects.filter(pk=seated.pk).update(created_at=stale.created_at)
+    services.sweep()
+    states = dict(Match.objects.values_list("pk", "state"))
+    assert states == {
+        stale.pk: Match.State.ABANDONED,
+        fresh.pk: Match.State.READY,
+        seated.pk: Match.State.PLAYING,
+    }
 
 
 def test_the_end_of_hand_panel_lists_fans_and_offers_the_next_hand(settings, client_of, alice, bob):
