@@ -208,7 +208,9 @@ class Match(models.Model):
         FINISHED = "finished", _("Finished")
         ABANDONED = "abandoned", _("Abandoned")
 
-    public_id = models.CharField(max_length=12, unique=True, default=new_public_id, editable=False)
+    public_id = models.CharField(
+        _("public id"), max_length=12, unique=True, default=new_public_id, editable=False
+    )
     kind = models.CharField(_("kind"), max_length=8, choices=Kind.choices)
     state = models.CharField(_("state"), max_length=10, choices=State.choices, default=State.READY)
     tier = models.ForeignKey(
@@ -282,7 +284,9 @@ class QueueTicket(models.Model):
         MATCHED = "matched", _("Matched")
         CANCELLED = "cancelled", _("Cancelled")
 
-    public_id = models.CharField(max_length=12, unique=True, default=new_public_id, editable=False)
+    public_id = models.CharField(
+        _("public id"), max_length=12, unique=True, default=new_public_id, editable=False
+    )
     player = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.CASCADE,
