@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from django.utils.translation import gettext
 
 from mahjong.engine.errors import EngineError
-from mahjong.engine.game import escape, new_hand, replay
+from mahjong.engine.game import call_off, escape, new_hand, replay
 from mahjong.engine.state import GameState
 from mahjong.engine.views import view
 from mahjong.engine.wall import derive_salt, matches_commitment
@@ -24,6 +24,7 @@ from mahjong.tables.models import Event, Hand
 from mahjong.tables.presenters import VERB_LABELS, tiles_of
 
 ESCAPE = "escape"  # logged by tables.services for a player who left; not a game action
+CALL_OFF = "call_off"  # logged by tables.services.close_by_operator: the hand ended drawn
 
 
 class ReplayError(Exception):
@@ -66,6 +67,8 @@ def rebuild_from(record: dict, seed_hex: str, published: str,
         for number, (seat, action, by) in enumerate(moves, start=1):
             if action == ESCAPE:
                 state, _events = escape(state, seat)
+            elif action == CALL_OFF:
+                state, _events = call_off(state)
             else:
                 state, _events = replay(state, [(seat, action)])
             steps.append(Step(number, state, seat, action, by))
@@ -142,6 +145,7 @@ def _label(action: str) -> str:
     names = {
         "discard": gettext("Discard"),
         ESCAPE: gettext("Escape (逃跑)"),
+        CALL_OFF: gettext("Called off by the site's operator (流局)"),
         # 关卡 offers (RULES.md 5.4)
         "exchange": gettext("Opening exchange (起始换牌)"),
         "cuo": gettext("Pick from the wall (搓牌)"),

@@ -5,6 +5,7 @@
     state, events = apply(state, seat, parse_action("discard 5m"))
     default_action(state, seat)                       # what a timeout does (3.12)
     escape(state, seat)                               # 逃跑 ends the hand (3.13)
+    call_off(state)                                   # the operator ends it drawn
     next_hand(state, state.outcome, seed)             # dealer rules, session (3.2.1)
 
 ``apply`` always validates (its input comes from the network): an action that
@@ -25,7 +26,7 @@ from .errors import IllegalAction
 from .offers import HU, legal_actions
 from .rulesets import Ruleset, get_ruleset
 from .session import first_session, next_session
-from .shapes import ESCAPE, Outcome
+from .shapes import DRAW, ESCAPE, Outcome
 from .stage import stage_ruleset
 from .stage_deal import start_stage_hand
 from .state import CLAIM, ENDED, EXCHANGE, HAIDI, ROB, TURN, GameState, SeatState, Session
@@ -34,8 +35,8 @@ from .wall import commitment, deal, derive_salt, seed_bytes
 from .wins import DISCARD, HAIDI as HAIDI_WIN, HEAVEN, ROB as ROB_WIN, SELF_DRAW
 
 __all__ = ["new_hand", "legal_actions", "apply", "default_action", "pending_seats",
-           "is_forced", "decision_seconds", "escape", "next_hand", "opening_events", "replay",
-           "GameState"]
+           "is_forced", "decision_seconds", "escape", "call_off", "next_hand", "opening_events",
+           "replay", "GameState"]
 
 
 # ----- starting a hand --------------------------------------------------------------------
@@ -267,4 +268,13 @@ def escape(state: GameState, seat: int) -> tuple[GameState, list[dict]]:
         raise IllegalAction("escape: the hand has already ended")
     outcome = Outcome(ESCAPE, winner=1 - seat, loser=seat, escaper=seat)
     new_state, events = flow.end(state, outcome, [flow.event("escape", seat)])
+    return new_state.evolve(moves=state.moves + 1), events
+
+
+def call_off(state: GameState) -> tuple[GameState, list[dict]]:
+    """The operator closes a stuck table: the hand ends at once as drawn, so nobody wins,
+    loses or pays a penalty (a stage stake comes back as on any drawn stage hand)."""
+    if state.phase == ENDED:
+        raise IllegalAction("call off: the hand has already ended")
+    new_state, events = flow.end(state, Outcome(DRAW), [flow.event("called_off")])
     return new_state.evolve(moves=state.moves + 1), events

@@ -1,13 +1,16 @@
 """Live tables in the admin: to look up, not to edit. A table, its seats, hands and event
 log change only through tables.services (the engine's state, its version, the timers and
 the ledger move together there); a row added or edited here would be a table no service
-opened, which the sweeper and the pages cannot make sense of."""
+opened, which the sweeper and the pages cannot make sense of. The one thing an operator
+does here is close a stuck table, and that too goes through the services."""
 
-from django.contrib import admin
+from django.contrib import admin, messages
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from mahjong.admin_readonly import ReadOnlyAdmin, ReadOnlyInline
 
+from . import services
 from .models import Event, Hand, Seat, Table
 
 
@@ -23,6 +26,7 @@ class TableAdmin(ReadOnlyAdmin):
     list_select_related = ["ruleset", "tier"]
     search_fields = ["public_id"]
     inlines = [SeatInline]
+    actions = ["close_tables"]
     # The note is stored as a message and its arguments (tables.notes): show it read.
     exclude = ["note"]
     readonly_fields = ["closing_note"]
@@ -30,6 +34,40 @@ class TableAdmin(ReadOnlyAdmin):
     @admin.display(description=_("note"))
     def closing_note(self, obj):
         return obj.note_text
+
+    def has_close_permission(self, request):
+        # Closing changes a table (through the services): the table's change permission,
+        # which ReadOnlyAdmin refuses for editing the row itself.
+        opts = self.opts
+        return request.user.has_perm(f"{opts.app_label}.change_{opts.model_name}")
+
+    @admin.action(
+        description=_("Close the table (a hand in play ends drawn, nobody pays)"),
+        permissions=["close"],
+    )
+    def close_tables(self, request, queryset):
+        called_off = closed = 0
+        for table in queryset.filter(status=Table.Status.PLAYING):
+            try:
+                done = services.close_by_operator(table.pk)
+            except services.TableError as exc:
+                self.message_user(request, f"{table.public_id}: {exc}", messages.ERROR)
+                continue
+            called_off += done == "called_off"
+            closed += bool(done)
+        if closed:
+            self.message_user(
+                request,
+                ngettext(
+                    "Closed %(n)d table (hands called off: %(hands)d).",
+                    "Closed %(n)d tables (hands called off: %(hands)d).",
+                    closed,
+                )
+                % {"n": closed, "hands": called_off},
+                messages.SUCCESS,
+            )
+        else:
+            self.message_user(request, _("No open table was selected."), messages.WARNING)
 
 
 @admin.register(Hand)

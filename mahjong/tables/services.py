@@ -524,6 +524,28 @@ def suspended(user) -> int:
     return closed
 
 
+CALL_OFF = "call_off"  # the action logged for a hand the operator ended (lobby.replays)
+
+
+def close_by_operator(table_id: int) -> str:
+    """The operator closes a table from the admin (a stuck one, say). A hand in play ends
+    drawn (engine.call_off): the operator cannot tell who is to blame, so nobody wins,
+    loses or pays a penalty, unlike a player's leaving or ban (_walk_out). The settlement,
+    events and the closing note are written in one transaction as for any ended hand.
+    Returns "called_off" (a hand was in play), "closed" (between hands) or "" (closed
+    already)."""
+    with transaction.atomic():
+        locked = _lock(table_id)
+        if locked.table.status != Table.Status.PLAYING:
+            return ""
+        called_off = not locked.state.ended
+        if called_off:
+            new, events = engine.call_off(locked.state)
+            _save(locked, new, events, actor=None, action=CALL_OFF, by="operator")
+        _close(locked.table, notes.encode(gettext_noop("Closed by the site's operator.")))
+    return "called_off" if called_off else "closed"
+
+
 def _close(table: Table, note: str) -> None:
     from lobby.models import Match
 

@@ -9,6 +9,7 @@ import pytest
 from mahjong.engine.actions import parse_action
 from mahjong.engine.errors import IllegalAction
 from mahjong.engine.game import apply, default_action, escape, is_forced, legal_actions, pending_seats
+from mahjong.engine.game import call_off
 from mahjong.engine.offers import chi_pairs
 from mahjong.engine.scripted import scripted_hand
 from mahjong.engine.shapes import DISCARD_WIN, DRAW, ESCAPE, SELF_DRAW
@@ -354,6 +355,20 @@ def test_escape_ends_the_hand_with_the_escaper_as_loser():
     assert events[-1]["seed"] == state.seed.hex()
     with pytest.raises(IllegalAction):
         escape(ended, 0)
+
+
+def test_call_off_ends_the_hand_drawn_with_nobody_to_blame():
+    """The operator closing a stuck table (tables.services.close_by_operator)."""
+    state = scripted_hand("classic", dealer_hand="11122m59m4445566z", other_hand=QUIET_HONORS)
+    ended, events = call_off(state)
+    outcome = ended.outcome
+    assert outcome.kind == DRAW
+    assert (outcome.winner, outcome.loser, outcome.escaper) == (None, None, None)
+    assert ended.phase == "ended" and pending_seats(ended) == () and ended.moves == state.moves + 1
+    assert [e["type"] for e in events] == ["called_off", "end"]
+    assert events[-1]["seed"] == state.seed.hex()
+    with pytest.raises(IllegalAction):
+        call_off(ended)
 
 
 @pytest.mark.parametrize("seat,text,words", [

@@ -485,3 +485,76 @@ def test_every_admin_label_is_chinese(builtin, rf):
                 check(f"{opts.label} form {name}", field.label)
                 check(f"{opts.label} form {name}", field.help_text)
     assert english == []
+
+
+def _close_tables(client, tables, follow=True):
+    return client.post(
+        reverse("admin:tables_table_changelist"),
+        {"action": "close_tables", ACTION_CHECKBOX_NAME: [t.pk for t in tables]},
+        follow=follow,
+    )
+
+
+def test_an_operator_closes_a_stuck_table_and_the_hand_in_play_ends_drawn(
+    staff, client, alice, bob
+):
+    """A table stuck mid-hand: the operator closes it from the admin. Nobody is to blame,
+    so the hand ends drawn (no winner, no penalty, no bean moves) through tables.services,
+    the players read why, and the hand still replays from its seed and moves."""
+    from lobby import replays
+    from mahjong.tables import services
+    from mahjong.tables.models import Table
+
+    tier = RoomTier.objects.get(slug="novice")
+    table = services.open_table(
+        tier.ruleset, [alice, bob], tier=tier, beans_per_point=tier.beans_per_point
+    )
+    ledger_rows = LedgerEntry.objects.count()
+    response = _close_tables(client, [table])
+    assert [str(m) for m in response.context["messages"]] == [
+        "Closed 1 table (hands called off: 1)."
+    ]
+    table.refresh_from_db()
+    hand = table.current_hand()
+    assert table.status == Table.Status.FINISHED
+    assert table.note_text == "Closed by the site's operator."
+    assert hand.ended_at is not None and hand.deadline is None
+    assert hand.result["kind"] == "draw" and hand.result["beans"] in (None, [0, 0])
+    assert LedgerEntry.objects.count() == ledger_rows
+    assert [u.beans for u in User.objects.filter(pk__in=[alice.pk, bob.pk])] == [20_000] * 2
+    steps = replays.rebuild(hand)
+    assert steps[-1].action == "call_off" and steps[-1].state.ended
+    page = client.get(reverse("history:replay", args=[table.public_id, hand.number]),
+                      {"step": len(steps) - 1})
+    assert page.status_code == 200
+    assert "Called off by the site&#x27;s operator" in page.content.decode()
+    # Closing it again changes nothing and says so.
+    again = _close_tables(client, [table])
+    assert [str(m) for m in again.context["messages"]] == ["No open table was selected."]
+
+
+def test_a_table_between_hands_closes_without_a_new_hand(staff, client, alice, bob):
+    from mahjong.tables import services
+    from mahjong.tables.models import Hand, Table
+
+    table = services.open_table(Ruleset.objects.get(slug="classic"), [alice, bob])
+    assert services.close_by_operator(table.pk) == "called_off"
+    Table.objects.filter(pk=table.pk).update(status=Table.Status.PLAYING)  # reopened
+    assert services.close_by_operator(table.pk) == "closed"
+    assert Hand.objects.filter(table=table).count() == 1
+
+
+def test_a_staff_member_who_may_only_view_tables_cannot_close_them(builtin, client, alice, bob):
+    from django.contrib.auth.models import Permission
+
+    from mahjong.tables import services
+    from mahjong.tables.models import Table
+
+    viewer = User.objects.create_user("viewer", password="pw-viewer-123456", is_staff=True)
+    viewer.user_permissions.add(Permission.objects.get(codename="view_table"))
+    client.force_login(viewer)
+    table = services.open_table(Ruleset.objects.get(slug="classic"), [alice, bob])
+    page = client.get(reverse("admin:tables_table_changelist"))
+    assert page.status_code == 200 and "close_tables" not in page.content.decode()
+    _close_tables(client, [table])
+    assert Table.objects.get(pk=table.pk).status == Table.Status.PLAYING
