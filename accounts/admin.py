@@ -11,7 +11,10 @@ from django.contrib import admin, messages
 from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
 from django.contrib.auth.admin import UserAdmin as DjangoUserAdmin
 from django.contrib.auth.forms import AdminUserCreationForm
+from django.forms.models import BaseInlineFormSet
 from django.template.response import TemplateResponse
+from django.urls import reverse
+from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
@@ -31,9 +34,25 @@ def _balance_after(entry) -> str:
     return f"{entry.balance_after:,}"
 
 
+LEDGER_SHOWN = 50  # on a player's page; the whole ledger is a link away (ledger_link)
+
+
+class LatestLedgerFormSet(BaseInlineFormSet):
+    """Only the newest LEDGER_SHOWN rows: the bank's ledger has a row per grant ever made,
+    and a busy player's thousands; all of them made the page take seconds to minutes."""
+
+    def get_queryset(self):
+        if not hasattr(self, "_latest"):
+            rows = super().get_queryset()
+            newest = list(rows.values_list("pk", flat=True)[:LEDGER_SHOWN])
+            self._latest = rows.filter(pk__in=newest)
+        return self._latest
+
+
 class LedgerInline(ReadOnlyInline):
     model = LedgerEntry
     fk_name = "account"
+    formset = LatestLedgerFormSet
     fields = ("created_at", _amount, _balance_after, "reason", "note", "ref", "actor")
     ordering = ("-created_at", "-id")
     show_change_link = False
@@ -107,7 +126,7 @@ class UserAdmin(DjangoUserAdmin):
     )
     list_filter = ("kind", "is_active", "is_staff")
     search_fields = ("username", "nickname", "email", "public_id")
-    readonly_fields = ("public_id", "beans", "last_login", "date_joined")
+    readonly_fields = ("public_id", "beans", "ledger_link", "last_login", "date_joined")
     ordering = ("-date_joined",)
     inlines = [LedgerInline]
     actions = ["adjust_beans", "ban_players", "unban_players", "mute_players", "unmute_players"]
@@ -119,6 +138,7 @@ class UserAdmin(DjangoUserAdmin):
                 "fields": (
                     "nickname",
                     "beans",
+                    "ledger_link",
                     "rank_score",
                     "games_played",
                     "games_won",
@@ -150,6 +170,21 @@ class UserAdmin(DjangoUserAdmin):
     @admin.display(description=_("beans"), ordering="beans")
     def beans_shown(self, user) -> str:
         return f"{user.beans:,}"  # 1,000 as on the site; the raw 4040000 misreads easily
+
+    @admin.display(description=_("ledger"))
+    def ledger_link(self, user):
+        if not user.pk:
+            return "-"
+        url = reverse("admin:accounts_ledgerentry_changelist")
+        n = user.ledger.count()
+        text = ngettext(
+            "%(n)s entry; the newest %(shown)s are below",
+            "%(n)s entries; the newest %(shown)s are below",
+            n,
+        ) % {"n": f"{n:,}", "shown": min(n, LEDGER_SHOWN)}
+        return format_html(
+            '{} · <a href="{}?account__id__exact={}">{}</a>', text, url, user.pk, _("show all")
+        )
 
     def get_inlines(self, request, obj):
         return self.inlines if obj else []  # a player being added has no ledger yet

@@ -558,3 +558,26 @@ def test_a_staff_member_who_may_only_view_tables_cannot_close_them(builtin, clie
     assert page.status_code == 200 and "close_tables" not in page.content.decode()
     _close_tables(client, [table])
     assert Table.objects.get(pk=table.pk).status == Table.Status.PLAYING
+
+
+def test_a_players_page_shows_the_newest_ledger_rows_and_links_to_all(
+    staff, client, alice, django_assert_max_num_queries
+):
+    """The bank has a ledger row per grant ever made, a busy player thousands: the page
+    listed every one (28 s for 1,500 rows). It shows the newest 50 and links to the rest."""
+    from accounts import wallet
+    from accounts.admin import LEDGER_SHOWN
+
+    for i in range(LEDGER_SHOWN + 10):
+        wallet.adjust(alice, 1, note=f"gift {i}", actor=None, key=f"gift:{i}")
+    with django_assert_max_num_queries(25):
+        response = client.get(reverse("admin:accounts_user_change", args=[alice.pk]))
+    inline = response.context["inline_admin_formsets"][0]
+    shown = [form.instance.note for form in inline.formset.forms]
+    assert len(shown) == LEDGER_SHOWN and shown[0] == f"gift {LEDGER_SHOWN + 9}"
+    page = response.content.decode()
+    assert "61 entries; the newest 50 are below" in page
+    link = f"{reverse('admin:accounts_ledgerentry_changelist')}?account__id__exact={alice.pk}"
+    assert f'href="{link}"' in page
+    everything = client.get(link)
+    assert everything.context["cl"].result_count == LEDGER_SHOWN + 11  # with the sign-up grant
