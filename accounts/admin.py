@@ -167,6 +167,27 @@ class UserAdmin(DjangoUserAdmin):
         ),
     )
 
+    # Who may run the site: only a superuser gives or takes these. A staff member with
+    # the "change player" permission could otherwise make themselves a superuser.
+    STAFF_FIELDS = ("is_staff", "is_superuser", "groups", "user_permissions")
+
+    def get_readonly_fields(self, request, obj=None):
+        fields = super().get_readonly_fields(request, obj)
+        if not request.user.is_superuser:
+            fields = (*fields, *self.STAFF_FIELDS)
+        return fields
+
+    def has_change_permission(self, request, obj=None):
+        # A superuser's account (its password, its ban) is changed by superusers only.
+        if obj is not None and obj.is_superuser and not request.user.is_superuser:
+            return False
+        return super().has_change_permission(request, obj)
+
+    def has_delete_permission(self, request, obj=None):
+        if obj is not None and obj.is_superuser and not request.user.is_superuser:
+            return False
+        return super().has_delete_permission(request, obj)
+
     @admin.display(description=_("beans"), ordering="beans")
     def beans_shown(self, user) -> str:
         return f"{user.beans:,}"  # 1,000 as on the site; the raw 4040000 misreads easily
@@ -243,6 +264,11 @@ class UserAdmin(DjangoUserAdmin):
 
     @admin.action(description=_("Ban (cannot log in)…"), permissions=["change"])
     def ban_players(self, request, queryset):
+        if not request.user.is_superuser and queryset.filter(is_superuser=True).exists():
+            self.message_user(
+                request, _("Only a superuser may ban a superuser."), messages.ERROR
+            )
+            return None
         form = BanForm(request.POST if "apply" in request.POST else None)
         if form.is_bound and form.is_valid():
             for user in queryset:

@@ -581,3 +581,50 @@ def test_a_players_page_shows_the_newest_ledger_rows_and_links_to_all(
     assert f'href="{link}"' in page
     everything = client.get(link)
     assert everything.context["cl"].result_count == LEDGER_SHOWN + 11  # with the sign-up grant
+
+
+def test_a_staff_member_who_manages_players_cannot_raise_their_own_rights(
+    builtin, client, alice
+):
+    """"change player" is for nicknames, beans, bans: not for making oneself a superuser,
+    nor for taking over a superuser's account (password, ban)."""
+    from django.contrib.auth.models import Permission
+
+    boss = User.objects.create_superuser("boss", "boss@example.com", "pw-boss-123456")
+    staffer = User.objects.create_user("staffer", password="pw-staff-123456", is_staff=True)
+    staffer.user_permissions.add(
+        *Permission.objects.filter(codename__in=["view_user", "change_user"])
+    )
+    client.force_login(staffer)
+    client.cookies.load({"django_language": "en"})
+    own = reverse("admin:accounts_user_change", args=[staffer.pk])
+    page = client.get(own).content.decode()
+    assert 'name="is_superuser"' not in page and 'name="user_permissions"' not in page
+    data = {
+        "username": "staffer", "kind": "player", "nickname": "Sneaky", "rank_score": 0,
+        "games_played": 0, "games_won": 0, "best_fan": 0, "is_active": "on",
+        "is_superuser": "on", "is_staff": "on", "user_permissions": [1, 2, 3],
+        "ledger-TOTAL_FORMS": 0, "ledger-INITIAL_FORMS": 0,
+    }
+    assert client.post(own, data).status_code == 302
+    staffer.refresh_from_db()
+    assert staffer.nickname == "Sneaky"  # the player's fields still change
+    assert not staffer.is_superuser and staffer.user_permissions.count() == 2
+    # The superuser's account: looked at, not changed.
+    boss_page = reverse("admin:accounts_user_change", args=[boss.pk])
+    assert 'name="_save"' not in client.get(boss_page).content.decode()
+    password = reverse("admin:auth_user_password_change", args=[boss.pk])
+    assert client.get(password).status_code == 403
+    refused = client.post(
+        reverse("admin:accounts_user_changelist"),
+        {"action": "ban_players", ACTION_CHECKBOX_NAME: [boss.pk], "apply": "1", "reason": "x"},
+        follow=True,
+    )
+    assert [str(m) for m in refused.context["messages"]] == [
+        "Only a superuser may ban a superuser."
+    ]
+    boss.refresh_from_db()
+    assert boss.is_active
+    # A player is still the staff member's to look after.
+    alice_page = reverse("admin:accounts_user_change", args=[alice.pk])
+    assert 'name="_save"' in client.get(alice_page).content.decode()
