@@ -186,9 +186,26 @@ def _shown(metric: str, standing: Standing) -> tuple[str, str]:
     return f"{value:,}", ""
 
 
+def _tie_key(metric: str, standing: Standing):
+    """What a row is ranked by: equal keys share a position. The win rate's games break
+    a tie of the rate (more games rank higher); the stage climb's ties go to whoever
+    reached the result first (stages.leaderboard), so its rows never share one."""
+    if metric == Metric.STAGE:
+        return standing.player_id
+    if metric == Metric.WIN_RATE:
+        return standing.value, standing.extra
+    return standing.value
+
+
 def _rows(metric: str, top: list[Standing], users: dict[int, User]) -> list[Row]:
+    """Competition ranking ("1, 1, 3"): players with the same figure share a position,
+    rather than one of them ranking lower for joining later or a larger id."""
     rows = []
-    for position, standing in enumerate((s for s in top if s.player_id in users), start=1):
+    position, previous = 0, object()
+    for count, standing in enumerate((s for s in top if s.player_id in users), start=1):
+        key = _tie_key(metric, standing)
+        if key != previous:
+            position, previous = count, key
         shown, detail = _shown(metric, standing)
         rows.append(Row(position, users[standing.player_id], standing.value, shown, detail))
     return rows

@@ -72,6 +72,24 @@ def test_games_won_counts_wins_only(record, alice, bob):
     assert standings(board("games_won")) == [(alice, 2), (bob, 1)]
 
 
+def test_players_with_the_same_figure_share_a_position(record, alice, bob, outsider):
+    """Competition ranking: two players on 2 wins are both 1st and the next one is 3rd,
+    rather than the later-registered one ranking 2nd for the same figure."""
+    for player, wins in ((alice, 2), (bob, 2), (outsider, 1)):
+        for _ in range(wins):
+            record(player, won=True, fan=8)
+    rows = leaderboards.rows(board("games_won"))
+    assert [(r.position, r.value) for r in rows] == [(1, 2), (1, 2), (3, 1)]
+    User.objects.filter(pk__in=[alice.pk, bob.pk, outsider.pk]).update(beans=20_000)
+    assert [r.position for r in leaderboards.rows(board("beans"))] == [1, 1, 1]
+    # the win rate's tie-break (more games) still separates equal rates
+    record(alice, won=False)  # 2 of 3
+    for won in (True, True, False, False):  # bob: 4 of 6, the same rate of more games
+        record(bob, won=won, fan=8)
+    rows = leaderboards.rows(board("win_rate", min_games=1))
+    assert [(r.player, r.position) for r in rows] == [(outsider, 1), (bob, 2), (alice, 3)]
+
+
 def test_biggest_hand_is_each_players_largest_winning_fan(record, alice, bob, outsider):
     record(alice, won=True, fan=12)
     record(alice, won=True, fan=64)
