@@ -154,6 +154,18 @@ class LedgerEntry(models.Model):
     def __str__(self):
         return f"{self.account_id} {self.amount:+d} {self.reason}"
 
+    # Notes the site writes itself (in English, as stored), shown in the reader's language;
+    # an operator's note on a grant or deduction is shown as typed.
+    SYSTEM_NOTES = {
+        "stage stake": _("stage stake"),
+        "stage hand": _("stage hand"),
+        "bot top-up": _("bot top-up"),
+    }
+
+    @property
+    def note_display(self) -> str:
+        return str(self.SYSTEM_NOTES.get(self.note, self.note))
+
 
 class RankLevel(models.Model):
     """RULES.md 4.6: a player's level is the highest whose threshold <= rank score."""

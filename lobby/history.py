@@ -28,6 +28,13 @@ def ledger_key(table: Table, number: int) -> str:
     return f"hand:{table.public_id}:{number}"
 
 
+def ledger_keys(table: Table, number: int) -> tuple[str, ...]:
+    """Every posting that belongs to a hand: its settlement and, in stage mode (关卡), the
+    stake placed before it (mahjong.stages.services), which a lost stage hand costs and a
+    won one pays back inside its settlement: the hand's beans are their sum."""
+    return ledger_key(table, number), f"stage-stake:{table.public_id}:{number}"
+
+
 def finished_hands(user, *, ruleset: str = "", tier: str = "", result: str = "") -> QuerySet:
     """The hands ``user`` sat in that have ended, newest first, filtered by a lobby
     ruleset slug, a room tier slug (or NO_ROOM) and the player's result."""
@@ -67,12 +74,13 @@ def page_rows(hands, user) -> list[dict]:
     """A list page's rows from a page of ``finished_hands``: one more query, this
     player's ledger movements for those hands."""
     hands = list(hands)
-    keys = {ledger_key(h.table, h.number): h for h in hands}
-    beans = dict(
-        LedgerEntry.objects.filter(account=user, idempotency_key__in=keys).values_list(
-            "idempotency_key", "amount"
-        )
-    )
+    keys = {
+        key: ledger_key(h.table, h.number) for h in hands for key in ledger_keys(h.table, h.number)
+    }
+    beans: dict[str, int] = {}
+    movements = LedgerEntry.objects.filter(account=user, idempotency_key__in=keys)
+    for key, amount in movements.values_list("idempotency_key", "amount"):
+        beans[keys[key]] = beans.get(keys[key], 0) + amount
     return [_row(h, user, beans.get(ledger_key(h.table, h.number))) for h in hands]
 
 
@@ -164,9 +172,10 @@ def _meld(text: str) -> dict:
 
 
 def bean_movements(hand: Hand) -> list[LedgerEntry]:
-    """The ledger rows of the hand's settlement: both players and the house's rake."""
+    """The ledger rows of the hand: its settlement (both players and the house's rake)
+    and a stage hand's stake."""
     return list(
-        LedgerEntry.objects.filter(idempotency_key=ledger_key(hand.table, hand.number))
+        LedgerEntry.objects.filter(idempotency_key__in=ledger_keys(hand.table, hand.number))
         .select_related("account")
         .order_by("pk")
     )

@@ -315,3 +315,37 @@ def test_bracketed_notes_take_chinese_brackets(client, won_hand):
     assert f"Seat {dealer} (dealer):" in page
     replay = client.get(hand_url(won_hand, "history:replay"), {"step": timed}).content.decode()
     assert "(timed out)" in replay
+
+
+def test_a_stage_hands_beans_count_its_stake(client, client_of, alice):
+    """关卡: the stake is posted before the hand (its own ledger key) and paid back inside
+    a won hand's settlement: a hand's beans are both, not the settlement alone (a lost
+    hand cost its stake, not nothing; a won one gained the score, not score + stake)."""
+    from mahjong.engine.scripted import scripted_hand
+    from mahjong.engine.state import Session
+    from mahjong.stages import services as stages
+
+    stake = 300  # stage 1's stake at the default bean per point
+    lost = stages.play(alice)
+    services.leave(lost, alice)
+    won = stages.play(alice)
+    hand = won.current_hand()
+    state = scripted_hand("stage", session=Session(dealer=0, stage=1, stage_player=0), dealer=0,
+                          dealer_hand="123m456p789s11122z", other_hand="19m19p19s1234567z")
+    hand.state, hand.commitment = state.to_dict(), state.commitment
+    hand.save()
+    services.act(won, alice, "hu", hand.version)
+    hand = won.current_hand()
+    score = hand.result["stage"]["paid"]
+    assert score > 0
+    rows = history.page_rows(history.finished_hands(alice), alice)
+    assert [(r["table"], r["beans"]) for r in rows] == [(won, score), (lost, -stake)]
+    assert sum(e.amount for e in history.bean_movements(lost.current_hand())
+               if e.account_id == alice.pk) == -stake
+    assert LedgerEntry.objects.filter(account=alice).count() == 4  # grant, 2 stakes, the win
+    # the site's own ledger notes are in the reader's language, on the hand and the profile
+    hand_page = client.get(hand_url(lost.current_hand())).content.decode()
+    profile = client_of(alice).get(reverse("accounts:profile"), follow=True).content.decode()
+    for page in (hand_page, profile):
+        assert "关卡押分" in page and "stage stake" not in page
+    assert "关卡得分" in profile and "stage hand" not in profile
