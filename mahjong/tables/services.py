@@ -733,9 +733,12 @@ def _record_rank(locked: Locked, deltas: list[int]) -> None:
             ranks.add_points(seat.user_id, deltas[seat.index])
 
 
-def ready_next(table: Table, user) -> Hand | None:
+def ready_next(table: Table, user, after: int | None = None) -> Hand | None:
     """The player wants the next hand; it starts when every human seat does. Entry limits
-    apply first: a player who cannot cover the room's minimum is told and the table closes."""
+    apply first: a player who cannot cover the room's minimum is told and the table closes.
+    ``after`` is the number of the hand whose result the click was made on: once a later
+    hand has started, the wish is already granted (a double click, a second tab) and a
+    repeat does nothing rather than being refused as "still being played"."""
     seat = seat_of(table, user)
     if seat is None:
         raise TableError(_("You are not seated at this table."))
@@ -743,6 +746,8 @@ def ready_next(table: Table, user) -> Hand | None:
         locked = _lock(table.pk)
         if locked.table.status != Table.Status.PLAYING:
             raise TableError(notes.text(locked.table.note) or _("This table is closed."))
+        if after is not None and locked.hand.number > after:
+            return None
         if not locked.state.ended:
             raise TableError(_("The hand is still being played."))
         Seat.objects.filter(pk=seat.pk).update(ready_next=True)

@@ -81,8 +81,9 @@ def act(request, public_id):
 def next_hand(request, public_id):
     table, seat = _table_for(request, public_id)
     notice = ""
+    after = request.POST.get("hand", "")
     try:
-        services.ready_next(table, request.user)
+        services.ready_next(table, request.user, int(after) if after.isdigit() else None)
     except services.TableError as exc:
         notice = str(exc)
     table.refresh_from_db()

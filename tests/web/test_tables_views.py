@@ -198,3 +198,25 @@ def test_why_the_table_closed_is_told_in_each_readers_language(client_of, duel, 
     watcher.post("/i18n/setlang/", {"language": "en", "next": "/"})
     watched = watcher.get(f"{duel.get_absolute_url()}watch/").content.decode()
     assert f"{name} left the table." in watched
+
+
+def test_a_second_click_on_next_hand_after_it_started_is_not_refused(
+    client_of, bot_table, alice, htmx
+):
+    """A double click on "next hand" against a bot: the first click starts hand 2, the
+    second (made on hand 1's result) must not come back with "the hand is still being
+    played" -- that wish was already granted."""
+    from tests.web.tables_support import play_out
+
+    play_out(bot_table)
+    html = client_of(alice).get(bot_table.get_absolute_url()).content.decode()
+    assert re.search(r'data-testid="next-hand"[^>]*hx-vals=\'\{"hand": 1\}\'', html)
+    url = f"{bot_table.get_absolute_url()}next/"
+    client_of(alice).post(url, {"hand": "1"}, headers=htmx())
+    assert bot_table.current_hand().number == 2
+    again = client_of(alice).post(url, {"hand": "1"}, headers=htmx()).content.decode()
+    assert "本局尚未结束" not in again and 'class="flash error"' not in again
+    assert bot_table.current_hand().number == 2
+    # without the hand it was made on, a click during play is still refused
+    refused = client_of(alice).post(url, headers=htmx()).content.decode()
+    assert "本局尚未结束" in refused
