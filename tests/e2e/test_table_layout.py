@@ -10,6 +10,7 @@ import time
 import pytest
 
 from tests.e2e.tour import (  # noqa: F401
+    MEASURE_HAND,
     PASSWORD,
     SIZES,
     log_in,
@@ -42,6 +43,22 @@ def test_the_hand_is_on_screen_without_scrolling(tour, size):  # noqa: F811
     assert m["row"]["bottom"] <= m["viewport"]["height"], (moment, m["row"])
     # large and tappable: 13-14 tiles in one row as wide as the screen allows
     assert min(m["widths"]) >= (24 if size == "phone" else 56), m["widths"]
+
+
+def test_fourteen_tiles_are_tap_targets_on_a_360px_phone(browser, site, site_database):
+    """On a 360px phone the own hand of 14 tiles (13 + the drawn one, set apart) is at least
+    24px a tile (WCAG's minimum target) and still fits: the hand's band runs from edge to
+    edge of the screen. Inside the table's padding it had 339px: 22px tiles."""
+    phone = {"width": 360, "height": 740}
+    with new_player_page(browser, site, site_database, "nar", viewport=phone) as (page, _):
+        sit_vs_bot(page)
+        page.wait_for_function(
+            "document.querySelectorAll('#mj-hand .mj-own .tile').length === 14"
+            " || !!document.querySelector('[data-outcome]')", timeout=30_000)
+        m = page.evaluate(MEASURE_HAND)
+        assert len(m["widths"]) == 14, "the hand ended before a turn with 14 tiles"
+        assert overflow(m) == []
+        assert min(m["widths"]) >= 24, m["widths"]
 
 
 @pytest.mark.parametrize("size", SIZES)
