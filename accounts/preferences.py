@@ -42,8 +42,8 @@ class PreferencesForm(forms.ModelForm):
         model = User
         fields = [*TOGGLES, "language"]
         help_texts = {
-            "auto_win": gettext_lazy("Declare 胡 as soon as the rules allow it."),
-            "auto_pass": gettext_lazy("Let every 吃/碰/杠 chance go without asking."),
+            "auto_win": gettext_lazy("Declare a win as soon as the rules allow it."),
+            "auto_pass": gettext_lazy("Let every chow, pong and kong chance go without asking."),
             "discard_drawn": gettext_lazy(
                 "When you have nothing else to decide, discard the tile you just drew."
             ),

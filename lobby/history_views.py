@@ -174,7 +174,7 @@ def _mismatch(text: str) -> str:
     if text.startswith("commitment:"):
         return _("The seed's SHA-256 is not the published commitment.")
     if text.startswith("deal: the indicator"):
-        return _("The 财神 indicator differs from the rebuilt deal.")
+        return _("The wild (财神) indicator differs from the rebuilt deal.")
     found = _MISMATCH.fullmatch(text)
     if found and found.group(2) == "hands":
         return _("Seat %(n)s's hand differs from the rebuilt deal.") % {"n": found.group(1)}

@@ -289,3 +289,18 @@ def test_counted_words_of_the_history_pages_take_the_singular_for_one():
         assert page.render(Context({"p": 2})) == "2 points|2 tiles in the wall"
     with translation.override("zh-hans"):
         assert page.render(Context({"p": 1})) == "1 分|牌墙剩余 1 张"
+
+
+def test_english_text_names_a_chinese_term_in_english_first():
+    """An English page reads in English: a Chinese term comes as a gloss after its English
+    name, "Pick from the wall (搓牌): ...", never alone ("搓牌: take any tile...", "Declare
+    胡 as soon as...", "Let every 吃/碰/杠 chance...", a table line reading 海底捞月)."""
+    cjk = re.compile(r"[\u3400-\u9fff]")
+    bare = []
+    for po in CATALOGS:
+        for e in parse_po(po.read_text(encoding="utf-8")):
+            for text in (e["msgid"], e.get("msgid_plural", "")):
+                outside = re.sub(r"\([^()]*\)", "", text).replace("二人麻将 Online", "")
+                if cjk.search(outside):
+                    bare.append(text)
+    assert bare == []
