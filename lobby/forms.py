@@ -26,7 +26,8 @@ class JoinByCodeForm(forms.Form):
     code = forms.CharField(
         label=_("Room code"),
         max_length=12,
-        widget=forms.TextInput(attrs={"placeholder": "ABC234", "autocomplete": "off"}),
+        widget=forms.TextInput(attrs={"placeholder": "ABC234", "autocomplete": "off",
+                                     "aria-label": _("Room code")}),
     )
 
     def clean_code(self):

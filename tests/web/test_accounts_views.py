@@ -228,3 +228,46 @@ def test_the_lockout_message_counts_its_minutes_in_english(alice, client, settin
     client.post(url, {"username": "alice", "password": "wrong"})
     said = client.post(url, {"username": "alice", "password": PASSWORD}).context["form"]
     assert said.errors["__all__"] == ["Too many failed log-ins. Try again in 1 minute."]
+
+
+def _described_by(html: str) -> dict[str, list[str]]:
+    """Each field's aria-describedby ids -> those the page has no element for."""
+    import re
+
+    missing = {}
+    for tag in re.findall(r"<(?:input|select|textarea)\b[^>]*>", html):
+        ids = re.search(r'aria-describedby="([^"]*)"', tag)
+        name = re.search(r'name="([^"]*)"', tag)
+        if ids and name:
+            missing[name.group(1)] = [i for i in ids.group(1).split()
+                                      if f'id="{i}"' not in html]
+    return missing
+
+
+def test_a_fields_error_and_help_are_tied_to_it_for_screen_readers(alice, builtin, client,
+                                                                   client_of):
+    """Django points each field's aria-describedby at <id>_helptext and <id>_error; the
+    pages gave neither an id, so a screen reader read the field without its error."""
+    page = client.post(reverse("accounts:signup"), {"username": "x", "password1": "a-long-pass",
+                                                    "password2": "different-pass"})
+    html = page.content.decode()
+    assert 'aria-invalid="true"' in html and 'id="id_password2_error"' in html
+    assert _described_by(html) and not any(_described_by(html).values())
+    c = client_of(alice)
+    for response in (
+        c.post(reverse("accounts:nickname"), {"nickname": "🤖 Bot · Expert"}, follow=True),
+        c.post(reverse("lobby:room_find"), {"code": "??"}, HTTP_HX_REQUEST="true"),
+        c.post(reverse("accounts:password_change"), {"old_password": "wrong"}),
+    ):
+        html = response.content.decode()
+        assert 'aria-invalid="true"' in html, response.request["PATH_INFO"]
+        assert not any(_described_by(html).values()), _described_by(html)
+
+
+def test_the_lobbys_room_code_field_is_named_for_screen_readers(alice, builtin, client_of):
+    """The join-by-code field had no label: a screen reader read its placeholder, ABC234."""
+    html = client_of(alice).get(reverse("lobby:home")).content.decode()
+    import re
+
+    field = re.search(r'<input type="text" name="code"[^>]*>', html).group(0)
+    assert 'aria-label="房间号"' in field, field
