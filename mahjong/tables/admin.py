@@ -21,15 +21,23 @@ class SeatInline(ReadOnlyInline):
 
 @admin.register(Table)
 class TableAdmin(ReadOnlyAdmin):
-    list_display = ["public_id", "ruleset", "tier", "status", "created_at"]
+    list_display = ["public_id", "players", "ruleset", "tier", "status", "created_at"]
     list_filter = ["status", "ruleset"]
     list_select_related = ["ruleset", "tier"]
-    search_fields = ["public_id"]
+    # A player reports "my table is stuck": found by their name as well as by the table's id.
+    search_fields = ["=public_id", "seats__user__username", "seats__user__nickname"]
     inlines = [SeatInline]
     actions = ["close_tables"]
     # The note is stored as a message and its arguments (tables.notes): show it read.
     exclude = ["note"]
     readonly_fields = ["closing_note"]
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).prefetch_related("seats__user")
+
+    @admin.display(description=_("players"))
+    def players(self, obj):
+        return " · ".join(str(seat.user) for seat in obj.seats.all())
 
     @admin.display(description=_("note"))
     def closing_note(self, obj):
@@ -70,13 +78,30 @@ class TableAdmin(ReadOnlyAdmin):
             self.message_user(request, _("No open table was selected."), messages.WARNING)
 
 
+# Hands and events: newest first, found by the table's public id (the one the table list,
+# the players' links and the history pages show; the rows' own names use internal ids).
 @admin.register(Hand)
 class HandAdmin(ReadOnlyAdmin):
     list_display = ["table", "number", "version", "deadline", "ended_at"]
     list_select_related = ["table"]
+    list_filter = ["ended_at"]
+    search_fields = ["=table__public_id"]
+    ordering = ["-id"]
+    show_full_result_count = False
 
 
 @admin.register(Event)
 class EventAdmin(ReadOnlyAdmin):  # append-only, by the services
-    list_display = ["hand", "seq", "version", "kind", "created_at"]
-    list_select_related = ["hand"]
+    list_display = ["table", "hand_number", "seq", "version", "kind", "created_at"]
+    list_select_related = ["hand__table"]
+    search_fields = ["=hand__table__public_id"]
+    ordering = ["-id"]
+    show_full_result_count = False  # a COUNT of every event ever logged, on each page
+
+    @admin.display(description=_("table"), ordering="hand__table")
+    def table(self, obj):
+        return obj.hand.table.public_id
+
+    @admin.display(description=_("hand"), ordering="hand")
+    def hand_number(self, obj):
+        return obj.hand.number

@@ -628,3 +628,27 @@ def test_a_staff_member_who_manages_players_cannot_raise_their_own_rights(
     # A player is still the staff member's to look after.
     alice_page = reverse("admin:accounts_user_change", args=[alice.pk])
     assert 'name="_save"' in client.get(alice_page).content.decode()
+
+
+def test_an_operator_finds_a_table_its_hands_and_events_by_player_or_table_id(
+    staff, client, alice, bob, outsider
+):
+    """"My table is stuck": the table list is searched by the player's name and shows who
+    sits there; its hands and events by the table's public id, newest first."""
+    from mahjong.tables import services
+
+    classic = Ruleset.objects.get(slug="classic")
+    old = services.open_table(classic, [outsider, bob])
+    services.leave(old, outsider)
+    table = services.open_table(classic, [alice, bob])
+    tables = client.get(reverse("admin:tables_table_changelist"), {"q": "alice"})
+    assert [t.pk for t in tables.context["cl"].result_list] == [table.pk]
+    assert "Alice · Bob" in tables.content.decode()
+    hands = client.get(reverse("admin:tables_hand_changelist"), {"q": table.public_id})
+    assert [h.table_id for h in hands.context["cl"].result_list] == [table.pk]
+    events = client.get(reverse("admin:tables_event_changelist"), {"q": table.public_id})
+    listed = list(events.context["cl"].result_list)
+    assert listed and {e.hand.table_id for e in listed} == {table.pk}
+    assert [e.pk for e in listed] == sorted((e.pk for e in listed), reverse=True)
+    link = rf'class="field-table"><a [^>]*>{table.public_id}</a>'
+    assert re.search(link, events.content.decode())
