@@ -6,6 +6,7 @@ everyone except the bank, the account grants are paid from.
 """
 
 from django.contrib.auth.models import AbstractUser
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
 from django.urls import reverse
@@ -182,6 +183,26 @@ class RankLevel(models.Model):
 
     def __str__(self):
         return f"{self.level} {self.name}"
+
+    def clean(self):
+        """A higher level needs a higher rank score: out of order, a player would climb
+        from level 3 down to level 2 (the level shown is found by the threshold)."""
+        if self.level is None or self.threshold is None:
+            return
+        others = RankLevel.objects.exclude(pk=self.pk)
+        below = others.filter(level__lt=self.level, threshold__gte=self.threshold).first()
+        above = others.filter(level__gt=self.level, threshold__lte=self.threshold).first()
+        clash = below or above
+        if clash is not None:
+            raise ValidationError(
+                {
+                    "threshold": _(
+                        "Level %(other)s needs %(score)s: a higher level needs a higher "
+                        "rank score."
+                    )
+                    % {"other": clash.level, "score": f"{clash.threshold:,}"}
+                }
+            )
 
     @property
     def display_name(self) -> str:

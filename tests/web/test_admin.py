@@ -652,3 +652,21 @@ def test_an_operator_finds_a_table_its_hands_and_events_by_player_or_table_id(
     assert [e.pk for e in listed] == sorted((e.pk for e in listed), reverse=True)
     link = rf'class="field-table"><a [^>]*>{table.public_id}</a>'
     assert re.search(link, events.content.decode())
+
+
+def test_a_rank_level_out_of_order_is_refused(staff, client):
+    """Level 5 at 100 points while level 4 needs 150: a player at 160 points would read
+    level 4 above level 5's threshold. The threshold must rise with the level."""
+    from accounts.models import RankLevel
+
+    five = RankLevel.objects.get(level=5)
+    url = reverse("admin:accounts_ranklevel_change", args=[five.pk])
+    data = {"level": 5, "name": five.name, "name_en": five.name_en, "threshold": 100}
+    response = client.post(url, data)
+    assert response.status_code == 200
+    assert form_errors(response, "threshold") == [
+        "Level 4 needs 150: a higher level needs a higher rank score."
+    ]
+    assert RankLevel.objects.get(pk=five.pk).threshold == 300
+    assert client.post(url, {**data, "threshold": 299}).status_code == 302  # in order
+    assert RankLevel.objects.get(pk=five.pk).threshold == 299
