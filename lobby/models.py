@@ -31,6 +31,11 @@ def engine_choices() -> list[tuple[str, str]]:
     return [(slug, f"{rs.name_zh} / {rs.name_en} ({slug})") for slug, rs in RULESETS.items()]
 
 
+def _engine_name(slug: str) -> str:
+    engine = RULESETS[slug]
+    return engine.name_en if get_language() == "en" else engine.name_zh
+
+
 class BilingualName:
     """For models with ``name`` (Chinese) and ``name_en``: shown in the active language."""
 
@@ -71,6 +76,20 @@ class Ruleset(BilingualName, models.Model):
     def clean(self):
         if self.engine_slug not in RULESETS:
             raise ValidationError({"engine_slug": _("Choose one of the engine rulesets.")})
+        if self.is_solo and self.pk:
+            # The reverse of RoomTier.clean: the rooms playing this row would play it too.
+            rooms = ", ".join(str(tier) for tier in self.tiers.all())
+            if rooms:
+                raise ValidationError(
+                    {
+                        "engine_slug": _(
+                            "%(rooms)s play this ruleset in two-player rooms; %(engine)s is "
+                            "played against the computer. Give those rooms another ruleset "
+                            "first."
+                        )
+                        % {"rooms": rooms, "engine": _engine_name(self.engine_slug)}
+                    }
+                )
         try:
             self.engine()
         except InvalidRuleset as exc:

@@ -670,3 +670,20 @@ def test_a_rank_level_out_of_order_is_refused(staff, client):
     assert RankLevel.objects.get(pk=five.pk).threshold == 300
     assert client.post(url, {**data, "threshold": 299}).status_code == 302  # in order
     assert RankLevel.objects.get(pk=five.pk).threshold == 299
+
+
+def test_a_ruleset_that_rooms_play_cannot_become_the_solo_stage_rules(staff, client):
+    """RoomTier refuses the stage rules; switching the ruleset under the rooms instead made
+    every room on it play the one-player stage engine."""
+    classic = Ruleset.objects.get(slug="classic")
+    rooms = ", ".join(t.name_en for t in classic.tiers.all())
+    response = client.post(change_url(classic), ruleset_form(classic, engine_slug="stage"))
+    assert response.status_code == 200
+    assert form_errors(response, "engine_slug") == [
+        f"{rooms} play this ruleset in two-player rooms; Stage mode is played against the "
+        "computer. Give those rooms another ruleset first."
+    ]
+    assert Ruleset.objects.get(pk=classic.pk).engine_slug == "classic"
+    unused = Ruleset.objects.create(slug="spare", engine_slug="classic", name="备用")
+    response = client.post(change_url(unused), ruleset_form(unused, engine_slug="stage"))
+    assert response.status_code == 302
