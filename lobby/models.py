@@ -76,6 +76,20 @@ class Ruleset(BilingualName, models.Model):
     def clean(self):
         if self.engine_slug not in RULESETS:
             raise ValidationError({"engine_slug": _("Choose one of the engine rulesets.")})
+        if not self.is_active and self.pk:
+            # Rooms go on dealing whatever ruleset they name: an "inactive" ruleset would
+            # still be played in them.
+            rooms = ", ".join(str(tier) for tier in self.tiers.filter(is_active=True))
+            if rooms:
+                raise ValidationError(
+                    {
+                        "is_active": _(
+                            "%(rooms)s are open and play this ruleset: close them or give "
+                            "them another ruleset first."
+                        )
+                        % {"rooms": rooms}
+                    }
+                )
         if self.is_solo and self.pk:
             # The reverse of RoomTier.clean: the rooms playing this row would play it too.
             rooms = ", ".join(str(tier) for tier in self.tiers.all())
@@ -181,6 +195,15 @@ class RoomTier(BilingualName, models.Model):
                 {
                     "bot_fill_seconds": _("At most %(max)s seconds (empty or 0: never).")
                     % {"max": MAX_BOT_FILL_SECONDS}
+                }
+            )
+        if self.ruleset_id and self.is_active and not self.ruleset.is_active:
+            raise ValidationError(
+                {
+                    "ruleset": _(
+                        "%(ruleset)s is not active: an open room cannot play it."
+                    )
+                    % {"ruleset": self.ruleset}
                 }
             )
         if self.ruleset_id and self.ruleset.is_solo:

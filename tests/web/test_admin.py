@@ -687,3 +687,32 @@ def test_a_ruleset_that_rooms_play_cannot_become_the_solo_stage_rules(staff, cli
     unused = Ruleset.objects.create(slug="spare", engine_slug="classic", name="备用")
     response = client.post(change_url(unused), ruleset_form(unused, engine_slug="stage"))
     assert response.status_code == 302
+
+
+def test_an_inactive_ruleset_is_not_played_in_an_open_room(staff, client):
+    """Unticking "active" on a ruleset left every open room on it dealing that ruleset in
+    the lobby. The ruleset names the open rooms instead; a room cannot open on it."""
+    classic = Ruleset.objects.get(slug="classic")
+    rooms = ", ".join(t.name_en for t in classic.tiers.filter(is_active=True))
+    response = client.post(change_url(classic), {**ruleset_form(classic), "is_active": ""})
+    assert form_errors(response, "is_active") == [
+        f"{rooms} are open and play this ruleset: close them or give them another ruleset "
+        "first."
+    ]
+    assert Ruleset.objects.get(pk=classic.pk).is_active
+    spare = Ruleset.objects.create(slug="spare", engine_slug="classic", name="备用")
+    response = client.post(change_url(spare), {**ruleset_form(spare), "is_active": ""})
+    assert response.status_code == 302
+    tier = RoomTier.objects.get(slug="novice")
+    response = client.post(
+        reverse("admin:lobby_roomtier_change", args=[tier.pk]),
+        {
+            "slug": "novice", "name": "新手场", "name_en": "Novice", "ruleset": spare.pk,
+            "beans_per_point": 50, "entry_min": 1_000, "entry_max": 8_000, "is_active": "on",
+            "ordering": 0, "bot_fill_level": "efficient",
+        },
+    )
+    assert response.context["adminform"].form.errors["ruleset"] == [
+        "备用 is not active: an open room cannot play it."
+    ]
+    assert RoomTier.objects.get(pk=tier.pk).ruleset_id == classic.pk
