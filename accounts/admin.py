@@ -173,6 +173,12 @@ class UserAdmin(DjangoUserAdmin):
 
     def get_readonly_fields(self, request, obj=None):
         fields = super().get_readonly_fields(request, obj)
+        if obj is not None:
+            # What an account is was fixed when it was made (sign-up, the built-in bots,
+            # house and bank): the bank may hold a negative balance, only it (the form
+            # hit the database's check, a 500), a house or bank more is refused by a
+            # constraint, and a player turned bot would be moved by the bot worker.
+            fields = (*fields, "kind")
         if not request.user.is_superuser:
             fields = (*fields, *self.STAFF_FIELDS)
         return fields

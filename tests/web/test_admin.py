@@ -601,7 +601,7 @@ def test_a_staff_member_who_manages_players_cannot_raise_their_own_rights(
     page = client.get(own).content.decode()
     assert 'name="is_superuser"' not in page and 'name="user_permissions"' not in page
     data = {
-        "username": "staffer", "kind": "player", "nickname": "Sneaky", "rank_score": 0,
+        "username": "staffer", "nickname": "Sneaky", "rank_score": 0,
         "games_played": 0, "games_won": 0, "best_fan": 0, "is_active": "on",
         "is_superuser": "on", "is_staff": "on", "user_permissions": [1, 2, 3],
         "ledger-TOTAL_FORMS": 0, "ledger-INITIAL_FORMS": 0,
@@ -716,3 +716,19 @@ def test_an_inactive_ruleset_is_not_played_in_an_open_room(staff, client):
         "备用 is not active: an open room cannot play it."
     ]
     assert RoomTier.objects.get(pk=tier.pk).ruleset_id == classic.pk
+
+
+def test_what_an_account_is_cannot_be_changed_in_the_admin(staff, client, alice):
+    """Turning the bank (whose balance is negative by design) into a player was a 500 from
+    the database's check; a player made house or bank met a constraint's raw message."""
+    bank = User.objects.get(kind=User.Kind.BANK)
+    for user, kind in ((bank, "player"), (alice, "house"), (alice, "bot")):
+        url = reverse("admin:accounts_user_change", args=[user.pk])
+        assert 'name="kind"' not in client.get(url).content.decode()
+        data = {
+            "username": user.username, "kind": kind, "nickname": user.nickname,
+            "rank_score": 0, "games_played": 0, "games_won": 0, "best_fan": 0,
+            "is_active": "on", "ledger-TOTAL_FORMS": 0, "ledger-INITIAL_FORMS": 0,
+        }
+        assert client.post(url, data).status_code == 302
+        assert User.objects.get(pk=user.pk).kind == user.kind
