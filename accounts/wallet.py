@@ -201,6 +201,9 @@ def adjust(user: User, amount: int, *, note: str, actor: User | None, key: str) 
         )
     if not note.strip():
         raise WalletError(_("Give a reason for the adjustment."))
+    if user.kind == User.Kind.BANK:
+        # Its counterpart is the bank itself: a posting with one account twice.
+        raise WalletError(_("The bank pays every adjustment: it cannot be adjusted itself."))
     reason = Reason.ADMIN_GRANT if amount > 0 else Reason.ADMIN_DEDUCT
     return post(
         [(bank(), -amount), (user, amount)], reason=reason, key=key, note=note.strip(), actor=actor

@@ -732,3 +732,18 @@ def test_what_an_account_is_cannot_be_changed_in_the_admin(staff, client, alice)
         }
         assert client.post(url, data).status_code == 302
         assert User.objects.get(pk=user.pk).kind == user.kind
+
+
+def test_adjusting_the_bank_is_refused_with_a_message(staff, client, alice):
+    """The bank pays every adjustment: adjusting it posted to it twice (a ValueError, a
+    500 for the whole batch, the other players' grants rolled back or not by chance)."""
+    bank = User.objects.get(kind=User.Kind.BANK)
+    form_page = _action(client, "adjust_beans", [bank, alice])
+    token = form_page.context["form"].initial["token"]
+    data = {"apply": "1", "amount": "500", "note": "test", "token": token}
+    done = _action(client, "adjust_beans", [bank, alice], follow=True, **data)
+    assert [str(m) for m in done.context["messages"]] == [
+        "The bank pays every adjustment: it cannot be adjusted itself.",
+        "Adjusted the beans of 1 player.",
+    ]
+    assert User.objects.get(pk=alice.pk).beans == 20_500
