@@ -747,3 +747,22 @@ def test_adjusting_the_bank_is_refused_with_a_message(staff, client, alice):
         "Adjusted the beans of 1 player.",
     ]
     assert User.objects.get(pk=alice.pk).beans == 20_500
+
+
+def test_closing_a_stage_table_mid_hand_gives_the_stake_back(staff, client, alice):
+    """关卡: the hand called off is a drawn stage hand, and a drawn stage hand returns the
+    stake (RULES.md 3.13.4 takes it only from a player who leaves)."""
+    from mahjong.stages import services as stages
+    from mahjong.tables.models import Table
+
+    before = User.objects.get(pk=alice.pk).beans
+    table = stages.play(alice)
+    staked = User.objects.get(pk=alice.pk).beans
+    response = _close_tables(client, [table])
+    assert [str(m) for m in response.context["messages"]] == [
+        "Closed 1 table (hands called off: 1)."
+    ]
+    assert Table.objects.get(pk=table.pk).status == Table.Status.FINISHED
+    assert table.current_hand().result["kind"] == "draw"
+    assert staked < before  # the stake left when the hand was dealt
+    assert User.objects.get(pk=alice.pk).beans == before
