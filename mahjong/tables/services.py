@@ -41,6 +41,7 @@ from .models import Hand, Seat, Table
 log = logging.getLogger(__name__)
 
 SWEEP_GRACE = datetime.timedelta(seconds=3)  # a lost timer delays a turn by this, not more
+CALL_OFF = "call_off"  # the action logged for a hand the operator ended (lobby.replays)
 ABANDONED_AFTER = datetime.timedelta(minutes=10)  # a table between hands with nobody at it
 
 
@@ -248,7 +249,7 @@ def _save(
     if new.ended:
         hand.seed = new.seed.hex()
         hand.ended_at = timezone.now()
-        hand.result = _finish(locked, new)
+        hand.result = _finish(locked, new, counted=action != CALL_OFF)
     _schedule(hand, new, locked.seats)
     if new.ended:
         hand.save()
@@ -524,9 +525,6 @@ def suspended(user) -> int:
     return closed
 
 
-CALL_OFF = "call_off"  # the action logged for a hand the operator ended (lobby.replays)
-
-
 def close_by_operator(table_id: int) -> str:
     """The operator closes a table from the admin (a stuck one, say). A hand in play ends
     drawn (engine.call_off): the operator cannot tell who is to blame, so nobody wins,
@@ -594,9 +592,11 @@ def heartbeat(channel: str, table_id: int) -> int | None:
 # ----- the end of a hand: fans, settlement, the next hand --------------------------------
 
 
-def _finish(locked: Locked, state: GameState) -> dict:
+def _finish(locked: Locked, state: GameState, counted: bool = True) -> dict:
     """What the end-of-hand panel shows, and the beans moved through the wallet ledger in
-    this same transaction (idempotent per hand by the ledger's key)."""
+    this same transaction (idempotent per hand by the ledger's key). A hand the operator
+    called off is not ``counted``: it was never played out, so it adds to nobody's games
+    played, rank score or rating (a stage stake still comes back, as on any draw)."""
     table, outcome, rs = locked.table, state.outcome, state.ruleset
     score = score_win(rs, outcome.context) if outcome.context is not None else None
     if score is not None and not score.is_win:
@@ -639,9 +639,10 @@ def _finish(locked: Locked, state: GameState) -> dict:
         from mahjong.stages.services import settle_stage_hand
 
         result.update(settle_stage_hand(table, locked.hand.number, state, score))
-    _record_stats(locked, outcome, score)
-    _record_rank(locked, result["deltas"])
-    ratings.record_ranked_hand(locked, result)  # Glicko-2 and leaderboard rows, once per hand
+    if counted:
+        _record_stats(locked, outcome, score)
+        _record_rank(locked, result["deltas"])
+        ratings.record_ranked_hand(locked, result)  # Glicko-2 and leaderboard rows, once
     return result
 
 

@@ -8,6 +8,7 @@ from django.urls import reverse
 
 from accounts.models import LedgerEntry, User
 from lobby.models import Leaderboard, RoomTier, Ruleset
+from mahjong.ratings.models import HandResult
 
 pytestmark = pytest.mark.django_db
 
@@ -522,6 +523,13 @@ def test_an_operator_closes_a_stuck_table_and_the_hand_in_play_ends_drawn(
     assert hand.result["kind"] == "draw" and hand.result["beans"] in (None, [0, 0])
     assert LedgerEntry.objects.count() == ledger_rows
     assert [u.beans for u in User.objects.filter(pk__in=[alice.pk, bob.pk])] == [20_000] * 2
+    # Never played out, so it counts for nothing: no game played, rank score or rating.
+    players = User.objects.filter(pk__in=[alice.pk, bob.pk])
+    assert [(u.games_played, u.rank_score) for u in players] == [
+        (alice.games_played, alice.rank_score),
+        (bob.games_played, bob.rank_score),
+    ]
+    assert not hand.ranked and not HandResult.objects.filter(hand=hand).exists()
     steps = replays.rebuild(hand)
     assert steps[-1].action == "call_off" and steps[-1].state.ended
     page = client.get(reverse("history:replay", args=[table.public_id, hand.number]),
