@@ -125,3 +125,23 @@ def test_the_match_history_and_the_profile_fit_a_phone(
         assert {m["lang"] for m in pages.values()} == {language}
         wrong = {where: problems(m) for where, m in pages.items() if problems(m)}
         assert wrong == {}
+
+
+# Every control of the top bar and of the row forms (the bot's level and ruleset, the
+# room's bot) that is less than 24px tall: WCAG 2.2's minimum target, a thumb's tap.
+SMALL_TARGETS = """() => [...document.querySelectorAll(
+    '.nav a, .nav button, .row-form select, .row-form button, #replay-speed')]
+  .map(el => [el.dataset.testid || el.textContent.trim().slice(0, 20),
+              el.getBoundingClientRect().height])
+  .filter(([_name, height]) => height < 24)"""
+
+
+def test_the_top_bar_and_the_row_forms_are_tap_targets_on_a_phone(browser, site, site_database):
+    """The lobby's bot selects were 19px tall, the top bar's links 16px."""
+    with new_player_on_a_phone(browser, site, site_database, "en", 360) as (page, _name):
+        small = {"lobby": page.evaluate(SMALL_TARGETS)}
+        page.goto(f"{site}/rooms/new/")
+        page.click("form button.primary")
+        page.wait_for_selector("[data-testid=room-bot-level]")
+        small["room"] = page.evaluate(SMALL_TARGETS)
+        assert small == {"lobby": [], "room": []}
