@@ -24,8 +24,8 @@ FEATURES = (STREAK_BONUS, START_EXCHANGE, FIVE_HAIDI, DRAW_ANY, BLEED, BLEED_YAK
 FEATURE_NAMES = {
     STREAK_BONUS: ("三连庄拍分", "Triple dealer streak bonus"),
     START_EXCHANGE: ("起始换牌", "Exchange tiles at the start"),
-    FIVE_HAIDI: ("五张海底摸牌", "Five haidi draws (五张海底摸牌)"),
-    DRAW_ANY: ("随机摸任意牌", "Pick any tile (搓牌, 游戏中换牌)"),
+    FIVE_HAIDI: ("五张海底摸牌", "Five extra draws at the end (五张海底摸牌)"),
+    DRAW_ANY: ("随机摸任意牌", "Pick from the wall and swap (搓牌, 游戏中换牌)"),
     BLEED: ("平常番配牌大出血", "Big-bleed deal (regular hand)"),
     BLEED_YAKUMAN: ("役满型配牌大出血", "Big-bleed deal (yakuman)"),
 }

@@ -64,8 +64,10 @@ def test_the_stage_table_in_english_names_and_joins_the_features_in_english(alic
     client = client_of(alice)
     client.cookies.load({"django_language": "en"})
     html = client.get(reverse("stages:home")).content.decode()
-    assert "Exchange tiles at the start, Five haidi draws (五张海底摸牌)" in html
+    assert "Exchange tiles at the start, Five extra draws at the end (五张海底摸牌)" in html
+    assert "Pick from the wall and swap (搓牌, 游戏中换牌)" in html
     assert "、" not in html
+    assert "haidi" not in html.lower()  # pinyin no English player reads ("Five haidi draws")
 
 
 def test_playing_opens_a_table_against_the_strong_computer_and_places_the_stake(alice, client_of):
