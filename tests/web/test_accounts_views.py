@@ -262,6 +262,8 @@ def test_a_fields_error_and_help_are_tied_to_it_for_screen_readers(alice, builti
         html = response.content.decode()
         assert 'aria-invalid="true"' in html, response.request["PATH_INFO"]
         assert not any(_described_by(html).values()), _described_by(html)
+    settings = c.get(reverse("accounts:preferences")).content.decode()  # the switches' help
+    assert _described_by(settings) and not any(_described_by(settings).values())
 
 
 def test_the_lobbys_room_code_field_is_named_for_screen_readers(alice, builtin, client_of):
