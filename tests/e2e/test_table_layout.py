@@ -59,6 +59,16 @@ def test_fourteen_tiles_are_tap_targets_on_a_360px_phone(browser, site, site_dat
         assert len(m["widths"]) == 14, "the hand ended before a turn with 14 tiles"
         assert overflow(m) == []
         assert min(m["widths"]) >= 24, m["widths"]
+        # the status bar's "Round 東": the word is centred on its tile (it sat on the tile's
+        # bottom line, below the bar's other words)
+        offset = page.evaluate("""() => {
+          const span = [...document.querySelectorAll('#mj-status > span')]
+            .find(s => s.querySelector('.tile'));
+          const range = document.createRange(); range.selectNodeContents(span.firstChild);
+          const word = range.getBoundingClientRect();
+          const tile = span.querySelector('.tile').getBoundingClientRect();
+          return Math.abs((word.top + word.bottom) / 2 - (tile.top + tile.bottom) / 2); }""")
+        assert offset < 2, offset
 
 
 @pytest.mark.parametrize("size", SIZES)
