@@ -51,8 +51,10 @@ class NicknameForm(forms.ModelForm):
         model = User
         fields = ("nickname",)
         labels = {"nickname": _("Nickname")}
-        # The profile shows the field inline, without its <label>: name it for screen readers.
-        widgets = {"nickname": forms.TextInput(attrs={"aria-label": _("Nickname")})}
+        # The profile shows the field inline, without its <label>: name it for screen readers,
+        # and say what it is on screen while empty (a player without a nickname saw a blank box).
+        widgets = {"nickname": forms.TextInput(attrs={"aria-label": _("Nickname"),
+                                                      "placeholder": _("Nickname")})}
 
     def clean_nickname(self):
         return check_nickname_free(self.cleaned_data["nickname"], exclude_pk=self.instance.pk)

@@ -273,3 +273,12 @@ def test_the_lobbys_room_code_field_is_named_for_screen_readers(alice, builtin, 
 
     field = re.search(r'<input type="text" name="code"[^>]*>', html).group(0)
     assert 'aria-label="房间号"' in field, field
+
+
+def test_the_profiles_empty_nickname_box_says_what_it_is(make_player, client_of):
+    """Shown inline without a label: a player with no nickname saw a blank box."""
+    import re
+
+    html = client_of(make_player("nonick")).get(reverse("accounts:profile"), follow=True)
+    field = re.search(r'<input type="text" name="nickname"[^>]*>', html.content.decode()).group(0)
+    assert 'placeholder="昵称"' in field and 'aria-label="昵称"' in field, field
