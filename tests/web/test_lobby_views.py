@@ -491,3 +491,12 @@ def test_sitting_down_at_a_table_elsewhere_takes_the_player_out_of_the_queue(
     assert ticket.state == QueueTicket.State.CANCELLED
     quick(client_of(bob))
     assert not Match.objects.exists()
+
+
+def test_the_first_tab_stop_skips_the_top_bar_to_the_page(builtin, client):
+    """Keyboard users tabbed through the top bar's links on every page before reaching it."""
+    html = client.get(reverse("lobby:home")).content.decode()
+    body = html.split("<body", 1)[1].split(">", 1)[1]
+    first = re.search(r"<(a|button|input|select)\b[^>]*>([^<]*)", body)
+    assert 'href="#main"' in first.group(0) and first.group(2) == "跳到正文", first.group(0)
+    assert re.search(r'<main [^>]*id="main"', html)
