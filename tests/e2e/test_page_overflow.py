@@ -103,6 +103,20 @@ FINISHED_HAND = (
     "table = services.open_table(Ruleset.objects.get(slug='classic'), [me, bot]); "
     "services.leave(table, me)"
 )
+# Movements that make the bean ledger wide: settlements and an administrator's largest grant.
+LEDGER_ROWS = (
+    "from accounts.models import User; from accounts import wallet; "
+    "me = User.objects.get(username={name!r}); "
+    "[wallet.post([(wallet.bank(), -1800), (me, 1800)], reason='settlement', key=f'e2e:{{i}}:'"
+    " + me.username) for i in range(3)]; "
+    "wallet.adjust(me, 1_000_000_000, note='compensation', actor=None, key='e2e:' + me.username)"
+)
+
+# Whether anything in a card sticks out of it (a table wider than its card would).
+CARDS_OVERFLOW = """() => [...document.querySelectorAll('.card')]
+  .filter(card => card.scrollWidth > card.clientWidth)
+  .map(card => `${card.querySelector('h1, h2')?.textContent.trim()}: `
+               + `${card.scrollWidth} > ${card.clientWidth}`)"""
 
 
 @pytest.mark.parametrize("width", PHONES)
@@ -116,12 +130,15 @@ def test_the_match_history_and_the_profile_fit_a_phone(
 
     with new_player_on_a_phone(browser, site, site_database, language, width) as (page, name):
         site_shell(site_database, FINISHED_HAND.format(name=name))
+        site_shell(site_database, LEDGER_ROWS.format(name=name))
         page.goto(f"{site}/history/")
         page.wait_for_selector("table.history-list tbody tr")
         pages = {"history": measure(page)}
         assert right(page, ".history-scroll") <= width
         page.goto(f"{site}/accounts/profile/")
         pages["profile"] = measure(page)
+        assert page.locator(".profile table tbody tr").count() == 5
+        assert page.evaluate(CARDS_OVERFLOW) == []  # the bean ledger stays in its card
         assert {m["lang"] for m in pages.values()} == {language}
         wrong = {where: problems(m) for where, m in pages.items() if problems(m)}
         assert wrong == {}
