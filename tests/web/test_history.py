@@ -349,3 +349,18 @@ def test_a_stage_hands_beans_count_its_stake(client, client_of, alice):
     for page in (hand_page, profile):
         assert "关卡押分" in page and "stage stake" not in page
     assert "关卡得分" in profile and "stage hand" not in profile
+
+
+def test_an_empty_history_says_why_rather_than_that_no_game_matches(client, client_of, alice, bob):
+    """A new player has no finished game: not "no game matches" (nothing was filtered)."""
+    mine = client_of(alice).get(reverse("history:player", args=[alice.public_id])).content
+    mine = mine.decode()
+    assert "还没有已结束的对局" in mine and "没有符合条件" not in mine
+    assert f'href="{reverse("lobby:home")}"' in mine
+    theirs = client.get(reverse("history:player", args=[bob.public_id])).content.decode()
+    assert f"{bob.display_name} 还没有已结束的对局。" in theirs and "你打完" not in theirs
+    filtered = client_of(alice).get(reverse("history:mine"), {"result": "won"}, follow=True)
+    assert "没有符合条件的已结束对局。" in filtered.content.decode()
+    english = client_of(alice).get(reverse("history:player", args=[alice.public_id]),
+                                   HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "No finished games yet" in english
