@@ -57,15 +57,23 @@
     }
   });
 
-  document.addEventListener("DOMContentLoaded", function () {
-    playButton().addEventListener("click", function (event) {
-      event.preventDefault();
-      playButton().blur(); // space must not also "click" the focused button
-      toggle();
-    });
-    document.getElementById("replay-speed").addEventListener("change", schedule);
-    document.body.addEventListener("htmx:afterSettle", function (event) {
-      if (event.target && event.target.id === "replay-board") schedule();
-    });
+  // Listened for on the document, not on the button and the select: the browser's Back
+  // restores the page from htmx's history cache as new elements, which would have lost
+  // listeners of their own (Play then did nothing).
+  document.addEventListener("click", function (event) {
+    if (!event.target.closest || !event.target.closest("#replay-play")) return;
+    event.preventDefault();
+    playButton().blur(); // space must not also "click" the focused button
+    toggle();
+  });
+  document.addEventListener("change", function (event) {
+    if (event.target && event.target.id === "replay-speed") schedule();
+  });
+  document.addEventListener("htmx:afterSettle", function (event) {
+    if (event.target && event.target.id === "replay-board") schedule();
+  });
+  document.addEventListener("htmx:historyRestore", function () {
+    if (timer) { clearTimeout(timer); timer = null; }
+    if (playButton()) setPlaying(false); // a restored page was cached mid-play: it is paused
   });
 })();

@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -44,7 +45,8 @@ def finished_hand(site, site_database):
     env = {k: v for k, v in os.environ.items() if k not in {"REDIS_URL", "MAHJONG_TEST_SEED"}}
     env.update(DATABASE_URL=site_database, DEBUG="true", MAHJONG_TESTING="true",
                DJANGO_SETTINGS_MODULE="mahjong.settings")
-    code = PLAY_A_HAND.format(suffix=os.getpid())
+    # a name of its own per use: two tests in one process each play a hand
+    code = PLAY_A_HAND.format(suffix=f"{os.getpid()}{time.monotonic_ns() % 10**6}")
     out = subprocess.run([sys.executable, str(ROOT / "manage.py"), "shell", "-c", code], env=env,
                          cwd=ROOT, check=True, capture_output=True, text=True, timeout=120)
     player, table, number, moves = out.stdout.split()[-4:]
@@ -120,5 +122,31 @@ def test_keys_step_through_the_replay_and_autoplay_reaches_the_end(browser, site
         paused = step_of(page)
         page.wait_for_timeout(800)
         assert step_of(page) <= paused + 1  # at most the step already asked for
+    finally:
+        context.close()
+
+
+def test_the_play_button_works_after_the_browsers_back(browser, site, finished_hand):
+    """Back restores the replay from htmx's history cache as new elements: the Play button
+    and the speed select must still work (their listeners were on the old elements)."""
+    _history, path, last = finished_hand
+    context = browser.new_context(locale="en-US", viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    try:
+        page.goto(f"{site}{path}")
+        page.wait_for_load_state("domcontentloaded")
+        page.click("[data-nav=next]")
+        wait_for_step(page, 1)
+        page.click("[data-nav=next]")
+        wait_for_step(page, 2)
+        page.go_back()
+        wait_for_step(page, 1)
+        page.select_option("#replay-speed", "250")
+        page.click("#replay-play")
+        assert page.get_attribute("#replay-play", "aria-pressed") == "true"
+        wait_for_step(page, 3)
+        page.click("#replay-play")
+        assert page.get_attribute("#replay-play", "aria-pressed") == "false"
     finally:
         context.close()
