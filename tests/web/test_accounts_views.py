@@ -180,10 +180,12 @@ def test_the_biggest_hand_is_named_in_the_pages_language(alice, client):
     # as tables.services stores it: the fans' Chinese names, joined by 、
     User.objects.filter(pk=alice.pk).update(best_fan=62, best_hand="清龙、混一色、门前清、花牌")
     page = client.get(alice.get_absolute_url()).content.decode()
-    assert "62 番 · 清龙、混一色、门前清、花牌" in page
+    # the fans on a line of their own under the count (a long list on a phone)
+    assert '62 番</span><span class="fans muted small">清龙、混一色、门前清、花牌</span>' in page
     client.post(reverse("set_language"), {"language": "en", "next": "/"})
     page = client.get(alice.get_absolute_url()).content.decode()
-    assert "62 fan · Pure straight, Half flush, Concealed hand, Flower" in page
+    assert ('>62 fan</span><span class="fans muted small">'
+            "Pure straight, Half flush, Concealed hand, Flower<") in page
     assert "混一色" not in page
 
 
@@ -282,3 +284,11 @@ def test_the_profiles_empty_nickname_box_says_what_it_is(make_player, client_of)
     html = client_of(make_player("nonick")).get(reverse("accounts:profile"), follow=True)
     field = re.search(r'<input type="text" name="nickname"[^>]*>', html.content.decode()).group(0)
     assert 'placeholder="昵称"' in field and 'aria-label="昵称"' in field, field
+def test_a_bots_profile_has_no_rank_progress(client, builtin):
+    """A bot is never ranked: its profile (linked from a match page) shows no level and no
+    "40 more to 雀仔" it could never earn."""
+    from accounts.models import User
+
+    bot = User.objects.filter(kind=User.Kind.BOT).order_by("pk").first()
+    page = client.get(bot.get_absolute_url()).content.decode()
+    assert "电脑不参与排位" in page and "等级分 0<" not in page and "还差" not in page
