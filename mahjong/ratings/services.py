@@ -5,7 +5,7 @@ Glicko-2 game (win 1, exhaustive draw 0.5, loss 0; an escape loses) and is rated
 as a one-game rating period. The period that makes the deviation grow with inactivity is
 a day: every full ``RATING_PERIOD`` since a player's last rated hand adds one idle step
 (Glicko-2 step 6), up to a newcomer's 350. Which hands are ranked is tables.services'
-decision (``counts_for_rank``: room-tier tables of ranked matches); a hand against a
+decision (``is_ranked``: room-tier tables of ranked matches, any ruleset); a hand against a
 bot-filled seat gives the human a HandResult (its beans and fan are real) but no rating.
 """
 

@@ -714,21 +714,29 @@ def _only_for(rows: Q, field: str, value):
     return Case(When(rows, then=value), default=F(field), output_field=User._meta.get_field(field))
 
 
-def counts_for_rank(table: Table) -> bool:
-    """RULES.md 4.6: rank score counts the points of classic rooms (a room tier on the
-    classic rules), not private rooms, unranked matches or play vs a bot."""
-    if table.tier_id is None or table.ruleset.engine_slug != "classic":
+def is_ranked(table: Table) -> bool:
+    """Ranked play is a room tier's game, whatever its ruleset (ratings and the leaderboards'
+    hand results): not private rooms, unranked matches or play vs a bot."""
+    if table.tier_id is None:
         return False
     return table.match_id is None or table.match.ranked
 
 
+def counts_for_rank(table: Table) -> bool:
+    """RULES.md 4.6: the rank score counts the points of classic rooms only."""
+    return is_ranked(table) and table.ruleset.engine_slug == "classic"
+
+
 def _record_rank(locked: Locked, deltas: list[int]) -> None:
-    """Each human's net points of this hand into their rank score, in the settlement's
-    transaction; the hand's ``ranked`` flag (under the row lock) makes it once per hand."""
+    """Marks a ranked hand (the ratings read the flag) and adds each human's net points of
+    a classic room's hand to their rank score, in the settlement's transaction; the flag
+    (under the row lock) makes it once per hand."""
     hand = locked.hand
-    if hand.ranked or not counts_for_rank(locked.table):
+    if hand.ranked or not is_ranked(locked.table):
         return
     hand.ranked = True
+    if not counts_for_rank(locked.table):
+        return
     for seat in locked.seats:
         if not seat.is_bot:
             ranks.add_points(seat.user_id, deltas[seat.index])

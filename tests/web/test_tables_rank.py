@@ -66,3 +66,21 @@ def test_the_level_follows_the_score_down_as_well_as_up(duel, alice, bob, client
     assert ranks.progress(scores(alice)[0]).level == levels[0]
     page = client_of(alice).get("/accounts/profile/", follow=True).content.decode()
     assert levels[0].name in page and f"{levels[1].threshold - 13}" in page
+
+
+def test_a_room_on_other_rules_is_rated_but_leaves_the_rank_score(alice, bob):
+    """Ratings and the leaderboards' results cover every room's games (a 国标 board an
+    operator defines fills); the rank score counts classic rooms only (RULES.md 4.6)."""
+    from lobby.models import RoomTier, Ruleset
+    from mahjong.ratings.models import HandResult, Rating
+
+    tier = RoomTier.objects.get(slug="novice")
+    gb = Ruleset.objects.get(slug="gb")
+    table = services.open_table(gb, [alice, bob], tier=tier, beans_per_point=1)
+    services.leave(table, alice)
+    hand = table.current_hand()
+    assert hand.result["kind"] == "escape" and hand.result["deltas"][1] > 0
+    assert hand.ranked and services.is_ranked(table) and not services.counts_for_rank(table)
+    assert scores(alice, bob) == [0, 0]
+    assert HandResult.objects.filter(hand=hand).count() == 2
+    assert Rating.objects.filter(player__in=[alice, bob]).count() == 2
