@@ -44,6 +44,16 @@
 
   var KEYS = { ArrowLeft: "prev", ArrowRight: "next", Home: "first", End: "last" };
 
+  // A key pressed while a step is on its way would click the links of the board still
+  // shown, asking for the same step again (three quick presses of → went two steps): keys
+  // wait their turn and are sent one per swapped-in board.
+  var loading = false, queued = [];
+  function step(name) {
+    if (!loading) { go(name); return; }
+    if (name === "first" || name === "last") queued = [name];
+    else queued.push(name);
+  }
+
   document.addEventListener("keydown", function (event) {
     var tag = (event.target.tagName || "").toLowerCase();
     if (tag === "input" || tag === "select" || tag === "textarea" || event.altKey || event.ctrlKey || event.metaKey) return;
@@ -53,7 +63,7 @@
     } else if (KEYS[event.key]) {
       event.preventDefault();
       setPlaying(false);
-      go(KEYS[event.key]);
+      step(KEYS[event.key]);
     }
   });
 
@@ -69,11 +79,28 @@
   document.addEventListener("change", function (event) {
     if (event.target && event.target.id === "replay-speed") schedule();
   });
+  function forBoard(event) {
+    var target = event.detail && event.detail.target;
+    return target && target.id === "replay-board";
+  }
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    if (forBoard(event)) loading = true;
+  });
   document.addEventListener("htmx:afterSettle", function (event) {
-    if (event.target && event.target.id === "replay-board") schedule();
+    if (!event.target || event.target.id !== "replay-board") return;
+    loading = false;
+    if (queued.length) go(queued.shift());
+    else schedule();
+  });
+  ["htmx:responseError", "htmx:sendError"].forEach(function (name) {
+    document.addEventListener(name, function (event) {
+      if (forBoard(event)) { loading = false; queued = []; }
+    });
   });
   document.addEventListener("htmx:historyRestore", function () {
     if (timer) { clearTimeout(timer); timer = null; }
+    loading = false;
+    queued = [];
     if (playButton()) setPlaying(false); // a restored page was cached mid-play: it is paused
   });
 })();

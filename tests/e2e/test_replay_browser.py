@@ -88,6 +88,11 @@ def test_keys_step_through_the_replay_and_autoplay_reaches_the_end(browser, site
         wait_for_step(page, 2)
         page.keyboard.press("ArrowLeft")
         wait_for_step(page, 1)
+        for _ in range(3):  # quicker than the server answers: each press is one step
+            page.keyboard.press("ArrowRight")
+        wait_for_step(page, 4)
+        page.wait_for_timeout(300)
+        assert step_of(page) == 4 and page.url.endswith("?step=4")
         page.keyboard.press("End")
         wait_for_step(page, last)
         assert page.query_selector("[data-outcome]") is not None
