@@ -759,7 +759,10 @@ def ready_next(table: Table, user, after: int | None = None) -> Hand | None:
             return None
         if not locked.state.ended:
             raise TableError(_("The hand is still being played."))
-        Seat.objects.filter(pk=seat.pk).update(ready_next=True)
+        # asking for the next hand is the player's own click: they are back from 托管 (the
+        # "I'm back" button is not offered on the result screen), so the new hand starts
+        # with their own timer rather than auto-played moves.
+        Seat.objects.filter(pk=seat.pk).update(ready_next=True, auto_play=False, timeouts=0)
         waiting = Seat.objects.filter(table=table, ready_next=False, bot_level="").exists()
         if waiting:
             _notify_on_commit(locked.table, locked.hand.version)

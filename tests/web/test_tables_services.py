@@ -312,3 +312,15 @@ def test_a_wenzhou_escape_pays_the_progressive_base_not_one(alice, bob, escaper)
     penalty = 10 * (16 if escaper == dealer else 8)
     assert hand.result["points"] == penalty
     assert hand.result["beans"][escaper] == -penalty
+
+
+def test_asking_for_the_next_hand_ends_auto_play(duel, alice, bob):
+    """A player put on 托管 by timeouts who clicks "next hand" is back: the new hand must
+    not auto-play their moves (the result screen offers no "I'm back" button)."""
+    play_out(duel)  # every decision timed out: both seats are on auto-play
+    assert all(s.auto_play for s in Seat.objects.filter(table=duel))
+    services.ready_next(duel, alice)
+    services.ready_next(duel, bob)
+    assert duel.current_hand().number == 2
+    for seat in Seat.objects.filter(table=duel):
+        assert (seat.auto_play, seat.timeouts) == (False, 0)
