@@ -220,3 +220,20 @@ def test_a_second_click_on_next_hand_after_it_started_is_not_refused(
     # without the hand it was made on, a click during play is still refused
     refused = client_of(alice).post(url, headers=htmx()).content.decode()
     assert "本局尚未结束" in refused
+
+
+def test_a_player_waiting_for_the_next_hand_can_still_leave(client_of, duel, alice, bob, htmx):
+    """After "next hand" the panel says it waits for the opponent, who may never come back
+    (closed the page at the result): the Leave button must stay, or the page has no way
+    out (the status bar's Leave is for a hand in play only)."""
+    from tests.web.tables_support import play_out
+
+    play_out(duel)
+    client_of(alice).post(f"{duel.get_absolute_url()}next/", {"hand": "1"}, headers=htmx())
+    html = client_of(alice).get(duel.get_absolute_url()).content.decode()
+    assert "等待对手" in html and 'data-testid="leave"' in html
+    reply = client_of(alice).post(f"{duel.get_absolute_url()}leave/", headers=htmx())
+    assert reply["HX-Redirect"] == "/"
+    duel.refresh_from_db()
+    assert duel.status == Table.Status.FINISHED
+    assert "alice" in client_of(bob).get(duel.get_absolute_url()).content.decode().lower()
