@@ -556,12 +556,16 @@ def _close(table: Table, note: str) -> None:
 
 
 def back(table: Table, user) -> None:
-    """ "I'm back": the player takes over from auto-play (托管)."""
+    """ "I'm back": the player takes over from auto-play (托管). A seat not on auto-play
+    has nothing to take back: its click (a second tab, a repeat, a crafted post) changes
+    nothing, or each one would grant a whole new timer and stall the opponent for ever."""
     seat = seat_of(table, user)
     if seat is None:
         raise TableError(_("You are not seated at this table."))
     with transaction.atomic():
         locked = _lock(table.pk)
+        if not locked.seats[seat.index].auto_play:
+            return
         Seat.objects.filter(pk=seat.pk).update(auto_play=False, timeouts=0)
         locked.seats[seat.index].auto_play = False
         if not locked.state.ended:

@@ -229,8 +229,11 @@ def test_a_real_worker_times_out_a_decision_at_its_deadline_after_quick_moves(
 
 @pytest.mark.django_db(transaction=True)
 def test_im_back_gives_the_player_a_whole_timer_again(celery_worker, quick, alice, bob):
+    from mahjong.tables.models import Seat
+
     hand = move(quick, [alice, bob])
     player = [alice, bob][hand.game().turn]
+    Seat.objects.filter(table=quick, user=player).update(auto_play=True, timeouts=2)
     wait_until(lambda: timezone.now() > hand.deadline - datetime.timedelta(seconds=0.5))
     services.back(quick, player)
     renewed = quick.current_hand()
@@ -267,6 +270,7 @@ def test_im_back_landing_between_a_timers_read_and_its_lock_stops_the_auto_move(
     seat = Seat.objects.get(table=duel, user=player)
     assert (seat.auto_play, seat.timeouts) == (False, 0)
     # the sweeper's read of an overdue hand, raced the same way, does not move it either
+    Seat.objects.filter(table=duel, user=player).update(auto_play=True, timeouts=2)
     Hand.objects.filter(pk=hand.pk).update(deadline=timezone.now() - 10 * SECONDS)
     lock, clicks = services._lock, []
 
@@ -279,3 +283,14 @@ def test_im_back_landing_between_a_timers_read_and_its_lock_stops_the_auto_move(
     monkeypatch.setattr(services, "_lock", back_then_lock)
     assert services.sweep() == 0
     assert duel.current_hand().version == 1
+
+
+@pytest.mark.django_db
+def test_im_back_from_a_player_not_on_auto_play_gives_no_new_timer(duel, alice, bob):
+    """The button shows only in 托管; a post of it otherwise (a second tab, a crafted
+    request) must not renew the decision's deadline, or repeating it would stall the
+    opponent without end."""
+    hand = duel.current_hand()
+    player = [alice, bob][hand.game().turn]
+    services.back(duel, player)
+    assert duel.current_hand().deadline == hand.deadline
