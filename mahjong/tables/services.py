@@ -253,6 +253,10 @@ def _save(
     _schedule(hand, new, locked.seats)
     if new.ended:
         hand.save()
+        if match_over(new.ruleset, new.session) and locked.table.status == Table.Status.PLAYING:
+            # gb's 8-hand match ends with this hand: its result says so, rather than offering
+            # a "next hand" whose click would only close the table (ready_next)
+            _close(locked.table, notes.encode(gettext_noop("The match is over.")))
     else:
         compiled.save_move(hand)
     _notify_on_commit(locked.table, hand.version, origin)

@@ -237,3 +237,26 @@ def test_a_player_waiting_for_the_next_hand_can_still_leave(client_of, duel, ali
     duel.refresh_from_db()
     assert duel.status == Table.Status.FINISHED
     assert "alice" in client_of(bob).get(duel.get_absolute_url()).content.decode().lower()
+
+
+def test_the_last_hand_of_a_gb_match_says_the_match_is_over_instead_of_next_hand(
+    client_of, alice, bob
+):
+    """gb plays 8-hand matches: the 8th hand's result offered "next hand", and clicking it
+    only closed the table ("the match is over"). The result says so at once now."""
+    from lobby.models import Ruleset
+    from mahjong.tables import services
+    from tests.web.tables_support import play_out
+
+    table = services.open_table(Ruleset.objects.get(engine_slug="gb"), [alice, bob])
+    for number in range(1, 9):
+        play_out(table)
+        table.refresh_from_db()
+        if number < 8:
+            assert table.status == Table.Status.PLAYING
+            services.ready_next(table, alice)
+            services.ready_next(table, bob)
+    assert table.status == Table.Status.FINISHED
+    html = client_of(alice).get(table.get_absolute_url()).content.decode()
+    assert "data-outcome=" in html and "对局已结束" in html
+    assert 'data-testid="next-hand"' not in html and 'data-testid="to-lobby"' in html
