@@ -32,7 +32,7 @@ def round_wind(ruleset: Ruleset, hand_number: int) -> int:
 
 
 def match_over(ruleset: Ruleset, session: Session) -> bool:
-    """gb: the hand just played closed an 8-hand match (the next hand starts another)."""
+    """gb: the hand just played closed an 8-hand match (the table then closes)."""
     return bool(ruleset.match_hands) and session.hand_number % ruleset.match_hands == 0
 
 
