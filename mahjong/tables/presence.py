@@ -29,6 +29,18 @@ def _fresh_since(now: datetime.datetime) -> datetime.datetime:
     return now - datetime.timedelta(seconds=STALE)
 
 
+# A seat with no connection for this long is shown to the opponent as away (a reload or a
+# network blip is back sooner).
+AWAY_AFTER = datetime.timedelta(seconds=5)
+
+
+def shown_away(seat: Seat, now: datetime.datetime | None = None) -> bool:
+    """What the opponent's screen says of this seat (as read): away for AWAY_AFTER."""
+    if seat.disconnected_at is None or seat.connections > 0:
+        return False
+    return (now or timezone.now()) - seat.disconnected_at >= AWAY_AFTER
+
+
 def joined(seat: Seat, channel: str, now: datetime.datetime | None = None) -> None:
     now = now or timezone.now()
     with transaction.atomic():

@@ -124,6 +124,7 @@ def _seat_view(seat_data: dict, row: Seat, latest_seat: int | None = None) -> di
         "beans": row.user.beans,
         "bot": row.is_bot,
         "auto_play": row.auto_play,
+        "away": not row.is_bot and presence.shown_away(row),
         "count": seat_data["concealed_count"],
         "melds": [_meld(m) for m in seat_data["melds"]],
         "flowers": tiles_of(seat_data["flowers"]),

@@ -404,7 +404,10 @@ def sweep(now: datetime.datetime | None = None) -> int:
             moved += advance(hand_id, version, due_by=late)
         else:
             timer_fired(hand_id, timer_version)
-    presence.reap(now)  # connections of a dead web process: gone since their last heartbeat
+    # connections of a dead web process: gone since their last heartbeat, long enough for
+    # the opponent to be told at once
+    for seat_id in presence.reap(now):
+        announce_absence(seat_id, now)
     # Only seats whose table has a hand in play: a table left between hands (its player
     # closed the tab after the result) stays open, and would otherwise cost every sweep
     # of every worker a few queries, for ever.
@@ -579,16 +582,36 @@ def back(table: Table, user) -> None:
 
 
 def connected(seat: Seat, channel: str) -> None:
+    """A page's socket opened. A player the opponent was told is away is back: their
+    screens drop the tag (``seat`` was read before this connection counted)."""
     presence.joined(seat, channel)
+    if presence.shown_away(seat):
+        broadcast.group_send(seat.table.group, {"type": "hand.changed", "version": None})
 
 
 def disconnected(seat: Seat, channel: str) -> None:
-    """A connection closed; with none left during play, the escape clock starts."""
+    """A connection closed; with none left during play, the escape clock starts, and the
+    opponent is told once the player has stayed away past presence.AWAY_AFTER (a reload
+    comes back sooner, and should not flash a tag on the other screen)."""
     if presence.left(seat, channel):
         table = Table.objects.select_related("ruleset").get(pk=seat.table_id)
         if table.status == Table.Status.PLAYING:
             limit = table.ruleset.engine().timers.escape
             _enqueue_on_commit("escape_check", seat.pk, countdown=limit + 1)
+            away = presence.AWAY_AFTER.total_seconds()
+            _enqueue_on_commit("announce_absence", seat.pk, countdown=away + 0.5)
+
+
+def announce_absence(seat_id: int, now: datetime.datetime | None = None) -> bool:
+    """The task disconnected() sends: if the player is still away, the table's screens
+    re-render with the tag (presenters: the seat's ``away``)."""
+    seat = Seat.objects.select_related("table").filter(pk=seat_id).first()
+    if seat is None or seat.table.status != Table.Status.PLAYING:
+        return False
+    if not presence.shown_away(seat, now):
+        return False
+    broadcast.group_send(seat.table.group, {"type": "hand.changed", "version": None})
+    return True
 
 
 def heartbeat(channel: str, table_id: int) -> int | None:

@@ -35,6 +35,13 @@ def escape_check(seat_id: int) -> bool:
 
 
 @shared_task(ignore_result=True)
+def announce_absence(seat_id: int) -> bool:
+    from . import services
+
+    return services.announce_absence(seat_id)
+
+
+@shared_task(ignore_result=True)
 def sweep() -> int:
     from . import services
 

@@ -104,3 +104,44 @@ def test_a_heartbeat_is_one_statement_that_also_reads_the_tables_version(duel):
         assert presence.beat("beating!1", duel.pk, now=then) == (True, 57)  # the latest hand
     assert len(queries) == 1
     assert Connection.objects.get(channel_name="beating!1").last_seen == then
+
+
+def test_the_opponent_is_told_of_a_player_away_for_more_than_a_few_seconds(
+    duel, alice, bob, client_of, monkeypatch
+):
+    """A reload is back within a second or two and shows nothing; a player gone longer is
+    tagged on the other screen (told by a push: the task disconnected() sends, or the
+    sweeper for a dead process's connections), and untagged when back."""
+    from mahjong.tables import broadcast
+
+    hints = []
+    monkeypatch.setattr(broadcast, "group_send", lambda group, msg: hints.append(group))
+    seat = Seat.objects.get(table=duel, index=0)
+    services.connected(seat, "chan-a")
+    services.disconnected(Seat.objects.get(pk=seat.pk), "chan-a")
+
+    def bobs_page():
+        return client_of(bob).get(duel.get_absolute_url()).content.decode()
+
+    assert 'data-testid="opp-away"' not in bobs_page()
+    assert not services.announce_absence(seat.pk) and hints == []  # a reload's blip
+    gone = timezone.now() - presence.AWAY_AFTER - seconds(1)
+    Seat.objects.filter(pk=seat.pk).update(disconnected_at=gone)
+    assert 'data-testid="opp-away"' in bobs_page()
+    alices_page = client_of(alice).get(duel.get_absolute_url()).content.decode()
+    assert 'data-testid="opp-away"' not in alices_page  # her own seat is not tagged
+    assert services.announce_absence(seat.pk) and hints == [duel.group]
+    services.connected(Seat.objects.get(pk=seat.pk), "chan-b")  # back: the tag goes
+    assert hints == [duel.group] * 2
+    assert 'data-testid="opp-away"' not in bobs_page()
+
+
+def test_the_sweeper_tells_the_opponent_of_a_dead_processs_player(duel, monkeypatch):
+    from mahjong.tables import broadcast
+
+    hints = []
+    monkeypatch.setattr(broadcast, "group_send", lambda group, msg: hints.append(group))
+    now = timezone.now()
+    killed_process_left(Seat.objects.get(table=duel, index=0), now - seconds(presence.STALE + 5))
+    services.sweep(now=now)
+    assert hints == [duel.group]
