@@ -9,6 +9,7 @@ from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, transaction
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
@@ -102,9 +103,13 @@ def back(request, public_id):
 @require_POST
 def leave(request, public_id):
     table, _seat = _table_for(request, public_id)
+    # 关卡: no escape penalty there (RULES.md 5.1), the hand's stake is lost; the climb
+    # goes on from the stage screen, not the lobby
+    stage = table.ruleset.engine_slug == "stage"
     if services.leave(table, request.user) == "escaped":
-        messages.warning(request, _("You left during a hand: that counts as an escape."))
-    url = "/"
+        messages.warning(request, _("You left during a hand: its stake is lost.") if stage
+                         else _("You left during a hand: that counts as an escape."))
+    url = reverse("stages:home") if stage else "/"
     return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
 
 

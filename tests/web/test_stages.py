@@ -220,6 +220,22 @@ def test_leaving_a_stage_hand_loses_only_its_stake(alice):
     assert services.live_table(StageProgress.objects.get(user=alice)) is None
 
 
+def test_leaving_a_stage_table_speaks_of_the_stake_not_an_escape_penalty(alice, client_of, htmx):
+    """A stage hand has no escape penalty (RULES.md 5.1): leaving loses the stake. The
+    Leave button's confirmation and the flash say so, and the way out is the stage screen
+    (the climb goes on there), not the lobby."""
+    client = client_of(alice)
+    client.post(reverse("stages:play"))
+    table = Table.objects.get()
+    html = client.get(table.get_absolute_url()).content.decode()
+    assert "对局中离开将输掉本局押分。确定离开吗？" in html and "罚分" not in html
+    response = client.post(reverse("tables:leave", args=[table.public_id]), headers=htmx())
+    assert response["HX-Redirect"] == reverse("stages:home")
+    html = client.get(reverse("stages:home")).content.decode()
+    assert "你在对局中离开，本局押分已输掉。" in html and "逃跑" not in html
+    assert run_of(alice).score == 1200
+
+
 def test_a_player_without_beans_for_the_stake_is_told(alice, make_player):
     poor = make_player("poor", beans=100)
     with pytest.raises(services.StageError, match="300"):
