@@ -229,11 +229,12 @@ def settle_stage_hand(table: Table, number: int, state, score) -> dict:
     outcome = state.outcome
     before = run.score
     won = outcome.winner == PLAYER_SEAT and outcome.context is not None and score is not None
+    base_score = stage_hand_score(score) if won else 0
     run = stage_run.finish_hand(
         run,
         won=won,
         drawn=outcome.kind == DRAW,
-        base_score=stage_hand_score(score) if won else 0,
+        base_score=base_score,
         player_dealt=state.dealer == PLAYER_SEAT,
     )
     gained = run.score - before
@@ -259,6 +260,8 @@ def settle_stage_hand(table: Table, number: int, state, score) -> dict:
             "pass_score": run.level.pass_score,
             "paid": run.last_score,
             "streak": run.streak,
+            # 三连庄拍分 (RULES.md 5.4.1): the panel says why the hand scored double
+            "doubled": won and run.last_score > base_score,
             "status": run.status,
         },
     }

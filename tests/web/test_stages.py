@@ -155,6 +155,36 @@ def test_a_win_clears_the_stage_pays_out_and_keeps_the_best(alice, client_of):
     assert (run.stage, run.score, run.status, run.hands) == (2, 3000, stage_run.READY, 1)
 
 
+def test_a_dealer_win_doubled_by_the_streak_bonus_says_so_on_the_result_panel(
+        alice, client_of):
+    """三连庄拍分 (RULES.md 5.4.1, 'the UI shows 三连庄'): the third dealer win in a row
+    scores double, and the result panel names the bonus; a win that is not doubled does
+    not."""
+    set_run(alice, stage=1, score=1500, streak=2)
+    table = services.play(alice)
+    hand = script(table, dealer_hand="123m456p789s11122z", other_hand="19m19p19s1234567z")
+    tables.act(table, alice, "hu", hand.version)
+    run = run_of(alice)
+    assert run.streak == 3 and run.last_score == 20_000  # 天和 10,000, doubled
+    client = client_of(alice)
+    html = client.get(table.get_absolute_url()).content.decode()
+    assert "三连庄拍分：坐庄连胡 3 局，本局得分翻倍。" in html
+    client.cookies.load({"django_language": "en"})
+    html = client.get(table.get_absolute_url()).content.decode()
+    bonus = "Dealer streak bonus (三连庄): 3 dealer wins in a row, the hand score is doubled."
+    assert bonus in html
+    # the first dealer win of a streak: no bonus, nothing said
+    client.post(reverse("stages:advance"))
+    table = services.play(alice)
+    hand = script(table, stage=2, dealer_hand="123m456p789s11122z",
+                  other_hand="19m19p19s1234567z")
+    tables.act(table, alice, "pass", hand.version)  # stage 2's opening exchange: kept
+    tables.act(table, alice, "hu", hand.version + 1)
+    assert run_of(alice).streak == 1
+    html = client.get(table.get_absolute_url()).content.decode()
+    assert 'data-testid="stage-result"' in html and "stage-streak-bonus" not in html
+
+
 def test_a_computer_win_loses_the_stake_and_can_fail_the_stage(alice, client_of):
     set_run(alice, stage=1, score=500)
     table = services.play(alice)
