@@ -12,6 +12,7 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from accounts import wallet
 from accounts.builtin import bot_for
@@ -21,6 +22,7 @@ from mahjong.engine import stage_run
 from mahjong.engine.settlement import stage_hand_score
 from mahjong.engine.shapes import DRAW
 from mahjong.engine.stage_run import StageRun
+from mahjong.tables import notes
 from mahjong.tables import services as tables
 from mahjong.tables.models import Table
 
@@ -96,22 +98,24 @@ def _can_cover(user, run: StageRun) -> bool:
 
 
 def _refusal(user, run: StageRun) -> str | None:
-    """Why the next hand cannot start, placing nothing."""
+    """Why the next hand cannot start, placing nothing: a table note (``notes.encode``),
+    read in the language of whoever reads it (``notes.text``)."""
     if run.status == stage_run.CLEARED:
-        return _("Stage %(n)s cleared! Go on to the next stage from the stage screen.") % {
-            "n": run.stage
-        }
+        return notes.encode(gettext_noop(
+            "Stage %(n)s cleared! Go on to the next stage from the stage screen."), n=run.stage)
     if run.status == stage_run.COMPLETE:
-        return _("All four stages cleared!")
+        return notes.encode(gettext_noop("All four stages cleared!"))
     if run.status == stage_run.FAILED:
-        return _("Stage failed: your score cannot cover the stake.")
+        return notes.encode(_FAILED)
     if run.status != stage_run.READY:
-        return _("A stage hand is already being played.")
+        return notes.encode(gettext_noop("A stage hand is already being played."))
     if not _can_cover(user, run):
-        return _("You need %(beans)s beans for this stake.") % {
-            "beans": f"{_beans(run.level.stake):,}"
-        }
+        return notes.encode(gettext_noop("You need %(beans)s beans for this stake."),
+                            beans=f"{_beans(run.level.stake):,}")
     return None
+
+
+_FAILED = gettext_noop("Stage failed: your score cannot cover the stake.")
 
 
 def _save(progress: StageProgress, run: StageRun, **fields) -> None:
@@ -136,7 +140,7 @@ def play(user) -> Table:
         run = run_of(progress)
         refusal = _refusal(user, run)
         if refusal:
-            raise StageError(refusal)
+            raise StageError(notes.text(refusal))
         run = stage_run.begin_hand(run)
         if run.status == stage_run.FAILED:
             _save(progress, run)
@@ -203,7 +207,7 @@ def stake_for_next_hand(table: Table, number: int) -> str | None:
     table then closes; the stage screen shows the way on)."""
     progress = _progress_at(table)
     if progress is None:
-        return _("This stage table is no longer in play.")
+        return notes.encode(gettext_noop("This stage table is no longer in play."))
     run = run_of(progress)
     refusal = _refusal(progress.user, run)
     if refusal:
@@ -211,7 +215,7 @@ def stake_for_next_hand(table: Table, number: int) -> str | None:
     run = stage_run.begin_hand(run)
     _save(progress, run)
     if run.status == stage_run.FAILED:
-        return _("Stage failed: your score cannot cover the stake.")
+        return notes.encode(_FAILED)
     _post_stake(progress.user, run, table.public_id, number)
     return None
 

@@ -3,8 +3,8 @@
 A table closes on one player's request (leaving, the next hand refused) or on the
 sweeper's, but the note is read by both players and by spectators, each in their own
 language. So it is stored untranslated, the message and its arguments as JSON, and
-translated when shown. A note written before this (plain text, as the stage climb's
-refusals still are) is shown as written.
+translated when shown. A note written before this (plain text) is shown as
+written.
 """
 
 from __future__ import annotations

@@ -185,6 +185,24 @@ def test_a_dealer_win_doubled_by_the_streak_bonus_says_so_on_the_result_panel(
     assert 'data-testid="stage-result"' in html and "stage-streak-bonus" not in html
 
 
+def test_the_note_of_a_stage_table_closed_by_the_climb_reads_in_the_readers_language(
+        alice, client_of):
+    """The table closes when the next hand is refused (the stage cleared): its note is
+    stored untranslated like every table note, so the page reads it in the viewer's
+    language, not in the one of the request that closed it."""
+    set_run(alice, stage=1, score=3999)
+    table = services.play(alice)
+    hand = script(table, dealer_hand="123m456p789s11122z", other_hand="19m19p19s1234567z")
+    tables.act(table, alice, "hu", hand.version)
+    tables.ready_next(table, alice)
+    client = client_of(alice)
+    html = client.get(table.get_absolute_url()).content.decode()
+    assert "第 1 关已通过！请到关卡页面进入下一关。" in html
+    client.cookies.load({"django_language": "en"})
+    html = client.get(table.get_absolute_url()).content.decode()
+    assert "Stage 1 cleared! Go on to the next stage from the stage screen." in html
+
+
 def test_a_computer_win_loses_the_stake_and_can_fail_the_stage(alice, client_of):
     set_run(alice, stage=1, score=500)
     table = services.play(alice)
