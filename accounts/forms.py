@@ -1,3 +1,5 @@
+import unicodedata
+
 from django import forms
 from django.conf import settings
 from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
@@ -8,11 +10,24 @@ from django.utils.translation import ngettext
 from . import throttle
 from .models import BOT_BADGE, User
 
+# Control, format (zero-width, direction marks), private-use, unassigned, line/paragraph
+# separators: nothing a reader sees, or text that reorders what follows it.
+INVISIBLE_CATEGORIES = frozenset({"Cc", "Cf", "Co", "Cn", "Cs", "Zl", "Zp"})
+
 
 def check_nickname_free(nickname: str, *, exclude_pk=None) -> str:
     """A name shown as nobody else's: not another player's nickname, nor another's user
     name (shown when they have no nickname), nor with the bots' badge."""
-    nickname = nickname.strip()
+    # NFKC first: a full-width "ａｌｉｃｅ" is then the "alice" it looks like.
+    nickname = unicodedata.normalize("NFKC", nickname).strip()
+    if any(unicodedata.category(ch) in INVISIBLE_CATEGORIES for ch in nickname):
+        # A zero-width space made "alice\u200b" pass as a second "alice", and a nickname
+        # of only invisible characters showed as a blank name.
+        raise forms.ValidationError(_("A nickname cannot hold invisible or control characters."))
+    limit = User._meta.get_field("nickname").max_length
+    if len(nickname) > limit:  # NFKC may lengthen it ("㍻" is "平成")
+        raise forms.ValidationError(_("A nickname is at most %(limit)d characters.")
+                                    % {"limit": limit})
     if BOT_BADGE in nickname:
         raise forms.ValidationError(_("A nickname cannot hold the bots' badge %(badge)s.")
                                     % {"badge": BOT_BADGE})

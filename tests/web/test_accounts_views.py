@@ -1,6 +1,7 @@
 """Sign-up, log in/out, password change and profiles, through the test client."""
 
 import pytest
+from django.test import Client
 from django.urls import reverse
 
 from accounts import services
@@ -76,6 +77,33 @@ def test_a_nickname_may_not_copy_another_players_shown_name_or_the_bots_badge(
     c.post(reverse("accounts:nickname"), {"nickname": "alice"})  # one's own user name is fine
     alice.refresh_from_db()
     assert alice.nickname == "alice"
+
+
+def test_a_nickname_may_not_hide_invisible_characters_or_full_width_lookalikes(
+    alice, client_of, builtin
+):
+    """"Alice\u200b" (zero-width space) passed as a second "Alice", "\u200b" alone showed
+    as a blank name, and a full-width "Ａｌｉｃｅ" looked the same as "Alice"."""
+    c = client_of(alice)
+    for name in ["Bob\u200b", "\u200b", "\u202eecila", "a\u0007b"]:
+        response = c.post(reverse("accounts:nickname"), {"nickname": name})
+        assert response.context["nickname_form"].errors["nickname"], repr(name)
+    alice.refresh_from_db()
+    assert alice.nickname == "Alice"
+    for name in ["Alice\u200b", "Ａｌｉｃｅ"]:
+        response = Client().post(
+            reverse("accounts:signup"),
+            {"username": "mimic", "nickname": name,
+             "password1": "a-long-pass-phrase", "password2": "a-long-pass-phrase"},
+        )
+        assert response.context["form"].errors["nickname"], repr(name)
+    assert not User.objects.filter(username="mimic").exists()
+    c.post(reverse("accounts:nickname"), {"nickname": "小明ＡＢ"})  # stored as it reads
+    alice.refresh_from_db()
+    assert alice.nickname == "小明AB"
+    too_long = "㍻" * 13  # 13 characters typed, 26 once normalized
+    response = c.post(reverse("accounts:nickname"), {"nickname": too_long})
+    assert response.context["nickname_form"].errors["nickname"]
 
 
 def test_log_in_and_log_out(alice, client):
