@@ -3,6 +3,7 @@ import unicodedata
 from django import forms
 from django.conf import settings
 from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
+from django.core import validators
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
@@ -38,6 +39,9 @@ def check_nickname_free(nickname: str, *, exclude_pk=None) -> str:
     return nickname
 
 
+USERNAME_MAX_LENGTH = 24  # as a nickname's
+
+
 class SignupForm(UserCreationForm):
     nickname = forms.CharField(
         label=_("Nickname"),
@@ -49,6 +53,18 @@ class SignupForm(UserCreationForm):
     class Meta(UserCreationForm.Meta):
         model = User
         fields = ("username", "nickname")
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # The user name is shown wherever a player has no nickname, so it is held to the
+        # nickname's length: a 150-character name pushed every page wider than a phone.
+        field = self.fields["username"]
+        field.max_length = USERNAME_MAX_LENGTH
+        field.validators.append(validators.MaxLengthValidator(USERNAME_MAX_LENGTH))
+        field.widget.attrs["maxlength"] = str(USERNAME_MAX_LENGTH)
+        field.help_text = _(
+            "Required. At most %(limit)d characters: letters, digits and @ . + - _ only."
+        ) % {"limit": USERNAME_MAX_LENGTH}
 
     def clean_username(self):
         """Nor is a new user name another player's nickname: both would show the same."""

@@ -106,6 +106,22 @@ def test_a_nickname_may_not_hide_invisible_characters_or_full_width_lookalikes(
     assert response.context["nickname_form"].errors["nickname"]
 
 
+def test_a_user_name_is_held_to_a_nicknames_length(builtin, client):
+    """A user name is shown wherever a player has no nickname: 150 characters of it made
+    every page wider than a phone's screen. Sign-up holds it to 24, as a nickname."""
+    form = client.get(reverse("accounts:signup")).content.decode()
+    assert 'maxlength="24"' in form and 'maxlength="150"' not in form
+    for name, ok in [("L" * 25, False), ("L" * 24, True)]:
+        response = client.post(
+            reverse("accounts:signup"),
+            {"username": name, "password1": "a-long-pass-phrase",
+             "password2": "a-long-pass-phrase"},
+        )
+        assert User.objects.filter(username=name).exists() is ok, len(name)
+        if not ok:
+            assert response.context["form"].errors["username"]
+
+
 def test_log_in_and_log_out(alice, client):
     response = client.post(reverse("accounts:login"), {"username": "alice", "password": PASSWORD})
     assert response.status_code == 302
