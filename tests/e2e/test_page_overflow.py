@@ -162,3 +162,15 @@ def test_the_top_bar_and_the_row_forms_are_tap_targets_on_a_phone(browser, site,
         page.wait_for_selector("[data-testid=room-bot-level]")
         small["room"] = page.evaluate(SMALL_TARGETS)
         assert small == {"lobby": [], "room": []}
+
+
+def test_a_longest_name_in_the_top_bar_fits_a_phone(browser, site, site_database):
+    """The top bar's name-and-beans pill did not wrap: a 24-character user name (the most
+    sign-up takes; a nickname is held to 24 too) made the page 426px wide on a 390px
+    phone. The name now wraps inside the pill."""
+    with new_player_page(browser, site, site_database, "W" * 17,
+                         viewport={"width": 360, "height": 740}) as (page, name):
+        assert len(name) == 24
+        m = measure(page)
+        assert problems(m) == []
+        assert right(page, ".nav .me") <= 360
