@@ -134,6 +134,9 @@ def open_table(
     ``stage`` (1-4) makes it a 关卡 table, the player in seat 0 (mahjong.stages)."""
     engine_rs = ruleset.engine()
     with transaction.atomic():
+        for user in users:
+            if not user.is_bot:
+                _leave_tables_between_hands(user)
         table = Table.objects.create(
             ruleset=ruleset,
             tier=tier,
@@ -497,10 +500,26 @@ def leave(table: Table, user) -> str:
         locked = _lock(table.pk)
         if locked.table.status != Table.Status.PLAYING:
             return "left"
-        escaped = _walk_out(locked, seat.index, by="leave", note=notes.encode(
-            gettext_noop("%(name)s left the table."), name=user.display_name
-        ))
+        escaped = _walk_out(locked, seat.index, by="leave", note=_left_note(user))
     return "escaped" if escaped else "left"
+
+
+def _left_note(user) -> str:
+    return notes.encode(gettext_noop("%(name)s left the table."), name=user.display_name)
+
+
+def _leave_tables_between_hands(user) -> None:
+    """A player who sits down at a new table leaves the ones where they sat after a hand
+    (a hand in play elsewhere is refused before: ``table_in_play``), as Leave would:
+    otherwise those stay open, on the live list, until the sweeper closes them."""
+    tables = Table.objects.filter(status=Table.Status.PLAYING, seats__user=user).exclude(
+        hands__ended_at__isnull=True
+    )
+    for table_id in tables.values_list("pk", flat=True).distinct():
+        locked = _lock(table_id)
+        seat = next((s for s in locked.seats if s.user_id == user.pk), None)
+        if locked.table.status == Table.Status.PLAYING and locked.state.ended and seat:
+            _walk_out(locked, seat.index, by="leave", note=_left_note(user))
 
 
 def _walk_out(locked: Locked, seat: int, *, by: str, note: str) -> bool:

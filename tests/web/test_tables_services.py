@@ -324,3 +324,26 @@ def test_asking_for_the_next_hand_ends_auto_play(duel, alice, bob):
     assert duel.current_hand().number == 2
     for seat in Seat.objects.filter(table=duel):
         assert (seat.auto_play, seat.timeouts) == (False, 0)
+
+
+def test_sitting_down_elsewhere_leaves_the_tables_between_hands(bot_table, duel, alice, bob):
+    """A hand over vs a bot, the player back in the lobby plays again: the old table closes
+    as if they had clicked Leave (it stayed open, on the live list, for ten minutes). Other
+    players' tables are not touched."""
+    from accounts.models import User
+    from lobby.models import Ruleset
+
+    classic, bot = Ruleset.objects.get(slug="classic"), User.objects.get(username="bot-random")
+    play_out(bot_table)
+    assert bot_table.current_hand().game().ended
+    services.leave(duel, alice)  # a closed table stays as it was
+    bobs = services.open_table(classic, [bob, bot])
+    assert Table.objects.get(pk=bot_table.pk).status == Table.Status.PLAYING  # not bob's
+    again = services.open_table(classic, [alice, bot])
+    old = Table.objects.get(pk=bot_table.pk)
+    assert old.status == Table.Status.FINISHED and old.note_text == "Alice 离开了牌桌。"
+    assert Hand.objects.filter(table=old).count() == 1  # no hand was started or escaped
+    assert Table.objects.get(pk=duel.pk).note_text == "Alice 离开了牌桌。"
+    assert {t.status for t in Table.objects.filter(pk__in=[again.pk, bobs.pk])} == {
+        Table.Status.PLAYING
+    }
