@@ -682,12 +682,25 @@ def _readings(hand, melds, allowed, wild, tsumo):
 
 
 def _ying_ba_dui(counts, v: View, melds):
+    """硬八对 with the 财神 at their own face (9.3). They stay marked as wilds in the
+    parts, so a winning tile that is itself a 财神 has a slot (``_win_slots``)."""
     if melds:
         return set()
     own_face = list(counts)
-    if v.wild is not None:
-        own_face[v.wild] += v.jokers
-    return hand_readings.ying_ba_dui(own_face)
+    if v.wild is None or not v.jokers:
+        return hand_readings.ying_ba_dui(own_face)
+    own_face[v.wild] += v.jokers
+    out = set()
+    for reading in hand_readings.ying_ba_dui(own_face):
+        left, parts = v.jokers, []
+        for shape, tiles, jokers in reading:
+            if left and tiles[0] == v.wild:
+                used = min(left, len(tiles))
+                left -= used
+                jokers = (v.wild,) * used
+            parts.append((shape, tiles, jokers))
+        out.add(tuple(sorted(parts)))
+    return out
 
 
 def _meld_block(meld, wild) -> Block:

@@ -23,6 +23,11 @@ CHOWS = "123456789m123p456s9s 9s"
     ("9s 9s | pon 111m, pon 222m, pon 333m, chi 456p, pon 555s",
      {"ruan_pai", "quan_qiu_ren"}, 2),
     ("11223344556677m99s 9s tsumo wild=1z", {"ying_pai", "ying_ba_dui"}, 4),
+    # 硬八对 whose self-drawn winning tile is a 财神 at its own face (9.3 allows 财神 at
+    # their own face): the pair 9s 9s, or the triplet of all three (no 三财神: not standard)
+    ("1155m1199p2233s888p9s 9s tsumo wild=9s", {"ying_pai", "ying_ba_dui"}, 4),
+    ("1155m1199p2233s44z9s9s 9s tsumo wild=9s", {"ying_pai", "ying_ba_dui"}, 4),
+    ("1155m1199p2233s888p5z 9s tsumo wild=9s", {"ying_pai", "ying_ba_dui"}, 4),
 ])
 def test_multiplier(hand, keys, multiplier):
     result = score("wenzhou", hand)
