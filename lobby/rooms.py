@@ -41,7 +41,21 @@ def create(host, ruleset: Ruleset, base_points: int) -> PrivateRoom:
 def join(room: PrivateRoom, guest) -> Match:
     if room.host_id == guest.pk:
         raise RoomError(_("This is your own room: share the link with a friend."))
+    if room.match_id and room.match.seat_of(guest) is not None:
+        return room.match  # joined already (a second tab, the back button): that match
+    _refuse_if_in_play(guest)
     return _seat_opponent(room, guest)
+
+
+def _refuse_if_in_play(player) -> None:
+    """One game at a time, as in quick match: a second table would leave the first one's
+    hand to the timers and its escape penalty (a ranked hand's beans with it)."""
+    from mahjong.tables.services import table_in_play
+
+    if table_in_play(player) is not None:
+        raise RoomError(
+            _("You have a hand in play at another table: finish it or leave that table first.")
+        )
 
 
 def fill_with_bot(room: PrivateRoom, host, level: str) -> Match:
@@ -50,6 +64,7 @@ def fill_with_bot(room: PrivateRoom, host, level: str) -> Match:
 
     if room.host_id != host.pk:
         raise RoomError(_("Only the host can invite a bot."))
+    _refuse_if_in_play(host)
     try:
         bot = bot_for(level)
     except ValueError:

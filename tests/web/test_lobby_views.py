@@ -500,3 +500,43 @@ def test_the_first_tab_stop_skips_the_top_bar_to_the_page(builtin, client):
     first = re.search(r"<(a|button|input|select)\b[^>]*>([^<]*)", body)
     assert 'href="#main"' in first.group(0) and first.group(2) == "跳到正文", first.group(0)
     assert re.search(r'<main [^>]*id="main"', html)
+
+
+def test_a_player_with_a_hand_in_play_cannot_join_a_private_room_or_play_its_bot(
+    alice, bob, outsider, client_of
+):
+    """Quick match refused them, a private room did not: the guest (or the host with a
+    bot) was seated at a second table, the ranked hand left to the timers and an escape."""
+    from mahjong.tables import services as tables
+
+    tier = RoomTier.objects.get(slug="novice")
+    table = tables.open_table(tier.ruleset, [alice, bob], tier=tier, beans_per_point=50)
+    room = _open_room(outsider)
+    response = client_of(alice).post(reverse("lobby:room_join", args=[room.code]), follow=True)
+    assert any("另一张牌桌" in str(m) or "another table" in str(m)
+               for m in response.context["messages"])
+    mine = _open_room(bob)
+    response = client_of(bob).post(
+        reverse("lobby:room_bot", args=[mine.code]), {"level": "random"}, follow=True
+    )
+    assert any("另一张牌桌" in str(m) or "another table" in str(m)
+               for m in response.context["messages"])
+    assert not Match.objects.exists()
+    room.refresh_from_db()
+    assert room.state == "open"
+
+    tables.leave(table, alice)  # the hand is over: she may join now
+    client_of(alice).post(reverse("lobby:room_join", args=[room.code]))
+    assert Match.objects.filter(player_one=outsider, player_two=alice).exists()
+
+
+def test_a_guest_who_joins_twice_goes_to_their_match_without_an_error(alice, bob, client_of):
+    room = _open_room(alice)
+    cb = client_of(bob)
+    first = cb.post(reverse("lobby:room_join", args=[room.code]))
+    match = Match.objects.get()
+    cb.get(reverse("tables:for_match", args=[match.public_id]))  # sat down: a hand in play
+    again = cb.post(reverse("lobby:room_join", args=[room.code]), follow=True)
+    assert again.redirect_chain[0][0] == first.url == match.get_absolute_url()
+    assert not [str(m) for m in again.context["messages"]]
+    assert Match.objects.count() == 1
