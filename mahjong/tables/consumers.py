@@ -244,7 +244,10 @@ class WatchConsumer(_TableSocket):
         """The players' emotes are for the players (tables.emotes)."""
 
     def watch_closed(self, event):
-        """The host closed the private room to spectators (spectators.close_watchers)."""
+        """The host closed the private room to spectators (spectators.close_watchers): say
+        so before closing, or the page just froze with its clock run out, the socket's
+        reconnects refused without a word."""
+        self.error(_("The host of this private room does not allow spectators."))
         self.close(code=REFUSED)
 
     def push(self):

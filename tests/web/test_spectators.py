@@ -115,9 +115,13 @@ def test_a_host_may_close_the_private_room_to_spectators(
         assert (await _post(guest, toggle, {"allow": "0"})).status_code == 403
         assert await ws.receive_nothing(0.3)
         assert (await _post(host, toggle, {"allow": "0"})).status_code == 302
-        return await ws.receive_output(20)
+        return await ws.receive_output(20), await ws.receive_output(20)
 
-    closed = run(watch_then_closed)
+    notice, closed = run(watch_then_closed)
+    # the spectator's page says why it stopped (it froze without a word)
+    assert notice["type"] == "websocket.send"
+    assert 'id="mj-watch-notice"' in notice["text"]
+    assert "此私人房间的房主不允许旁观" in notice["text"]
     assert closed == {"type": "websocket.close", "code": REFUSED}
     room.refresh_from_db()
     assert room.allow_spectators is False
