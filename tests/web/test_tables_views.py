@@ -96,6 +96,8 @@ def test_the_match_page_takes_both_players_to_the_table_and_keeps_the_link(clien
     html = client_of(alice).get(match.get_absolute_url()).content.decode()
     assert 'http-equiv="refresh"' not in html  # nothing to go to
     assert 'data-testid="called-off"' in html and 'data-testid="sit-down"' not in html
+    # not headed "Match found!" above "Cancelled": the page says the match is off
+    assert "匹配成功" not in html and "<h1>对局已取消</h1>" in html
 
 
 def _match_made(alice, bob, minutes_ago):
