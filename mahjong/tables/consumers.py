@@ -247,7 +247,8 @@ class WatchConsumer(_TableSocket):
         """The host closed the private room to spectators (spectators.close_watchers): say
         so before closing, or the page just froze with its clock run out, the socket's
         reconnects refused without a word."""
-        self.error(_("The host of this private room does not allow spectators."))
+        with translation.override(self.language or settings.LANGUAGE_CODE):  # the page's
+            self.error(_("The host of this private room does not allow spectators."))
         self.close(code=REFUSED)
 
     def push(self):

@@ -31,13 +31,15 @@ pytestmark = pytest.mark.django_db(transaction=True)
 TILE = re.compile(r'data-tile="(\w+)"')
 
 
-def watch_socket(table, user):
+def watch_socket(table, user, language=""):
     client = Client()
     client.force_login(user)
     headers = [
         (b"origin", b"http://testserver"),
         (b"cookie", f"sessionid={client.cookies['sessionid'].value}".encode()),
     ]
+    if language:
+        headers.append((b"accept-language", language.encode()))
     return WebsocketCommunicator(
         application, f"/ws/tables/{table.public_id}/watch/", headers=headers
     )
@@ -104,7 +106,7 @@ def test_a_host_may_close_the_private_room_to_spectators(
     url = reverse("tables:watch", args=[table.public_id])
     assert watcher.get(url).status_code == 200
     assert table.public_id in watcher.get(reverse("tables:live")).content.decode()
-    ws = watch_socket(table, outsider)
+    ws = watch_socket(table, outsider, language="en")  # an English page: told in English
     toggle = reverse("lobby:room_spectators", args=[room.code])
     host, guest = client_of(alice), client_of(bob)
 
@@ -121,7 +123,7 @@ def test_a_host_may_close_the_private_room_to_spectators(
     # the spectator's page says why it stopped (it froze without a word)
     assert notice["type"] == "websocket.send"
     assert 'id="mj-watch-notice"' in notice["text"]
-    assert "此私人房间的房主不允许旁观" in notice["text"]
+    assert "The host of this private room does not allow spectators." in notice["text"]
     assert closed == {"type": "websocket.close", "code": REFUSED}
     room.refresh_from_db()
     assert room.allow_spectators is False
