@@ -20,7 +20,6 @@ from django.db import transaction
 from django.db.models import Count
 from django.dispatch import receiver
 from django.utils import timezone
-from django.utils.translation import gettext as _
 
 from accounts.signals import player_banned
 
@@ -42,17 +41,11 @@ def _fresh_since() -> datetime.datetime:
 
 
 def join(user, tier: RoomTier) -> QueueTicket:
-    from mahjong.tables.services import table_in_play
+    from mahjong.tables.services import in_play_refusal
 
-    refusal = tier.entry_refusal(user.beans)
+    refusal = tier.entry_refusal(user.beans) or in_play_refusal(user)
     if refusal:
         raise EntryRefused(refusal)
-    # One game at a time: a second table would leave the first one's hand to the timers
-    # and its escape penalty, with the same beans staked at both.
-    if table_in_play(user) is not None:
-        raise EntryRefused(
-            _("You have a hand in play at another table: finish it or leave that table first.")
-        )
     with transaction.atomic():
         # One queue at a time: joining another tier leaves the previous queue.
         current = (

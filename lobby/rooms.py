@@ -48,14 +48,19 @@ def join(room: PrivateRoom, guest) -> Match:
 
 
 def _refuse_if_in_play(player) -> None:
-    """One game at a time, as in quick match: a second table would leave the first one's
-    hand to the timers and its escape penalty (a ranked hand's beans with it)."""
-    from mahjong.tables.services import table_in_play
+    from mahjong.tables.services import in_play_refusal
 
-    if table_in_play(player) is not None:
-        raise RoomError(
-            _("You have a hand in play at another table: finish it or leave that table first.")
-        )
+    refusal = in_play_refusal(player)
+    if refusal:
+        raise RoomError(refusal)
+
+
+def close_open_rooms(player_ids) -> None:
+    """A host who sits down elsewhere no longer waits in their room: a friend joining it
+    would seat them at a second table (tables.services.open_table)."""
+    PrivateRoom.objects.filter(host_id__in=player_ids, state=PrivateRoom.State.OPEN).update(
+        state=PrivateRoom.State.CLOSED
+    )
 
 
 def fill_with_bot(room: PrivateRoom, host, level: str) -> Match:

@@ -135,6 +135,10 @@ def play_bot(request):
         Ruleset.objects.filter(is_active=True).exclude(engine_slug__in=SOLO_ENGINE_RULESETS),
         slug=request.POST.get("ruleset") or BOT_RULESET,
     )
+    refusal = tables.in_play_refusal(request.user)
+    if refusal:
+        messages.error(request, refusal)
+        return _redirect(request, "/")
     table = tables.open_table(ruleset, [request.user, bot_for(level)])
     return _redirect(request, table.get_absolute_url())
 

@@ -137,6 +137,9 @@ def play(user) -> Table:
         table = live_table(progress)
         if table is not None:
             return table
+        in_play = tables.in_play_refusal(user)
+        if in_play:
+            raise StageError(in_play)
         run = run_of(progress)
         refusal = _refusal(user, run)
         if refusal:

@@ -74,6 +74,14 @@ def seat_of(table: Table, user) -> Seat | None:
     return next((s for s in table.seats.all() if s.user_id == user.pk), None)
 
 
+def in_play_refusal(user) -> str:
+    """One game at a time (quick match, private rooms, bots, stages): a second table would
+    leave the first one's hand to the timers and its escape penalty, with its stakes."""
+    if table_in_play(user) is None:
+        return ""
+    return _("You have a hand in play at another table: finish it or leave that table first.")
+
+
 def table_in_play(user) -> Table | None:
     """The table where ``user`` holds a seat in a hand still being played, if any."""
     return (
@@ -147,11 +155,14 @@ def open_table(
         for index, user in enumerate(users):
             level = (bot_level or user.bot_level or "random") if user.is_bot else ""
             Seat.objects.create(table=table, index=index, user=user, bot_level=level)
-        # A player who sits down stops waiting for a quick match: a ticket still open in
-        # another tab would be paired into a second table.
+        # A player who sits down stops waiting for a quick match or a friend: a ticket still
+        # open in another tab, or a room, would seat them at a second table.
         from lobby.matchmaking import leave_queues
+        from lobby.rooms import close_open_rooms
 
-        leave_queues([u.pk for u in users if not u.is_bot])
+        players = [u.pk for u in users if not u.is_bot]
+        leave_queues(players)
+        close_open_rooms(players)
         _start_hand(table, None, stage=stage)
     return table
 

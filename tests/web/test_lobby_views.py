@@ -540,3 +540,37 @@ def test_a_guest_who_joins_twice_goes_to_their_match_without_an_error(alice, bob
     assert again.redirect_chain[0][0] == first.url == match.get_absolute_url()
     assert not [str(m) for m in again.context["messages"]]
     assert Match.objects.count() == 1
+
+
+def test_a_player_with_a_hand_in_play_cannot_start_a_bot_game_or_a_stage(
+    alice, bob, client_of
+):
+    """As quick match and private rooms refuse: a second table would leave the first
+    one's hand to the timers and its escape penalty."""
+    from mahjong.tables import services as tables
+    from mahjong.tables.models import Table
+
+    tier = RoomTier.objects.get(slug="novice")
+    table = tables.open_table(tier.ruleset, [alice, bob], tier=tier, beans_per_point=50)
+    c = client_of(alice)
+    for response in (
+        c.post(reverse("lobby:play_bot"), {"level": "random"}, follow=True),
+        c.post(reverse("stages:play"), follow=True),
+    ):
+        assert any("另一张牌桌" in str(m) for m in response.context["messages"]), response
+    assert Table.objects.filter(seats__user=alice).count() == 1
+    tables.leave(table, alice)
+    c.post(reverse("lobby:play_bot"), {"level": "random"})
+    assert Table.objects.filter(seats__user=alice).count() == 2
+
+
+def test_a_host_who_sits_down_elsewhere_closes_their_open_room(alice, bob, client_of):
+    """A friend joining later would have seated the host at a second table."""
+    from lobby.models import PrivateRoom
+
+    room = _open_room(alice)
+    client_of(alice).post(reverse("lobby:play_bot"), {"level": "random"})
+    room.refresh_from_db()
+    assert room.state == PrivateRoom.State.CLOSED
+    response = client_of(bob).post(reverse("lobby:room_join", args=[room.code]), follow=True)
+    assert not Match.objects.exists() and response.context["messages"]
