@@ -216,8 +216,7 @@ def call_off_unseated(now: datetime.datetime | None = None) -> int:
     """The sweeper's pass: READY matches older than UNSEATED_AFTER become ABANDONED (a
     READY match has no table: the table opens in the same transaction that makes it
     PLAYING). Returns how many."""
-    cutoff = (now or timezone.now()) - UNSEATED_AFTER
-    return Match.objects.filter(state=Match.State.READY, created_at__lt=cutoff).update(
+    return Match.objects.filter(state=Match.State.READY, created_at__lt=_made_before(now)).update(
         state=Match.State.ABANDONED
     )
 
@@ -226,8 +225,12 @@ def is_unseated(match: Match, now: datetime.datetime | None = None) -> bool:
     """Called off already, or due to be: no table may open for it."""
     if match.state == Match.State.ABANDONED:
         return True
-    cutoff = (now or timezone.now()) - UNSEATED_AFTER
-    return match.state == Match.State.READY and match.created_at < cutoff
+    return match.state == Match.State.READY and match.created_at < _made_before(now)
+
+
+def _made_before(now: datetime.datetime | None) -> datetime.datetime:
+    """A READY match made before this is due to be called off."""
+    return (now or timezone.now()) - UNSEATED_AFTER
 
 
 def leave_queues(player_ids) -> None:

@@ -22,9 +22,9 @@ from mahjong.engine.views import view
 from mahjong.engine.wall import derive_salt, matches_commitment
 from mahjong.tables.models import Event, Hand
 from mahjong.tables.presenters import VERB_LABELS, tiles_of
+from mahjong.tables.services import CALL_OFF  # the operator's close: the hand ended drawn
 
 ESCAPE = "escape"  # logged by tables.services for a player who left; not a game action
-CALL_OFF = "call_off"  # logged by tables.services.close_by_operator: the hand ended drawn
 
 
 class ReplayError(Exception):

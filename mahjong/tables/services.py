@@ -616,7 +616,7 @@ def connected(seat: Seat, channel: str) -> None:
     screens drop the tag (``seat`` was read before this connection counted)."""
     presence.joined(seat, channel)
     if presence.shown_away(seat):
-        broadcast.group_send(seat.table.group, {"type": "hand.changed", "version": None})
+        _presence_changed(seat.table)
 
 
 def disconnected(seat: Seat, channel: str) -> None:
@@ -640,8 +640,13 @@ def announce_absence(seat_id: int, now: datetime.datetime | None = None) -> bool
         return False
     if not presence.shown_away(seat, now):
         return False
-    broadcast.group_send(seat.table.group, {"type": "hand.changed", "version": None})
+    _presence_changed(seat.table)
     return True
+
+
+def _presence_changed(table: Table) -> None:
+    """A player away or back, outside the hand (no version): the screens re-render now."""
+    broadcast.group_send(table.group, {"type": "hand.changed", "version": None})
 
 
 def heartbeat(channel: str, table_id: int) -> int | None:
@@ -831,9 +836,6 @@ def ready_next(table: Table, user, after: int | None = None) -> Hand | None:
         refusal = _entry_refusal(locked)
         if refusal:
             _close(locked.table, refusal)
-            return None
-        if match_over(locked.state.ruleset, locked.state.session):
-            _close(locked.table, notes.encode(gettext_noop("The match is over.")))
             return None
         _top_up_bots(locked)
         return _start_hand(locked.table, locked.hand)
