@@ -16,7 +16,7 @@ from django.utils.translation import gettext_noop
 
 from accounts import wallet
 from accounts.builtin import bot_for
-from accounts.models import User
+from accounts.models import LedgerEntry, User
 from lobby.models import Ruleset
 from mahjong.engine import stage_run
 from mahjong.engine.settlement import stage_hand_score
@@ -79,6 +79,10 @@ def _beans(points: int) -> int:
     return points * StageSettings.load().beans_per_point
 
 
+def _stake_key(table_ref: str, number: int) -> str:
+    return f"stage-stake:{table_ref}:{number}"
+
+
 def _post_stake(user, run: StageRun, table_ref: str, number: int) -> None:
     """The stake leaves the player's beans for the bank (a ledger row)."""
     amount = _beans(run.level.stake)
@@ -86,10 +90,20 @@ def _post_stake(user, run: StageRun, table_ref: str, number: int) -> None:
         wallet.post(
             [(user, -amount), (wallet.bank(), amount)],
             reason=wallet.Reason.SETTLEMENT,
-            key=f"stage-stake:{table_ref}:{number}",
+            key=_stake_key(table_ref, number),
             ref=table_ref,
             note="stage stake",
         )
+
+
+def _staked_rate(user, stake: int, table_ref: str, number: int) -> int:
+    """Beans per point of the hand in play: the rate its stake was placed at, read off
+    the stake's ledger row. An operator who changes the rate mid-hand changes the next
+    hand's: this one pays out (stake back, hand score) at the rate it was staked at."""
+    paid = LedgerEntry.objects.filter(
+        idempotency_key=_stake_key(table_ref, number), account=user
+    ).values_list("amount", flat=True).first()
+    return -paid // stake if paid else 0
 
 
 def _can_cover(user, run: StageRun) -> bool:
@@ -234,7 +248,8 @@ def settle_stage_hand(table: Table, number: int, state, score) -> dict:
     if run.status != stage_run.IN_HAND:
         return {}
     outcome = state.outcome
-    before = run.score
+    before, stake = run.score, run.level.stake
+    rate = _staked_rate(progress.user, stake, table.public_id, number)
     won = outcome.winner == PLAYER_SEAT and outcome.context is not None and score is not None
     base_score = stage_hand_score(score) if won else 0
     run = stage_run.finish_hand(
@@ -245,7 +260,7 @@ def settle_stage_hand(table: Table, number: int, state, score) -> dict:
         player_dealt=state.dealer == PLAYER_SEAT,
     )
     gained = run.score - before
-    beans = _beans(gained)
+    beans = gained * rate
     if beans:
         wallet.post(
             [(wallet.bank(), -beans), (progress.user, beans)],
@@ -260,7 +275,7 @@ def settle_stage_hand(table: Table, number: int, state, score) -> dict:
     return {
         "points": run.last_score,
         "deltas": [gained - run.level.stake, 0],
-        "beans": [beans - _beans(run.level.stake), 0],
+        "beans": [beans - stake * rate, 0],
         "stage": {
             "number": run.stage,
             "score": run.score,

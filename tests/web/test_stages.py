@@ -15,7 +15,7 @@ from mahjong.engine.state import Session
 from mahjong.engine.tiles import format_tile
 from mahjong.stages import services
 from mahjong.stages.leaderboard import stage_leaderboard
-from mahjong.stages.models import StageProgress
+from mahjong.stages.models import StageProgress, StageSettings
 from mahjong.tables import presenters
 from mahjong.tables import services as tables
 from mahjong.tables.models import Table
@@ -153,6 +153,22 @@ def test_a_win_clears_the_stage_pays_out_and_keeps_the_best(alice, client_of):
     client.post(reverse("stages:advance"))
     run = run_of(alice)
     assert (run.stage, run.score, run.status, run.hands) == (2, 3000, stage_run.READY, 1)
+
+
+def test_a_hand_pays_out_at_the_rate_its_stake_was_placed_at(alice):
+    """An operator who changes beans per stage point mid-hand changes the next hand's
+    stake, not this hand's payout (it was staked at the old rate)."""
+    set_run(alice, stage=1, score=3999)
+    table = services.play(alice)  # staked at 1 bean per point: 300
+    StageSettings.objects.filter(pk=1).update(beans_per_point=10)
+    hand = script(table, dealer_hand="123m456p789s11122z", other_hand="19m19p19s1234567z")
+    tables.act(table, alice, "hu", hand.version)
+    run = run_of(alice)
+    alice.refresh_from_db()
+    assert alice.beans == 20_000 - 300 + 300 + run.last_score
+    assert table.current_hand().result["beans"] == [run.last_score, 0]
+    stakes = LedgerEntry.objects.filter(account=alice, idempotency_key__startswith="stage-stake:")
+    assert list(stakes.values_list("amount", flat=True)) == [-300]
 
 
 def test_a_dealer_win_doubled_by_the_streak_bonus_says_so_on_the_result_panel(
