@@ -35,9 +35,10 @@ def set_run(user, **fields):
 
 
 def script(table, stage=1, dealer=0, **hands):
-    """Replace the table's fresh hand by a scripted one (same version): a test set-up."""
+    """Replace the table's fresh hand by a scripted one (same version, the table's own
+    ruleset and overrides): a test set-up."""
     hand = table.current_hand()
-    state = scripted_hand("stage", session=Session(dealer=dealer, stage=stage, stage_player=0),
+    state = scripted_hand(table.ruleset.engine(), session=Session(dealer=dealer, stage=stage, stage_player=0),
                           dealer=dealer, **hands)
     hand.state, hand.commitment = state.to_dict(), state.commitment
     hand.save()
@@ -375,6 +376,9 @@ def test_the_in_game_swap_is_chosen_on_the_offer_panel(alice, client_of, htmx):
         overrides={"options": {"p_cuo": 0.0, "p_swap": 1.0}})
     set_run(alice, stage=3, score=5000)
     table = services.play(alice)
+    # a scripted wall (no ready hand on either side) so the timers' play is the same on
+    # every run: a random deal could end the hand before alice's first offer
+    script(table, stage=3, dealer_hand="147m258p369s12345z", other_hand="147m258p369s6677z")
     for _ in range(40):  # let the timers play until alice is offered a triplet
         state = table.current_hand().game()
         if state.stage.offer == "swap" and state.turn == 0:
