@@ -287,11 +287,20 @@
     var el = document.getElementById("mj-offline");
     if (el) el.hidden = !shown;
   }
+  // data-socket="open" on the table while its socket is up: the server has seated the
+  // connection in the table's group (it joins before accepting), so a hint reaches it.
+  function mark(open) {
+    var table = document.querySelector(".mj-table");
+    if (!table) return;
+    if (open) table.setAttribute("data-socket", "open");
+    else table.removeAttribute("data-socket");
+  }
   document.addEventListener("htmx:wsClose", function (e) {
     var code = e.detail && e.detail.event && e.detail.event.code;
     banner(RETRIED.indexOf(code) >= 0);
+    mark(false);
   });
-  document.addEventListener("htmx:wsOpen", function () { banner(false); });
+  document.addEventListener("htmx:wsOpen", function () { banner(false); mark(true); });
 })();
 
 // The heartbeat: while the table's WebSocket is open, a ping every data-heartbeat seconds

@@ -12,6 +12,7 @@ import pytest
 
 from tests.e2e.conftest import FAST_TIMERS, ROOT, shot
 from tests.e2e.test_table_play import play_to_end
+from tests.e2e.tour import wait_for_socket
 
 pytestmark = pytest.mark.e2e
 
@@ -46,7 +47,7 @@ def test_a_stage_hand_is_played_to_its_result_and_the_climb_moves_on(player, sit
     page.wait_for_url(re.compile(r"/tables/\w+/$"))
     table_url = page.url
     page.wait_for_selector("#mj-hand [data-tile]")
-    page.wait_for_function("!!document.querySelector('.mj-table[hx-ext]')")
+    wait_for_socket(page)
     play_to_end(page)
     shot(page, "stage-hand-end")
     outcome = page.get_attribute("[data-outcome]", "data-outcome")

@@ -20,6 +20,7 @@ from tests.e2e.tour import (  # noqa: F401
     sit_vs_bot,
     site_shell,
     tour,
+    wait_for_socket,
 )
 
 pytestmark = pytest.mark.e2e
@@ -242,7 +243,7 @@ def test_an_emote_shows_on_the_other_screen_unless_muted(browser, site, site_dat
             log_in(page, site, name)
             page.goto(f"{site}/tables/{table}/")
             page.wait_for_selector("#mj-hand [data-tile]")
-            page.wait_for_function("!!document.querySelector('.mj-table[hx-ext]')")
+            wait_for_socket(page)
         page_send(sender, "nice")
         bubble = watcher.wait_for_selector('#mj-emote [data-emote="nice"]', timeout=10_000)
         assert "好牌" in bubble.inner_text()

@@ -145,8 +145,15 @@ def sit_vs_bot(page) -> None:
     page.click("[data-testid=play-bot]")
     page.wait_for_url(re.compile(r"/tables/\w+/$"))
     page.wait_for_selector("#mj-hand [data-tile]")
-    # the WebSocket is up once the first snapshot has been swapped in
-    page.wait_for_function("!!document.querySelector('.mj-table[hx-ext]')")
+    wait_for_socket(page)
+
+
+def wait_for_socket(page) -> None:
+    """Until the table's WebSocket is open (table.js marks it): its connection is then in
+    the table's group, so the other seat's moves and emotes reach this page. (Waiting for
+    the template's static hx-ext attribute waited for nothing: a hint sent before the
+    socket joined was lost, the page catching up only at its next heartbeat.)"""
+    page.wait_for_selector(".mj-table[data-socket=open]", state="attached")
 
 
 def log_in(page, site, name) -> None:
