@@ -8,7 +8,7 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from . import throttle
+from . import bans, throttle
 from .models import BOT_BADGE, User
 
 # Control, format (zero-width, direction marks), private-use, unassigned, line/paragraph
@@ -128,7 +128,4 @@ class LoginForm(AuthenticationForm):
         user = user.first()
         if user is None or not password or not user.check_password(password):
             return
-        message = _("This account is banned.")
-        if user.ban_reason:
-            message = _("This account is banned: %(reason)s") % {"reason": user.ban_reason}
-        raise forms.ValidationError(message, code="banned")
+        raise forms.ValidationError(bans.message(user), code="banned")

@@ -186,6 +186,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "accounts.preferences.LanguagePreferenceMiddleware",  # a player's remembered language
     "django.contrib.messages.middleware.MessageMiddleware",
+    "accounts.bans.BannedSessionMiddleware",  # a player banned while logged in is told
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "mahjong.not_allowed.NotAllowedPage",  # a page, not a blank, for a button's URL opened

@@ -184,6 +184,22 @@ def test_a_banned_player_cannot_log_in_and_is_logged_out(alice, client, client_o
     assert "封禁" not in str(guess.context["form"].non_field_errors())
 
 
+def test_a_player_banned_while_logged_in_is_told_on_the_page_they_land_on(alice, bob, client_of):
+    """Their session ended with no word: the next page was the lobby (or the log-in page)
+    as a visitor's, and only a log-in attempt said the account was banned."""
+    zh, en = client_of(alice), client_of(bob)
+    en.cookies.load({"django_language": "en"})
+    services.ban(alice, "cheating")
+    services.ban(bob, "")
+    page = zh.get(reverse("lobby:home"))
+    assert not page.context["user"].is_authenticated
+    assert "此账号已被封禁：cheating" in page.content.decode()
+    assert "封禁" not in zh.get(reverse("lobby:home")).content.decode()  # told once
+    landed = en.get(reverse("accounts:profile"), follow=True)  # to the log-in page
+    assert landed.redirect_chain[-1][0].startswith(reverse("accounts:login"))
+    assert "This account is banned." in landed.content.decode()
+
+
 def test_change_password(alice, client_of):
     c = client_of(alice)
     response = c.post(
