@@ -53,6 +53,16 @@ class SignupForm(UserCreationForm):
     class Meta(UserCreationForm.Meta):
         model = User
         fields = ("username", "nickname")
+        # The model's UnicodeUsernameValidator takes any letter (\w), Chinese ones too;
+        # Django's Chinese message said only English letters (英文字母) and left out "+".
+        error_messages = {
+            "username": {
+                "invalid": _(
+                    "Enter a valid user name: letters (Chinese characters too), digits and"
+                    " @ . + - _ only, without spaces."
+                )
+            }
+        }
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -63,7 +73,8 @@ class SignupForm(UserCreationForm):
         field.validators.append(validators.MaxLengthValidator(USERNAME_MAX_LENGTH))
         field.widget.attrs["maxlength"] = str(USERNAME_MAX_LENGTH)
         field.help_text = _(
-            "Required. At most %(limit)d characters: letters, digits and @ . + - _ only."
+            "Required. At most %(limit)d characters: letters (Chinese characters too), digits"
+            " and @ . + - _ only."
         ) % {"limit": USERNAME_MAX_LENGTH}
 
     def clean_username(self):

@@ -122,6 +122,21 @@ def test_a_user_name_is_held_to_a_nicknames_length(builtin, client):
             assert response.context["form"].errors["username"]
 
 
+def test_a_user_names_error_says_chinese_characters_are_allowed(builtin, client):
+    """Django's message (in its Chinese, 只能包含英文字母…) said only English letters and
+    left out "+", while the validator takes any letter: 小明 signs up."""
+    url = reverse("accounts:signup")
+    pw = {"password1": "a-long-pass-phrase", "password2": "a-long-pass-phrase"}
+    errors = client.post(url, {"username": "小 明", **pw}).context["form"].errors["username"]
+    assert errors == ["请输入有效的用户名：只能包含汉字、字母、数字和 @ . + - _，不能有空格。"]
+    client.cookies.load({"django_language": "en"})
+    errors = client.post(url, {"username": "小 明", **pw}).context["form"].errors["username"]
+    assert errors == ["Enter a valid user name: letters (Chinese characters too), digits and"
+                      " @ . + - _ only, without spaces."]
+    client.post(url, {"username": "小明", **pw})
+    assert User.objects.filter(username="小明").exists()
+
+
 def test_log_in_and_log_out(alice, client):
     response = client.post(reverse("accounts:login"), {"username": "alice", "password": PASSWORD})
     assert response.status_code == 302
