@@ -23,15 +23,22 @@ class PrivateRoomForm(forms.Form):
 
 
 class JoinByCodeForm(forms.Form):
+    # No max_length on the field: a longer paste was told Django's "at most 12 characters",
+    # a limit that is not the code's; clean_code says how long a code is. The browser's
+    # maxlength stays, with room for spaces around a pasted code.
     code = forms.CharField(
         label=_("Room code"),
-        max_length=12,
         widget=forms.TextInput(attrs={"placeholder": "ABC234", "autocomplete": "off",
-                                     "aria-label": _("Room code")}),
+                                     "maxlength": "12", "aria-label": _("Room code")}),
     )
 
     def clean_code(self):
         code = rooms.normalize_code(self.cleaned_data["code"])
+        length = PrivateRoom._meta.get_field("code").max_length
+        if len(code) != length:
+            raise forms.ValidationError(
+                _("Room codes are %(length)d characters.") % {"length": length}
+            )
         self.room = PrivateRoom.objects.filter(code=code).first()
         if self.room is None:
             raise forms.ValidationError(_("No room has the code %(code)s.") % {"code": code})

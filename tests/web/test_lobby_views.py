@@ -251,6 +251,19 @@ def test_join_by_code_finds_the_room_or_explains(alice, bob, client_of, htmx):
     assert b"ZZZZZZ" in response.content
 
 
+def test_a_code_of_the_wrong_length_is_told_how_long_a_code_is(alice, client_of, htmx):
+    """A code longer than the field's 12 characters was told Django's "Ensure this value
+    has at most 12 characters", a limit a 6-character code never needed."""
+    c = client_of(alice)
+    response = c.post(reverse("lobby:room_find"), {"code": "ABC234" * 3}, headers=htmx())
+    assert "房间号是 6 个字符。" in response.content.decode()
+    c.cookies.load({"django_language": "en"})
+    response = c.post(reverse("lobby:room_find"), {"code": "ABC23"}, headers=htmx())
+    assert "Room codes are 6 characters." in response.content.decode()
+    home = c.post(reverse("lobby:room_find"), {"code": "X" * 40}, follow=True)  # no HTMX
+    assert "Room codes are 6 characters." in home.content.decode()
+
+
 def test_a_private_room_cannot_use_the_single_player_stages(alice, client_of):
     c = client_of(alice)
     offered = [
