@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from tests.e2e.tour import new_player_page
+from tests.e2e.tour import new_player_page, sit_vs_bot
 
 pytestmark = pytest.mark.e2e
 
@@ -174,3 +174,21 @@ def test_a_longest_name_in_the_top_bar_fits_a_phone(browser, site, site_database
         m = measure(page)
         assert problems(m) == []
         assert right(page, ".nav .me") <= 360
+
+
+@pytest.mark.parametrize("width", PHONES)
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_longest_name_at_a_table_fits_a_phone(browser, site, site_database, language, width):
+    """A table against a bot, the player's name 24 Ws (the widest a nickname may be, and
+    the name shown): the status bar (the names and scores, Leave) and the seats wrap inside
+    the table. The status bar did not: the page was 417px wide on a 390px phone."""
+    from tests.e2e.tour import site_shell
+
+    with new_player_on_a_phone(browser, site, site_database, language, width) as (page, name):
+        site_shell(site_database, f"from accounts.models import User; User.objects.filter("
+                                  f"username={name!r}).update(nickname={'W' * 24!r})")
+        sit_vs_bot(page)
+        assert page.inner_text("#mj-hand .mj-name").startswith("W" * 24)
+        m = measure(page)
+        assert m["lang"] == language
+        assert problems(m) == []
