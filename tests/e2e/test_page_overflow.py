@@ -176,6 +176,12 @@ def test_a_longest_name_in_the_top_bar_fits_a_phone(browser, site, site_database
         assert right(page, ".nav .me") <= 360
 
 
+# The lines the top bar's bean count takes (its text's line boxes: the span is a flex item).
+BEAN_LINES = """() => { const range = document.createRange();
+  range.selectNodeContents(document.getElementById('topbar-beans'));
+  return new Set([...range.getClientRects()].map(r => Math.round(r.top))).size; }"""
+
+
 @pytest.mark.parametrize("width", PHONES)
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_a_longest_name_at_a_table_fits_a_phone(browser, site, site_database, language, width):
@@ -192,3 +198,5 @@ def test_a_longest_name_at_a_table_fits_a_phone(browser, site, site_database, la
         m = measure(page)
         assert m["lang"] == language
         assert problems(m) == []
+        # the top bar's pill wraps the name, never the bean count ("20,00" over "0")
+        assert page.evaluate(BEAN_LINES) == 1
