@@ -3,12 +3,14 @@ two daphne processes + Redis + PostgreSQL + Celery workers (bench/stack.py), wit
 bare relay (bench/relay) measured by the same tool in the same run.
 
     .venv/bin/python bench/load.py --tables 50 200 --seconds 60 [--think 1 3] [--bots 0.25]
-        [--web 2] [--workers 2] [--db-pool 8] [--profile DIR]
+        [--web 2] [--workers 2] [--db-pool 8] [--durable-relay] [--profile DIR]
 
 For each table count: a fresh stack; then
 
 1. relay: as many pairs of WebSockets as tables, each pair ping-ponging through the relay
    consumer, at full speed for ``--relay-seconds``: messages/s and one-way latency;
+   with ``--durable-relay``, then the same through the durable relay (each message one
+   autocommitted upsert in PostgreSQL before both ends get it): a move's floor;
 2. game: players log in through the log-in form (two thirds of the tables are quick-match
    pairs of scripted humans, ``--bots`` of them a human against the random bot), open the
    table page, connect its WebSocket as the page does, and play as a browser would: the
@@ -273,8 +275,11 @@ class Player:
 # ----- the relay phase ---------------------------------------------------------------------
 
 
-async def relay(stack: Stack, pairs: int, seconds: float) -> dict:
+async def relay(stack: Stack, pairs: int, seconds: float, durable: bool = False) -> dict:
+    """The bare relay, or (``durable``) its durable floor of a move: a message written to
+    PostgreSQL and seen by both ends, the sender's own screen and the other one."""
     ports = stack.relay_ports
+    route = "durable" if durable else "relay"
     latencies: list[float] = []
     count = 0
     stop = time.monotonic() + seconds
@@ -282,8 +287,8 @@ async def relay(stack: Stack, pairs: int, seconds: float) -> dict:
     async def pair(i: int) -> None:
         nonlocal count
         a_port, b_port = ports[0], ports[1 % len(ports)]  # the two ends on different processes
-        async with websockets.connect(f"ws://127.0.0.1:{a_port}/relay/{i}/") as a, \
-                websockets.connect(f"ws://127.0.0.1:{b_port}/relay/{i}/") as b:
+        async with websockets.connect(f"ws://127.0.0.1:{a_port}/{route}/{i}/") as a, \
+                websockets.connect(f"ws://127.0.0.1:{b_port}/{route}/{i}/") as b:
             await asyncio.sleep(0.2)  # both joined the group
             ends = (a, b)
             turn = 0
@@ -291,8 +296,10 @@ async def relay(stack: Stack, pairs: int, seconds: float) -> dict:
                 sender, receiver = ends[turn], ends[1 - turn]
                 t0 = time.monotonic()
                 await sender.send(json.dumps({"t": t0, "pad": "x" * 200}))
+                screens = (sender, receiver) if durable else (receiver,)
                 try:
-                    await asyncio.wait_for(receiver.recv(), timeout=5)
+                    for screen in screens:
+                        await asyncio.wait_for(screen.recv(), timeout=5)
                 except TimeoutError:
                     continue
                 latencies.append(time.monotonic() - t0)
@@ -303,8 +310,8 @@ async def relay(stack: Stack, pairs: int, seconds: float) -> dict:
     await asyncio.gather(*(pair(i) for i in range(pairs)), return_exceptions=True)
     elapsed, cpu1 = time.monotonic() - start, stack.cpu_seconds()
     used = {role: cpu1[role] - cpu0[role] for role in ("relay", "redis", "postgres")}
-    return {"pairs": pairs, "messages_per_s": round(count / elapsed, 1), **_ms(latencies),
-            "server_cpu_ms_per_message": _per(used, count),
+    return {"pairs": pairs, "messages": count, "messages_per_s": round(count / elapsed, 1),
+            **_ms(latencies), "server_cpu_ms_per_message": _per(used, count),
             "server_cpu_cores": round(sum(used.values()) / elapsed, 2)}
 
 
@@ -455,6 +462,8 @@ async def one_count(args, tables: int, **stack_options) -> dict:
                db_pool=args.db_pool, decision=args.decision, **stack_options) as stack:
         await asyncio.sleep(2)  # workers connect to the broker
         out = {"relay": await relay(stack, tables, args.relay_seconds)}
+        if args.durable_relay:
+            out["durable_relay"] = await relay(stack, tables, args.relay_seconds, durable=True)
         out["game"] = await game(stack, tables, args.bots, tuple(args.think), args.warmup,
                                  args.seconds, args.ramp, args.click, profile=args.profile)
         with open("/proc/loadavg") as f:
@@ -469,6 +478,9 @@ def arguments(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--seconds", type=float, default=60, help="measured window")
     parser.add_argument("--warmup", type=float, default=10)
     parser.add_argument("--relay-seconds", type=float, default=15)
+    parser.add_argument("--durable-relay", action="store_true",
+                        help="also relay each message after one durable write to PostgreSQL, "
+                             "to both ends: a move's floor")
     parser.add_argument("--think", type=float, nargs=2, default=[1.0, 3.0],
                         help="a scripted human's pause before each click, uniform (s)")
     parser.add_argument("--ramp", type=float, default=0.1,

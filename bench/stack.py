@@ -35,6 +35,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 PYTHON = sys.executable  # the venv this runs in
 PG = os.environ.get("BENCH_PG", "postgres://postgres@127.0.0.1:5432")
+DURABLE_TABLE = "CREATE TABLE bench_durable_relay (pair text PRIMARY KEY, version integer, body text)"
 REDIS = os.environ.get("BENCH_REDIS", "redis://127.0.0.1:6379")
 
 
@@ -143,6 +144,8 @@ class Stack:
             # timers and sweeps to serve.
             conn.execute(f'DROP DATABASE IF EXISTS "{self.db_name}" WITH (FORCE)')
             conn.execute(f'CREATE DATABASE "{self.db_name}"')
+        with psycopg.connect(f"{PG}/{self.db_name}", autocommit=True) as conn:
+            conn.execute(DURABLE_TABLE)  # the durable relay's (bench/relay/asgi.py)
         redis.Redis.from_url(self.redis_url).flushdb()
         manage = [PYTHON, str(ROOT / "manage.py")]
         self._run([*manage, "migrate", "--noinput", "-v0"])

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import asyncio
 import socket
+import sys
 
+import psycopg
 import pytest
 
 from tests.load.bench_modules import bench_module
@@ -35,7 +37,7 @@ def test_the_load_driver_plays_two_tables_and_reports(tmp_path):
 
     args = load.arguments(
         ["--seconds", "8", "--warmup", "3", "--relay-seconds", "2", "--think", "0.2", "0.5",
-         "--bots", "0", "--profile", str(tmp_path)]
+         "--bots", "0", "--durable-relay", "--profile", str(tmp_path)]
     )
     out = asyncio.run(load.one_count(args, 2, db_name="mahjong_bench_smoke", redis_db=13))
     relay, game = out["relay"], out["game"]
@@ -47,6 +49,13 @@ def test_the_load_driver_plays_two_tables_and_reports(tmp_path):
     assert game["server_cpu_ms_per_move"]["web"] > 0 and game["server_cpu_ms_per_move"]["redis"] > 0
     assert game["server_cpu_ms_per_move"]["postgres"] > 0
     assert relay["server_cpu_ms_per_message"]["relay"] > 0
+    # the durable floor wrote every message it counted (each seen by both ends) to
+    # PostgreSQL, in the run's database, which stays until the next run
+    durable = out["durable_relay"]
+    assert durable["messages"] > 0 and durable["server_cpu_ms_per_message"]["postgres"] > 0
+    with psycopg.connect(f"{sys.modules['stack'].PG}/mahjong_bench_smoke") as conn:
+        written = conn.execute("SELECT sum(version) FROM bench_durable_relay").fetchone()[0]
+    assert written >= durable["messages"]
     hard = {k: n for k, n in game["errors"].items() if not k.startswith("ws opening retried")}
     assert hard == {} and game["screens_missed"] == 0
     # --profile: py-spy attached to both web processes and both workers for the whole window
