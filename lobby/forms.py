@@ -2,7 +2,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from . import rooms
-from .models import SOLO_ENGINE_RULESETS, PrivateRoom, Ruleset
+from .models import SOLO_ENGINE_RULESETS, Match, PrivateRoom, Ruleset
 
 
 class PrivateRoomForm(forms.Form):
@@ -32,6 +32,10 @@ class JoinByCodeForm(forms.Form):
                                      "maxlength": "12", "aria-label": _("Room code")}),
     )
 
+    def __init__(self, *args, user=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.user = user
+
     def clean_code(self):
         code = rooms.normalize_code(self.cleaned_data["code"])
         length = PrivateRoom._meta.get_field("code").max_length
@@ -39,7 +43,22 @@ class JoinByCodeForm(forms.Form):
             raise forms.ValidationError(
                 _("Room codes are %(length)d characters.") % {"length": length}
             )
-        self.room = PrivateRoom.objects.filter(code=code).first()
+        self.room = PrivateRoom.objects.select_related("match").filter(code=code).first()
         if self.room is None:
             raise forms.ValidationError(_("No room has the code %(code)s.") % {"code": code})
+        if self.room.state != PrivateRoom.State.OPEN and not self._back_to_own_match():
+            # Its page says only that it is no longer open: say it here, where the code was
+            # typed, rather than send the player to that dead end.
+            raise forms.ValidationError(_("Room %(code)s is no longer open.") % {"code": code})
         return code
+
+    def _back_to_own_match(self) -> bool:
+        """A player of the room's match still in play: the room's page takes them to it."""
+        match = self.room.match
+        return (
+            match is not None
+            and match.state in (Match.State.READY, Match.State.PLAYING)
+            and self.user is not None
+            and self.user.is_authenticated
+            and match.seat_of(self.user) is not None
+        )

@@ -329,7 +329,7 @@ def room_close(request, code):
 
 @require_POST
 def room_find(request):
-    form = JoinByCodeForm(request.POST)
+    form = JoinByCodeForm(request.POST, user=request.user)
     if form.is_valid():
         return _redirect(request, form.room.get_absolute_url())
     if request.htmx:

@@ -251,6 +251,51 @@ def test_join_by_code_finds_the_room_or_explains(alice, bob, client_of, htmx):
     assert b"ZZZZZZ" in response.content
 
 
+def test_join_by_code_refuses_a_room_that_is_closed_or_whose_match_is_over(
+    alice, bob, outsider, client, client_of, htmx
+):
+    """The form found the room by its code and sent the player to its page, a dead end
+    that said only "This room is no longer open." with a link back to the lobby they had
+    typed the code in. The form says so itself now, and nothing else happens."""
+    from lobby import rooms
+
+    closed = _open_room(alice)
+    client_of(alice).post(reverse("lobby:room_close", args=[closed.code]))
+    cb = client_of(bob)
+    response = cb.post(reverse("lobby:room_find"), {"code": closed.code}, headers=htmx())
+    html = response.content.decode()
+    assert response.status_code == 200 and "HX-Redirect" not in response
+    assert 'id="join-code"' in html and f"房间 {closed.code} 已不再开放。" in html
+    cb.cookies.load({"django_language": "en"})
+    response = cb.post(reverse("lobby:room_find"), {"code": closed.code.lower()}, headers=htmx())
+    assert f"Room {closed.code} is no longer open." in response.content.decode()
+    home = cb.post(reverse("lobby:room_find"), {"code": closed.code}, follow=True)  # no HTMX
+    assert home.redirect_chain == [(reverse("lobby:home"), 302)]
+    assert f"Room {closed.code} is no longer open." in home.content.decode()
+
+    played = _open_room(alice)
+    match = rooms.join(played, bob)
+    Match.objects.filter(pk=match.pk).update(state=Match.State.FINISHED)
+    # a stranger, a visitor, and the match's own players: the room is over for all
+    for c in (client_of(outsider), client, cb, client_of(alice)):
+        response = c.post(reverse("lobby:room_find"), {"code": played.code}, headers=htmx())
+        assert "HX-Redirect" not in response
+        assert "已不再开放" in response.content.decode() or "no longer open" in (
+            response.content.decode()
+        )
+    # While the match is on, its players still find their way back to it by the code.
+    Match.objects.filter(pk=match.pk).update(state=Match.State.PLAYING)
+    response = cb.post(reverse("lobby:room_find"), {"code": played.code}, headers=htmx())
+    assert response["HX-Redirect"] == played.get_absolute_url()
+    assert cb.get(played.get_absolute_url())["Location"] == match.get_absolute_url()
+    response = client_of(outsider).post(
+        reverse("lobby:room_find"), {"code": played.code}, headers=htmx()
+    )
+    assert "HX-Redirect" not in response and "已不再开放" in response.content.decode()
+    assert PrivateRoom.objects.get(pk=closed.pk).state == "closed"
+    assert Match.objects.count() == 1
+
+
 def test_a_code_of_the_wrong_length_is_told_how_long_a_code_is(alice, client_of, htmx):
     """A code longer than the field's 12 characters was told Django's "Ensure this value
     has at most 12 characters", a limit a 6-character code never needed."""
