@@ -215,6 +215,41 @@ def test_a_player_banned_while_logged_in_is_told_on_the_page_they_land_on(alice,
     assert "This account is banned." in landed.content.decode()
 
 
+def test_a_ban_met_by_an_htmx_request_reloads_the_page_that_says_so(
+    alice, bob, outsider, client_of, htmx
+):
+    """The first request after a ban is often a poll: the lobby's refresh of its rooms, the
+    waiting page's status. The notice was queued in that fragment, which shows no messages,
+    and the page went on reading as the player's until some later page said it; a poll
+    that needs a log-in had the whole log-in page, notice and all, swapped into it."""
+    zh, en = client_of(alice), client_of(bob)
+    en.cookies.load({"django_language": "en"})
+    en.post(reverse("lobby:quick_join", args=["novice"]))
+    ticket = bob.queue_tickets.get()
+    services.ban(alice, "cheating")
+    services.ban(bob, "")
+
+    poll = zh.get(reverse("lobby:home"), headers=htmx(target="tiers"))
+    assert poll["HX-Refresh"] == "true" and "封禁" not in poll.content.decode()
+    page = zh.get(reverse("lobby:home"))  # the reload htmx makes
+    assert not page.context["user"].is_authenticated
+    assert "此账号已被封禁：cheating" in page.content.decode()
+    assert "封禁" not in zh.get(reverse("lobby:home")).content.decode()  # told once
+    assert "HX-Refresh" not in zh.get(reverse("lobby:home"), headers=htmx(target="tiers"))
+
+    poll = en.get(ticket.get_absolute_url(), headers=htmx())
+    assert poll["HX-Refresh"] == "true" and "banned" not in poll.content.decode()
+    landed = en.get(ticket.get_absolute_url(), follow=True)  # the reload: to the log-in page
+    assert landed.redirect_chain[-1][0].startswith(reverse("accounts:login"))
+    assert "This account is banned." in landed.content.decode()
+
+    # htmx restoring a page from history swaps in the body it gets, ignoring HX-Refresh
+    back = client_of(outsider)
+    services.ban(outsider, "cheating")
+    page = back.get(reverse("lobby:home"), headers={**htmx(), "HX-History-Restore-Request": "true"})
+    assert "HX-Refresh" not in page and "此账号已被封禁：cheating" in page.content.decode()
+
+
 def test_change_password(alice, client_of):
     c = client_of(alice)
     response = c.post(
