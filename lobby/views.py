@@ -187,7 +187,10 @@ def queue(request, public_id):
         "bot_in": max(round(bot_in), 1) if bot_in is not None else None,
     }
     if request.htmx:
-        return render(request, "lobby/queue.html#status", context)
+        # The poll names the count its page shows: the live region is sent only when it
+        # changed, so a screen reader does not read the same words every 2 seconds.
+        context["others_changed"] = request.GET.get("others") != str(context["others"])
+        return render(request, "lobby/queue.html#poll", context)
     return render(request, "lobby/queue.html", context)
 
 

@@ -131,6 +131,64 @@ def test_waiting_count_and_cancel(alice, client_of, htmx):
     assert '<dd class="waiting">0</dd>' in c.get("/", headers=htmx(target="tiers")).content.decode()
 
 
+def _elements(html):
+    """(tag, attrs, text inside) of each element of ``html``, in document order."""
+    from html.parser import HTMLParser
+
+    void = {"input", "br", "img", "meta", "link", "hr", "source", "wbr"}
+    found, open_ = [], []
+
+    class Parser(HTMLParser):
+        def handle_starttag(self, tag, attrs):
+            element = [tag, dict(attrs), ""]
+            found.append(element)
+            if tag not in void:
+                open_.append(element)
+
+        def handle_endtag(self, tag):
+            while open_ and open_.pop()[0] != tag:
+                pass
+
+        def handle_data(self, data):
+            for element in open_:
+                element[2] += data
+
+    Parser().feed(html)
+    return found
+
+
+def test_the_waiting_page_announces_the_others_waiting_only_when_their_number_changes(
+    alice, client_of, htmx
+):
+    """The status block was the aria-live region and also the element its 2-second poll
+    replaced, the clock included: a screen reader read "Nobody else is waiting in this room
+    yet. Waiting for 0:04" again every 2 seconds. The live region now stays in the page and
+    holds the count alone; the poll replaces the clock beside it and sends the count only
+    when it differs from the one the page shows."""
+    c = client_of(alice)
+    quick(c)
+    ticket = QueueTicket.objects.get(player=alice)
+    elements = _elements(c.get(ticket.get_absolute_url()).content.decode())
+    [live] = [e for e in elements if "aria-live" in e[1]]
+    [polled] = [e for e in elements if "hx-trigger" in e[1]]
+    assert "本场次暂时没有其他人在等待" in live[2] and "已等待" not in live[2]
+    assert "已等待" in polled[2] and "其他人" not in polled[2]  # neither holds the other
+    assert polled[1]["hx-swap"] == "outerHTML" and "aria-live" not in polled[1]
+
+    poll = c.get(polled[1]["hx-get"], headers=htmx()).content.decode()  # nobody came
+    assert re.search(r"已等待 0:0\d", poll)
+    assert "aria-live" not in poll and "data-others" not in poll and "其他人" not in poll
+    [again] = [e for e in _elements(poll) if "hx-trigger" in e[1]]
+    assert again[1]["hx-get"] == polled[1]["hx-get"]
+
+    # the page showed one other player waiting, who has gone: the count is sent, into the
+    # live region's inside (the region itself stays, so the change is read)
+    gone = c.get(f"{ticket.get_absolute_url()}?others=1", headers=htmx()).content.decode()
+    [count] = [e for e in _elements(gone) if e[1].get("id") == live[1]["id"]]
+    assert count[1]["hx-swap-oob"] == "innerHTML" and "aria-live" not in count[1]
+    assert 'data-others="0"' in gone and "本场次暂时没有其他人在等待" in count[2]
+
+
 def test_joining_twice_keeps_one_ticket(alice, client_of):
     c = client_of(alice)
     quick(c)
