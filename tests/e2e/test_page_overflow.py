@@ -200,3 +200,40 @@ def test_a_longest_name_at_a_table_fits_a_phone(browser, site, site_database, la
         assert problems(m) == []
         # the top bar's pill wraps the name, never the bean count ("20,00" over "0")
         assert page.evaluate(BEAN_LINES) == 1
+
+
+# A legacy account: its user name as long as Django's field takes (150 characters, no
+# space), no nickname (the name shown is the user name), first on the rank board. Made
+# once: the page caches a board's standings for a minute.
+LEGACY_NAME = "legacy" + "W" * 144
+LEGACY_ACCOUNT = (
+    "from accounts.models import User; "
+    f"User.objects.get_or_create(username={LEGACY_NAME!r}, defaults=dict("
+    "kind=User.Kind.PLAYER, nickname='', rank_score=2_000_000_000))"
+)
+
+
+@pytest.mark.parametrize("width", PHONES)
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_legacy_accounts_long_name_on_the_leaderboards_fits_a_phone(
+    browser, site, site_database, language, width
+):
+    """Its leaderboard row breaks the name anywhere; whole, it made the page 2517px wide."""
+    from tests.e2e.tour import site_shell
+
+    assert len(LEGACY_NAME) == 150
+    site_shell(site_database, LEGACY_ACCOUNT)
+    context = browser.new_context(locale=LANGUAGES[language],
+                                  viewport={"width": width, "height": PHONES[width]})
+    try:
+        page = context.new_page()
+        page.goto(f"{site}/leaderboards/")
+        name = page.locator(".ranking li a", has_text=LEGACY_NAME).first
+        name.wait_for()
+        m = measure(page)
+        assert m["lang"] == language
+        assert problems(m) == []
+        box = name.bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= width, box
+    finally:
+        context.close()
