@@ -237,3 +237,15 @@ def test_a_legacy_accounts_long_name_on_the_leaderboards_fits_a_phone(
         assert box["x"] >= 0 and box["x"] + box["width"] <= width, box
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_tables_leave_control_is_a_tap_target(browser, site, site_database, language):
+    """The status bar's Leave, at a table against a bot on a phone: at least 24px tall and
+    wide (WCAG 2.2's minimum target). A bare link, it was 16-19px tall."""
+    with new_player_on_a_phone(browser, site, site_database, language, 360) as (page, _name):
+        sit_vs_bot(page)
+        box = page.locator("[data-testid=leave-table]").bounding_box()
+        print(f"\nLeave [{language}]: {box}")
+        assert page.evaluate("document.documentElement.lang") == language
+        assert box["height"] >= 24 and box["width"] >= 24, box
