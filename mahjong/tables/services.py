@@ -499,11 +499,16 @@ def _escape(locked: Locked, seat: int, *, by: str) -> None:
     _save(locked, new, events, actor=seat, action="escape", by=by)
 
 
-def leave(table: Table, user) -> str:
+def leave(table: Table, user, after: int | None = None) -> str:
     """Leave the table: during a hand that is an escape (3.13.2); the table closes. A table
     closed already (the opponent left first, a player short of the room's minimum, the
     match over) keeps the note saying why: it is what the other player and the
-    spectators read, and the second of two players leaving at once must not replace it."""
+    spectators read, and the second of two players leaving at once must not replace it.
+
+    ``after`` is the number of the hand whose result the click was made on (the result
+    panel's Leave, which asks no confirmation: the hand is over). If a later hand has
+    started meanwhile (another tab's "next hand", against a bot), leaving would be an
+    escape the player was never asked about: refused."""
     seat = seat_of(table, user)
     if seat is None:
         raise TableError(_("You are not seated at this table."))
@@ -511,6 +516,11 @@ def leave(table: Table, user) -> str:
         locked = _lock(table.pk)
         if locked.table.status != Table.Status.PLAYING:
             return "left"
+        if after is not None and locked.hand.number > after and not locked.state.ended:
+            raise TableError(
+                _("A new hand has started: nothing was done. To leave during it, use Leave "
+                  "at the top of the table.")
+            )
         escaped = _walk_out(locked, seat.index, by="leave", note=_left_note(user))
     return "escaped" if escaped else "left"
 

@@ -102,11 +102,19 @@ def back(request, public_id):
 @login_required
 @require_POST
 def leave(request, public_id):
-    table, _seat = _table_for(request, public_id)
+    table, seat = _table_for(request, public_id)
     # 关卡: no escape penalty there (RULES.md 5.1), the hand's stake is lost; the climb
     # goes on from the stage screen, not the lobby
     stage = table.ruleset.engine_slug == "stage"
-    if services.leave(table, request.user) == "escaped":
+    after = request.POST.get("hand", "")
+    try:
+        outcome = services.leave(table, request.user, int(after) if after.isdigit() else None)
+    except services.TableError as exc:
+        if not request.htmx:
+            messages.error(request, str(exc))
+            return redirect(table.get_absolute_url())
+        return _fragments(table, seat, str(exc))
+    if outcome == "escaped":
         messages.warning(request, _("You left during a hand: its stake is lost.") if stage
                          else _("You left during a hand: that counts as an escape."))
     url = reverse("stages:home") if stage else "/"

@@ -241,6 +241,35 @@ def test_a_player_waiting_for_the_next_hand_can_still_leave(client_of, duel, ali
     assert "alice" in client_of(bob).get(duel.get_absolute_url()).content.decode().lower()
 
 
+def test_the_result_panels_leave_does_not_escape_from_a_hand_started_meanwhile(
+    client_of, bot_table, alice, htmx
+):
+    """The result panel's Leave asks no confirmation (the hand is over). Made on hand 1's
+    result after hand 2 started (another tab's "next hand" against the bot), it left
+    during hand 2: an escape the player was never asked about. It names its hand now."""
+    from tests.web.tables_support import play_out
+
+    play_out(bot_table)
+    html = client_of(alice).get(bot_table.get_absolute_url()).content.decode()
+    assert re.search(r'data-testid="leave"[^>]*hx-vals=\'\{"hand": 1\}\'', html)
+    client_of(alice).post(f"{bot_table.get_absolute_url()}next/", {"hand": "1"}, headers=htmx())
+    hand = bot_table.current_hand()
+    assert hand.number == 2
+    url = f"{bot_table.get_absolute_url()}leave/"
+    refused = client_of(alice).post(url, {"hand": "1"}, headers=htmx())
+    body = refused.content.decode()
+    assert "新的一局已经开始，未执行任何操作" in body and 'class="flash error"' in body
+    assert "HX-Redirect" not in refused
+    bot_table.refresh_from_db()
+    assert bot_table.status == Table.Status.PLAYING
+    assert bot_table.current_hand().ended_at is None and not bot_table.current_hand().events.filter(
+        kind="escape").exists()
+    # the status bar's Leave (no hand named, after its confirmation) still leaves
+    assert client_of(alice).post(url, headers=htmx())["HX-Redirect"] == "/"
+    bot_table.refresh_from_db()
+    assert bot_table.status == Table.Status.FINISHED
+
+
 def test_the_last_hand_of_a_gb_match_says_the_match_is_over_instead_of_next_hand(
     client_of, alice, bob
 ):
