@@ -125,6 +125,8 @@ def step_context(steps: list[Step], index: int) -> dict:
         "wall_live": public["wall"]["live"],
         "wall_reserve": public["wall"]["reserve"],
         "wild": public["wild"],
+        # 海底捞月: the extra draws are face up (RULES.md 3.11.5), as the table shows them
+        "haidi_shown": tiles_of(public["haidi"]["shown"]),
         "last_discard": public["last_discard"],
         "outcome": public.get("outcome"),
         "action_label": _label(step.action) if step.action else "",

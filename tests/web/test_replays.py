@@ -284,3 +284,30 @@ def test_the_replays_moves_and_offers_draw_their_tiles_not_the_engines_notation(
     for label in offered:
         text = re.sub(r"<[^>]+>", "", label)
         assert not re.search(r"\d[mpsz]", text), text
+
+
+@pytest.mark.django_db
+def test_the_haidi_draws_are_shown_as_at_the_table(client, alice, settings):
+    """海底捞月: the extra draws at the wall's end are shown face up (RULES.md 3.11.5), at
+    the table and in the replay; the replay showed none of them, so a hand that ended
+    drawn after three haidi draws ended with those tiles nowhere on the board."""
+    from accounts.models import User
+    from lobby.models import Ruleset
+    from mahjong.engine.tiles import format_tiles
+    from mahjong.tables import services
+
+    settings.MAHJONG_TEST_SEED = "haidi-29"  # timeouts end this wall in three haidi draws
+    bot = User.objects.filter(kind=User.Kind.BOT).order_by("pk").first()
+    table = services.open_table(Ruleset.objects.get(slug="classic"), [alice, bot],
+                                bot_level="random")
+    hand = play_out(table)
+    shown = hand.game().haidi_shown
+    assert shown, "the scripted seed no longer reaches the haidi draws"
+    steps = replays.rebuild(hand)
+    last = len(steps) - 1
+    tiles = replays.tiles_of(format_tiles(shown))
+    assert replays.step_context(steps, last)["haidi_shown"] == tiles
+    move = client.get(replay_url(hand), {"step": last}).content.decode()
+    move = move.split('class="replay-move"')[1].split("</p>")[0]
+    assert "海底捞月" in move
+    assert all(f"tiles/{t}.svg" in move for t in tiles)
