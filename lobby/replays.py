@@ -116,6 +116,12 @@ def step_context(steps: list[Step], index: int) -> dict:
             "taken_off_menu": taken == ESCAPE,
         })
     public = views[0]
+    outcome = public.get("outcome")
+    tiles = _tiles(step.action)
+    if step.action == "hu" and outcome and outcome.get("win"):
+        # "hu" names no tile: the one won on (a discard stays in its river), as the table's
+        # result shows it
+        tiles = [outcome["win"]]
     return {
         "step": step,
         "index": index,
@@ -128,9 +134,9 @@ def step_context(steps: list[Step], index: int) -> dict:
         # 海底捞月: the extra draws are face up (RULES.md 3.11.5), as the table shows them
         "haidi_shown": tiles_of(public["haidi"]["shown"]),
         "last_discard": public["last_discard"],
-        "outcome": public.get("outcome"),
+        "outcome": outcome,
         "action_label": _label(step.action) if step.action else "",
-        "action_tiles": _tiles(step.action),
+        "action_tiles": tiles,
         "by_label": _by_label(step.by),
     }
 

@@ -311,3 +311,21 @@ def test_the_haidi_draws_are_shown_as_at_the_table(client, alice, settings):
     move = move.split('class="replay-move"')[1].split("</p>")[0]
     assert "海底捞月" in move
     assert all(f"tiles/{t}.svg" in move for t in tiles)
+
+
+def test_the_winning_move_shows_the_tile_won_on():
+    """A win on a discard leaves the tile in the discarder's river and the winner's hand a
+    tile short: the last step read "alice: Win" with no tile, so the replay never said what
+    the hand was won on. The move shows the winning tile, as a discard shows its own."""
+    kinds = set()
+    for slug in ("classic", "gb", "quesheng"):
+        for _s, final, seed, commitment, moves in random_session(slug, 5, f"win-{slug}"):
+            outcome = final["outcome"]
+            if outcome["kind"] not in ("discard_win", "self_draw"):
+                continue
+            kinds.add(outcome["kind"])
+            steps = replays.rebuild_from(final, seed, commitment, moves)
+            end = replays.step_context(steps, len(steps) - 1)
+            assert steps[-1].action == "hu"
+            assert end["action_tiles"] == [end["outcome"]["win"]], (slug, end["outcome"])
+    assert "discard_win" in kinds
