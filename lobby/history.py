@@ -16,7 +16,7 @@ from django.db.models import Q, QuerySet
 from accounts.models import LedgerEntry
 from mahjong.engine.views import view
 from mahjong.tables.models import Event, Hand, Seat, Table
-from mahjong.tables.presenters import tiles_of
+from mahjong.tables.presenters import VERB_LABELS, tiles_of
 
 WON, LOST, DRAWN = "won", "lost", "drawn"
 RESULTS = (WON, LOST, DRAWN)
@@ -168,7 +168,8 @@ def wild_of(hand: Hand) -> str | None:
 
 def _meld(text: str) -> dict:
     verb, _, tiles = text.partition(" ")
-    return {"verb": verb, "tiles": tiles_of(tiles.replace(" ", ""))}
+    return {"verb": verb, "label": VERB_LABELS.get(verb, verb),
+            "tiles": tiles_of(tiles.replace(" ", ""))}
 
 
 def bean_movements(hand: Hand) -> list[LedgerEntry]:

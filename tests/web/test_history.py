@@ -364,3 +364,14 @@ def test_an_empty_history_says_why_rather_than_that_no_game_matches(client, clie
     english = client_of(alice).get(reverse("history:player", args=[alice.public_id]),
                                    HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert "No finished games yet" in english
+
+
+def test_the_hand_pages_melds_are_named_in_the_pages_language(client, won_hand):
+    """A meld's tooltip (its title, read out by a screen reader) said the engine's verb,
+    title="pon", on a Chinese page as on an English one; the replay says 碰 / Pong."""
+    assert [str(m) for m in won_hand.game().seats[0].melds] == ["pon 666m"]
+    page = client.get(hand_url(won_hand)).content.decode()
+    assert 'class="meld" title="碰"' in page and 'title="pon"' not in page
+    client.cookies.load({"django_language": "en"})
+    page = client.get(hand_url(won_hand)).content.decode()
+    assert 'class="meld" title="Pong"' in page
