@@ -25,6 +25,7 @@ from mahjong.tables.presenters import VERB_LABELS, tiles_of
 from mahjong.tables.services import CALL_OFF  # the operator's close: the hand ended drawn
 
 ESCAPE = "escape"  # logged by tables.services for a player who left; not a game action
+SWAP = "swap"  # 关卡 游戏中换牌 (RULES.md 5.4.4): give back 3 concealed tiles for a triplet
 
 
 class ReplayError(Exception):
@@ -112,7 +113,7 @@ def step_context(steps: list[Step], index: int) -> dict:
             "river": tiles_of(data["river"]),
             "ting": data["ting"],
             "to_act": views[seat]["turn"] == seat,
-            "prompts": [_prompt(a, taken) for a in views[seat]["legal_actions"]],
+            "prompts": _prompts(views[seat], taken),
             "taken_off_menu": taken == ESCAPE,
         })
     public = views[0]
@@ -175,6 +176,24 @@ def _by_label(by: str) -> str:
         "disconnect": gettext("disconnected"),
         "ban": gettext("account suspended"),
     }.get(by, "")
+
+
+def _prompts(seat_view: dict, taken: str) -> list[dict]:
+    """The offers of a step. 游戏中换牌 is offered as every set of 3 concealed tiles to give
+    back (hundreds): it is one line here, the triplet offered, as the table's panel shows
+    it; the move that took it shows the three tiles given back."""
+    prompts, swap = [], None
+    for action in seat_view["legal_actions"]:
+        if action.startswith(SWAP + " "):
+            if swap is None:
+                offer = (seat_view.get("stage") or {}).get("offer") or {}
+                swap = {"action": SWAP, "label": _label(SWAP),
+                        "tiles": tiles_of(offer.get("triplet", "")), "taken": False}
+                prompts.append(swap)
+            swap["taken"] = swap["taken"] or action == taken
+        else:
+            prompts.append(_prompt(action, taken))
+    return prompts
 
 
 def _prompt(action: str, taken: str) -> dict:

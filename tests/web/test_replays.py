@@ -329,3 +329,29 @@ def test_the_winning_move_shows_the_tile_won_on():
             assert steps[-1].action == "hu"
             assert end["action_tiles"] == [end["outcome"]["win"]], (slug, end["outcome"])
     assert "discard_win" in kinds
+
+
+def test_the_swap_offer_is_one_prompt_with_its_triplet_not_every_choice_of_three():
+    """关卡 游戏中换牌: the engine offers every set of 3 concealed tiles to give back (up to
+    ~300). The replay listed each as a prompt: one step of a stage 3 hand was a list of 206
+    offers, 9,300px tall on a 390px phone. The offer is one line, the triplet offered (as
+    the table's panel shows it), marked when the player took it; the move then shows the
+    three tiles given back."""
+    from mahjong.engine.tiles import format_tile
+
+    seen = 0
+    for _s, final, seed, commitment, moves in random_session("stage", 3, "p3", 3):
+        steps = replays.rebuild_from(final, seed, commitment, moves)
+        for index, step in enumerate(steps[:-1]):
+            offered = [str(a) for a in legal_actions(step.state, step.state.turn)]
+            if not any(a.startswith("swap ") for a in offered):
+                continue
+            seen += 1
+            seat = replays.step_context(steps, index)["seats"][step.state.turn]
+            swaps = [p for p in seat["prompts"] if p["action"].startswith("swap")]
+            kind = format_tile(step.state.stage.swap_kind)
+            assert len(swaps) == 1 and swaps[0]["tiles"] == [kind] * 3, swaps
+            assert swaps[0]["taken"] == steps[index + 1].action.startswith("swap ")
+            others = [p["action"] for p in seat["prompts"] if p not in swaps]
+            assert others == [a for a in offered if not a.startswith("swap ")]
+    assert seen >= 2
