@@ -155,3 +155,32 @@ def test_the_play_button_works_after_the_browsers_back(browser, site, finished_h
         assert page.get_attribute("#replay-play", "aria-pressed") == "false"
     finally:
         context.close()
+
+
+def test_a_longest_name_fits_the_replay_and_the_hand_page_on_a_phone(browser, site, site_database,
+                                                                    finished_hand):
+    """The player's name 24 Ws (the widest a nickname may be): the replay's seat heading
+    and the hand page's final hands break it. Whole, the replay was 478px wide on a 390px
+    phone and the hand page 536px."""
+    from tests.e2e.test_page_overflow import LANGUAGES, PHONES, measure, problems
+    from tests.e2e.tour import site_shell
+
+    history, path, _last = finished_hand
+    public_id = history.rstrip("/").rsplit("/", 1)[-1]
+    site_shell(site_database, f"from accounts.models import User; User.objects.filter("
+                              f"public_id={public_id!r}).update(nickname={'W' * 24!r})")
+    hand_page = path.removesuffix("replay/")
+    for width, height in PHONES.items():
+        for language, locale in LANGUAGES.items():
+            context = browser.new_context(locale=locale, viewport={"width": width, "height": height})
+            context.add_cookies([{"name": "django_language", "value": language, "url": site}])
+            try:
+                page = context.new_page()
+                for url in (f"{site}{path}?step=3", f"{site}{hand_page}"):
+                    page.goto(url)
+                    assert "W" * 24 in page.inner_text("main")
+                    m = measure(page)
+                    assert m["lang"] == language
+                    assert problems(m) == [], url
+            finally:
+                context.close()
