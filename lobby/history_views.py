@@ -131,7 +131,10 @@ def replay(request, table_id, number):
         "players": [s.user for s in seats],
         **replays.step_context(steps, index),
     }
-    if request.headers.get("HX-Request"):
+    # Back past htmx's history cache asks again with HX-History-Restore-Request: the answer
+    # replaces the body, so it is the whole page
+    restoring = request.headers.get("HX-History-Restore-Request") == "true"
+    if request.headers.get("HX-Request") and not restoring:
         return render(request, "lobby/history/replay.html#board", context)
     return render(request, "lobby/history/replay.html", context)
 

@@ -355,3 +355,17 @@ def test_the_swap_offer_is_one_prompt_with_its_triplet_not_every_choice_of_three
             others = [p["action"] for p in seat["prompts"] if p not in swaps]
             assert others == [a for a in offered if not a.startswith("swap ")]
     assert seen >= 2
+
+
+@pytest.mark.django_db
+def test_a_history_restore_gets_the_whole_replay_page_not_the_board(client, bot_table, htmx):
+    """Back past htmx's history cache (10 steps) asks the server for the page again, with
+    HX-Request and HX-History-Restore-Request, and puts the answer in place of the body.
+    The view answered with the board alone: after 13 steps and 13 Backs the page was the
+    board, without the site's header, the title, Play and the speed."""
+    hand = play_out(bot_table)
+    restore = {**htmx(), "HX-History-Restore-Request": "true"}
+    page = client.get(replay_url(hand), {"step": 2}, headers=restore).content.decode()
+    assert "<html" in page and 'id="replay-play"' in page and 'data-step="2"' in page
+    fragment = client.get(replay_url(hand), {"step": 2}, headers=htmx("replay-board"))
+    assert "<html" not in fragment.content.decode()  # a step's own request: the board
