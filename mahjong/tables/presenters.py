@@ -16,6 +16,7 @@ from django.urls import get_script_prefix, get_urlconf, reverse
 from django.utils.translation import gettext_lazy as _
 
 from mahjong.engine import analysis
+from mahjong.engine.game import is_forced
 from mahjong.engine.stage_offers import VERBS as STAGE_OFFERS
 from mahjong.engine.state import GameState
 from mahjong.engine.tiles import format_tile, max_copies
@@ -247,6 +248,10 @@ def context_for(
         "drawn": drawn,
         "prompts": [_prompt(a) for a in legal if a.split(" ", 1)[0] not in NOT_PROMPTED],
         "my_turn": v["turn"] == seat,
+        # the server plays this turn after the short delay (托管, or a ready hand with
+        # nothing to decide): the clock's seconds are not the player's to count down
+        "auto_turn": v["turn"] == seat and not ended
+        and (seats[seat].auto_play or (state.seat(seat).locked and is_forced(state, seat))),
         "ended": ended,
         "result": result,
         "fans": (result or {}).get("fans", []),

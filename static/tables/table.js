@@ -30,7 +30,9 @@
     // "15s" / "15秒": the unit is the page's language (data-unit, translated)
     out.textContent = (clock.dataset.unit || "{n}s").replace("{n}", left);
     clock.classList.toggle("urgent", left <= 5);
-    var mine = clock.dataset.turn === "me";
+    // a turn the server plays for the player (托管, a ready hand with nothing to decide)
+    // is not the player's deadline: no tick, no "five seconds left"
+    var mine = clock.dataset.turn === "me" && !clock.dataset.auto;
     if (mine && sounds()) sounds().countdown(left);
     if (say && announced !== deadline) {
       if (mine && left > 0 && left <= 5) {

@@ -203,6 +203,49 @@ def test_an_idle_player_is_played_for_by_the_server(player, site):
     page.wait_for_selector("[data-testid=im-back]", state="detached")
 
 
+
+# Each own turn the server plays (托管, or a ready hand with nothing to decide) while the
+# page watches: what the clock's live region said, and the seconds the clock's countdown
+# sound was asked to tick.
+WATCH_AUTO_TURNS = """() => {
+  window.autoTurns = new Set(); window.said = []; window.ticks = [];
+  const sounds = window.MahjongSounds, countdown = sounds.countdown;
+  sounds.countdown = s => { window.ticks.push(s); return countdown(s); };
+  const say = document.getElementById('mj-clock-say');
+  say.textContent = '';
+  new MutationObserver(() => { if (say.textContent) window.said.push(say.textContent); })
+    .observe(say, {childList: true, characterData: true, subtree: true});
+  setInterval(() => {
+    const auto = document.querySelector('[data-testid=im-back]');
+    if (auto && document.querySelector('#mj-clock[data-turn=me]'))
+      window.autoTurns.add(document.querySelector('#mj-status').dataset.version);
+  }, 20);
+}"""
+
+
+def test_turns_played_on_auto_play_are_not_announced_as_the_players_last_seconds(player, site):
+    """On 托管 the server plays each of the player's turns after the short delay: the
+    clock's few seconds are not the player's decision, so no tick and no "Five seconds
+    left to move" (which a screen reader heard at every auto-played turn)."""
+    page = player("aut")
+    sit_vs_bot(page)
+    page.wait_for_selector("[data-testid=im-back]", timeout=30_000)
+    page.evaluate(WATCH_AUTO_TURNS)
+    start = version(page)
+    try:
+        page.wait_for_function(
+            f"window.autoTurns.size >= 3 || !!document.querySelector('[data-outcome]')"
+            f" || Number(document.querySelector('#mj-status').dataset.version) > {start + 12}",
+            timeout=30_000,
+        )
+    except PlaywrightError:
+        pass
+    turns = page.evaluate("window.autoTurns.size")
+    if not turns:
+        pytest.skip("the hand ended before an auto-played turn of the player")
+    assert page.evaluate("window.said") == []
+    assert page.evaluate("window.ticks") == []
+
 def rivers(page) -> list[list[str]]:
     """Each seat's discards in order (their notation, e.g. "5m"), opponent first."""
     return [
