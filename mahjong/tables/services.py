@@ -241,14 +241,18 @@ def _apply(locked: Locked, seat: int, action: Action, *, by: str, origin: str = 
         new, events = engine.apply(state, seat, action)
     except EngineError as exc:
         raise IllegalMove(str(exc)) from None
-    _save(locked, new, events, actor=seat, action=str(action), by=by, origin=origin)
     row = locked.seats[seat]
     if by == "player" and row.timeouts:
+        row.timeouts = 0
         Seat.objects.filter(pk=row.pk).update(timeouts=0)
     elif by == "timeout":
         row.timeouts += 1
         row.auto_play = row.auto_play or row.timeouts >= 2
         Seat.objects.filter(pk=row.pk).update(timeouts=row.timeouts, auto_play=row.auto_play)
+    # the seat flags first: the next decision's timer (_schedule) is the short delay when
+    # this timeout put the seat on 托管 and the seat decides again (a claim let go, then
+    # its own draw)
+    _save(locked, new, events, actor=seat, action=str(action), by=by, origin=origin)
     return new
 
 

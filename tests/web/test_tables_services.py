@@ -347,3 +347,23 @@ def test_sitting_down_elsewhere_leaves_the_tables_between_hands(bot_table, duel,
     assert {t.status for t in Table.objects.filter(pk__in=[again.pk, bobs.pk])} == {
         Table.Status.PLAYING
     }
+
+
+def test_the_turn_after_the_second_timeout_is_played_after_the_short_delay(duel):
+    """托管 begins with the second timeout in a row. When that timeout leaves the same
+    seat to decide (a claim let go on time, then its own draw), the decision is the
+    server's already: the short delay, not a whole timer with the clock counting down
+    beside the "Auto-play" tag while nobody plays."""
+    found = 0
+    for _ in range(200):
+        hand = duel.current_hand()
+        state = hand.game()
+        if state.ended:
+            break
+        seat = Seat.objects.get(table=duel, index=state.turn)
+        if seat.auto_play:
+            found += 1
+            left = (hand.deadline - timezone.now()).total_seconds()
+            assert left <= state.ruleset.timers.locked_delay + 0.5, (hand.version, left)
+        services.advance(hand.pk, hand.version)
+    assert found, "no auto-played turn in the hand"
