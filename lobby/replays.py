@@ -114,7 +114,6 @@ def step_context(steps: list[Step], index: int) -> dict:
             "ting": data["ting"],
             "to_act": views[seat]["turn"] == seat,
             "prompts": _prompts(views[seat], taken),
-            "taken_off_menu": taken == ESCAPE,
         })
     public = views[0]
     outcome = public.get("outcome")

@@ -25,14 +25,19 @@
     var out = clock.querySelector(".mj-seconds");
     var deadline = clock.dataset.deadline;
     if (!out) return;
-    if (!deadline) { out.textContent = ""; return; }
+    // a turn the server plays for the player (托管, a ready hand with nothing to decide)
+    // is not the player's deadline: no seconds in red, no tick, no "five seconds left"
+    if (!deadline || clock.dataset.auto) {
+      out.textContent = "";
+      clock.classList.remove("urgent");
+      if (say && say.textContent) say.textContent = "";
+      return;
+    }
     var left = Math.max(0, Math.ceil((Date.parse(deadline) - Date.now()) / 1000));
     // "15s" / "15秒": the unit is the page's language (data-unit, translated)
     out.textContent = (clock.dataset.unit || "{n}s").replace("{n}", left);
     clock.classList.toggle("urgent", left <= 5);
-    // a turn the server plays for the player (托管, a ready hand with nothing to decide)
-    // is not the player's deadline: no tick, no "five seconds left"
-    var mine = clock.dataset.turn === "me" && !clock.dataset.auto;
+    var mine = clock.dataset.turn === "me";
     if (mine && sounds()) sounds().countdown(left);
     if (say && announced !== deadline) {
       if (mine && left > 0 && left <= 5) {

@@ -208,7 +208,8 @@ def test_an_idle_player_is_played_for_by_the_server(player, site):
 # page watches: what the clock's live region said, and the seconds the clock's countdown
 # sound was asked to tick.
 WATCH_AUTO_TURNS = """() => {
-  window.autoTurns = new Set(); window.said = []; window.ticks = [];
+  window.autoTurns = new Set(); window.shown = new Set(); window.said = [];
+  window.ticks = [];
   const sounds = window.MahjongSounds, countdown = sounds.countdown;
   sounds.countdown = s => { window.ticks.push(s); return countdown(s); };
   const say = document.getElementById('mj-clock-say');
@@ -217,8 +218,12 @@ WATCH_AUTO_TURNS = """() => {
     .observe(say, {childList: true, characterData: true, subtree: true});
   setInterval(() => {
     const auto = document.querySelector('[data-testid=im-back]');
-    if (auto && document.querySelector('#mj-clock[data-turn=me]'))
+    const clock = document.querySelector('#mj-clock[data-turn=me]');
+    if (auto && clock) {
       window.autoTurns.add(document.querySelector('#mj-status').dataset.version);
+      window.shown.add(clock.textContent.trim().replace(/\s+/g, ' ')
+                       + (clock.classList.contains('urgent') ? ' [urgent]' : ''));
+    }
   }, 20);
 }"""
 
@@ -245,6 +250,9 @@ def test_turns_played_on_auto_play_are_not_announced_as_the_players_last_seconds
         pytest.skip("the hand ended before an auto-played turn of the player")
     assert page.evaluate("window.said") == []
     assert page.evaluate("window.ticks") == []
+    # and the clock says whose move it is: the server's, without the seconds in red (it
+    # read "Your move 1s", urgent)
+    assert page.evaluate("[...window.shown]") == ["Auto-play"]
 
 def rivers(page) -> list[list[str]]:
     """Each seat's discards in order (their notation, e.g. "5m"), opponent first."""
