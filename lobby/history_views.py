@@ -133,8 +133,7 @@ def replay(request, table_id, number):
     }
     # Back past htmx's history cache asks again with HX-History-Restore-Request: the answer
     # replaces the body, so it is the whole page
-    restoring = request.headers.get("HX-History-Restore-Request") == "true"
-    if request.headers.get("HX-Request") and not restoring:
+    if request.htmx and not request.htmx.history_restore_request:
         return render(request, "lobby/history/replay.html#board", context)
     return render(request, "lobby/history/replay.html", context)
 

@@ -30,6 +30,12 @@ def _table_for(request, public_id) -> tuple[Table, Seat]:
     return table, seat
 
 
+def _result_hand(request) -> int | None:
+    """The number of the hand whose result panel a click was made on (``hx-vals``)."""
+    after = request.POST.get("hand", "")
+    return int(after) if after.isdigit() else None
+
+
 def _fragments(table, seat, notice="") -> HttpResponse:
     return HttpResponse(presenters.fragments(table, seat.index, notice=notice))
 
@@ -82,9 +88,8 @@ def act(request, public_id):
 def next_hand(request, public_id):
     table, seat = _table_for(request, public_id)
     notice = ""
-    after = request.POST.get("hand", "")
     try:
-        services.ready_next(table, request.user, int(after) if after.isdigit() else None)
+        services.ready_next(table, request.user, _result_hand(request))
     except services.TableError as exc:
         notice = str(exc)
     table.refresh_from_db()
@@ -106,9 +111,8 @@ def leave(request, public_id):
     # 关卡: no escape penalty there (RULES.md 5.1), the hand's stake is lost; the climb
     # goes on from the stage screen, not the lobby
     stage = table.ruleset.engine_slug == "stage"
-    after = request.POST.get("hand", "")
     try:
-        outcome = services.leave(table, request.user, int(after) if after.isdigit() else None)
+        outcome = services.leave(table, request.user, _result_hand(request))
     except services.TableError as exc:
         if not request.htmx:
             messages.error(request, str(exc))
