@@ -11,7 +11,7 @@ import pytest
 from django.utils import timezone
 
 from mahjong.celery import app
-from mahjong.engine.game import default_action, legal_actions
+from mahjong.engine.game import legal_actions
 from mahjong.tables import services
 from mahjong.tables.models import Event, Hand
 from tests.faults.checks import injected, session_cookie
@@ -43,6 +43,13 @@ def race(use_stack_db, calls) -> list:
     return outcomes
 
 
+def first_discard(state) -> str:
+    """A discard for the first move, so that the hand goes on: the default action wins
+    when the dealer's deal is already a win (天和, about 3 deals in 20,000), which ended
+    the hand and left the race nothing to move."""
+    return str(next(a for a in legal_actions(state, state.turn) if a.verb == "discard"))
+
+
 def moves(hand) -> list[tuple[int, str, str]]:
     return [
         (e.version, e.data["action"], e.data["by"])
@@ -54,7 +61,7 @@ def test_duplicate_and_late_timer_deliveries_apply_once(quiet_table, use_stack_d
     table, users = quiet_table()
     hand = table.current_hand()
     state = hand.game()
-    services.act(table, users[state.turn], str(default_action(state, state.turn)), 1)
+    services.act(table, users[state.turn], first_discard(state), 1)
     hand.refresh_from_db()
     assert hand.version == 2
 
@@ -79,7 +86,7 @@ def test_duplicates_of_the_hands_timer_re_arm_it_once_and_move_once(quiet_table,
     table, users = quiet_table()
     hand = table.current_hand()
     state = hand.game()
-    services.act(table, users[state.turn], str(default_action(state, state.turn)), 1)
+    services.act(table, users[state.turn], first_discard(state), 1)
     hand.refresh_from_db()
     assert (hand.version, hand.timer_version) == (2, 1)
 
