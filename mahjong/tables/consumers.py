@@ -29,7 +29,7 @@ from django.utils.translation.trans_real import (
     parse_accept_lang_header,
 )
 
-from . import compiled, presenters, ratelimit, services, sessions, spectators
+from . import compiled, presenters, ratelimit, services, sessions, spectators, watchers
 from .models import Table
 
 _SHARED_THREAD = settings.DATABASES["default"]["ENGINE"].endswith("sqlite3")
@@ -59,17 +59,19 @@ class _TableSocket(JsonWebsocketConsumer):
     table: Table
     language: str = ""
     groups_joined: tuple[str, ...] = ()
+    ignored: frozenset[str] = frozenset()  # handler names of the group's messages it skips
 
     async def dispatch(self, message):
         """A hint of this socket's own move is dropped here: its screen has that view
-        already (TableConsumer.receive_json), and no thread is taken for nothing.
+        already (TableConsumer.receive_json), and no thread is taken for nothing; nor for
+        the ``ignored`` kinds.
 
         Channels runs every sync consumer of a process in one shared thread: one
         table's database wait would hold up every other table's push and move. A consumer
         still takes its own messages one at a time, whichever pool thread runs them.
         SQLite (the embedded default) allows one writer at a time anyway, and its
         in-memory test database refuses concurrent threads: there, the shared thread."""
-        if message.get("origin") == self.channel_name:
+        if message.get("origin") == self.channel_name or get_handler_name(message) in self.ignored:
             return
         await database_sync_to_async(self._dispatch, thread_sensitive=_SHARED_THREAD)(message)
 
@@ -125,7 +127,7 @@ class TableConsumer(_TableSocket):
         self.table, self.seat, self.seat_index = table, seat, seat.index
         self.join(table.group)
         services.connected(seat, self.channel_name)
-        self.push()
+        self.push(snapshot=True)
 
     def disconnect(self, code):
         if getattr(self, "seat", None) is None:
@@ -192,6 +194,11 @@ class TableConsumer(_TableSocket):
     def hand_changed(self, event):
         self.push()
 
+    def watchers_changed(self, event):
+        """A spectator came or went (tables.watchers): how many watch now."""
+        with translation.override(self.language or settings.LANGUAGE_CODE):
+            self.send(text_data=watchers.fragment(self.table.pk))
+
     def table_emote(self, event):
         """A preset emote from a seat (tables.emotes): shown to the other seat, unless muted."""
         from . import emotes
@@ -202,9 +209,13 @@ class TableConsumer(_TableSocket):
         if html:
             self.send(text_data=html)
 
-    def push(self, notice: str = ""):
+    def push(self, notice: str = "", snapshot: bool = False):
+        """This screen's fragments; a (re)connect's snapshot also has the count of
+        spectators, which may have changed while the page was away (one frame)."""
         with translation.override(self.language or settings.LANGUAGE_CODE):
             self.table, html = presenters.fragments_now(self.table.pk, self.seat_index, notice)
+            if snapshot:
+                html += watchers.fragment(self.table.pk)
             self.send(text_data=html)
 
     def error(self, message: str):
@@ -213,7 +224,11 @@ class TableConsumer(_TableSocket):
 
 
 class WatchConsumer(_TableSocket):
-    """A spectator: the public view only (tables.spectators), and never an action."""
+    """A spectator: the public view only (tables.spectators), and never an action. The
+    players' emotes are for the players (tables.emotes), and the count of spectators for
+    the players' screens (tables.watchers)."""
+
+    ignored = frozenset({"table_emote", "watchers_changed"})
 
     def connect(self):
         user = self.scope.get("user")
@@ -225,6 +240,13 @@ class WatchConsumer(_TableSocket):
         self.table = table
         self.join(table.group, spectators.watch_group(table))
         self.push()
+        watchers.arrived(table, self.channel_name)
+
+    def disconnect(self, code):
+        if getattr(self, "table", None) is None:
+            return  # refused: it never counted
+        super().disconnect(code)
+        watchers.left(self.table, self.channel_name)
 
     def _receive(self, text_data):
         if not ratelimit.allow(self.scope["user"].pk):
@@ -232,16 +254,13 @@ class WatchConsumer(_TableSocket):
         if text_data is not None and len(text_data) < MAX_MESSAGE:
             try:
                 if json.loads(text_data) == {"ping": 1}:
-                    return None  # a page's heartbeat: spectators have no presence to keep
+                    return watchers.beat(self.table, self.channel_name)  # still watching
             except ValueError:
                 pass
         return self.error(_("Spectators cannot act at this table."))
 
     def hand_changed(self, event):
         self.push()
-
-    def table_emote(self, event):
-        """The players' emotes are for the players (tables.emotes)."""
 
     def watch_closed(self, event):
         """The host closed the private room to spectators (spectators.close_watchers): say

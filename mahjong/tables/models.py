@@ -124,6 +124,22 @@ class Connection(models.Model):
         return f"{self.seat_id} {self.channel_name}"
 
 
+class Watcher(models.Model):
+    """One open spectator socket of a table, counted while its heartbeat is fresh
+    (tables.watchers): the players see how many watch. A dead process's rows go stale
+    and the sweeper reaps them, as it reaps a seat's Connection rows."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="watchers")
+    channel_name = models.CharField(max_length=200, unique=True)
+    last_seen = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        indexes = [models.Index(fields=["table", "last_seen"]), models.Index(fields=["last_seen"])]
+
+    def __str__(self):
+        return f"{self.table_id} {self.channel_name}"
+
+
 class Hand(models.Model):
     table = models.ForeignKey(
         Table, on_delete=models.CASCADE, related_name="hands", verbose_name=_("table")

@@ -35,7 +35,7 @@ from mahjong.engine.tiles import format_tiles
 from mahjong.engine.wall import new_seed
 from mahjong.ratings import services as ratings
 
-from . import broadcast, compiled, notes, presence
+from . import broadcast, compiled, notes, presence, watchers
 from .models import Hand, Seat, Table
 
 log = logging.getLogger(__name__)
@@ -426,6 +426,7 @@ def sweep(now: datetime.datetime | None = None) -> int:
     # the opponent to be told at once
     for seat_id in presence.reap(now):
         announce_absence(seat_id, now)
+    watchers.reap(now)  # and its spectators: the players' count drops them
     # Only seats whose table has a hand in play: a table left between hands (its player
     # closed the tab after the result) stays open, and would otherwise cost every sweep
     # of every worker a few queries, for ever.

@@ -18,7 +18,7 @@ from lobby import matchmaking
 from lobby.models import Match, PrivateRoom
 
 # sessions: imported for its log-out receiver, which closes that session's sockets
-from . import presenters, ratelimit, services, sessions, spectators  # noqa: F401
+from . import presenters, ratelimit, services, sessions, spectators, watchers  # noqa: F401
 from .models import Seat, Table
 
 
@@ -50,6 +50,7 @@ def table(request, public_id):
     context["host_room"] = table.match_id and PrivateRoom.objects.filter(
         match_id=table.match_id, host=request.user, state=PrivateRoom.State.MATCHED
     ).first()
+    context["watchers"] = watchers.count(table.pk)
     return render(request, "tables/table.html", context)
 
 

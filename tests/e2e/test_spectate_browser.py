@@ -1,7 +1,8 @@
 """Spectating in a real browser: a third user opens the live-tables list, watches a
 player's bot table, sees the rivers grow move by move, never a concealed tile, and both
-hands when the hand ends. Every message the watcher's socket delivers is recorded in the
-page (htmx:wsBeforeMessage) and checked, not only what was on screen when we looked."""
+hands when the hand ends; the player's page counts one spectator, then none. Every
+message the watcher's socket delivers is recorded in the page (htmx:wsBeforeMessage) and
+checked, not only what was on screen when we looked."""
 
 from __future__ import annotations
 
@@ -50,6 +51,8 @@ def test_a_third_user_watches_a_bot_table_live_and_sees_the_hands_only_at_the_en
     eve.wait_for_url(f"{site}/tables/{table_id}/watch/")
     eve.wait_for_function("window.__watched.length > 0")  # the socket's snapshot
     shot(eve, "watch-start")
+    pat.wait_for_selector("[data-testid=watchers]:visible", timeout=10_000)
+    assert re.search(r"\b1\b", pat.inner_text("[data-testid=watchers]"))  # 1 人观战
     eve.set_viewport_size({"width": 360, "height": 740})
     widths = [eve.evaluate(PAGE_WIDTH)]
 
@@ -83,3 +86,5 @@ def test_a_third_user_watches_a_bot_table_live_and_sees_the_hands_only_at_the_en
     assert re.fullmatch(r"[0-9a-f]{16,}", eve.inner_text("#mj-watch-result code"))
     # watched on a 360px phone, the hands, melds and the seed wrap: no sideways scrolling
     assert max(widths) <= 360 and eve.evaluate(PAGE_WIDTH) <= 360, widths
+    eve.goto(f"{site}/")  # the spectator leaves: the player's count goes
+    pat.wait_for_selector("[data-testid=watchers]", state="hidden", timeout=10_000)

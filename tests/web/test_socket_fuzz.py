@@ -374,6 +374,9 @@ def test_log_out_closes_that_sessions_sockets_and_a_foreign_origin_is_refused(
         still_open = await other_device.receive_nothing(0.3)
         assert await database_sync_to_async(log_out)("alice") == 302
         alice_closed = await seat.receive_output(WAIT)
+        while alice_closed.get("type") == "websocket.send":  # the count of spectators,
+            assert 'id="mj-watchers"' in alice_closed["text"]  # pushed as carol came and went
+            alice_closed = await seat.receive_output(WAIT)
         reconnect = await refused_connect(again)
         refused = [await refused_connect(ws) for ws in foreign]
         for ws in (seat, watcher, other_device):  # end them as daphne would
