@@ -291,3 +291,26 @@ def test_the_last_hand_of_a_gb_match_says_the_match_is_over_instead_of_next_hand
     html = client_of(alice).get(table.get_absolute_url()).content.decode()
     assert "data-outcome=" in html and "对局已结束" in html
     assert 'data-testid="next-hand"' not in html and 'data-testid="to-lobby"' in html
+
+
+def test_the_result_after_an_escape_says_who_escaped(client_of, duel, alice, bob, outsider, htmx):
+    """The panel read only "Escape (逃跑)": the player left at the table could not tell
+    from it whether they or the opponent had run. Each page names the escaper."""
+    client_of(alice).post(f"{duel.get_absolute_url()}leave/", headers=htmx())
+    heading = re.compile(r'<h2[^>]*>(.*?)</h2>', re.S)
+
+    def result_heading(client, url):
+        html = client.get(url).content.decode()
+        return heading.findall(html.split('data-outcome="escape"', 1)[1])[0]
+
+    name = alice.display_name
+    assert result_heading(client_of(alice), duel.get_absolute_url()) == "你逃跑了"
+    assert result_heading(client_of(bob), duel.get_absolute_url()) == f"{name} 逃跑了"
+    watch = f"{duel.get_absolute_url()}watch/"
+    assert result_heading(client_of(outsider), watch) == f"{name} 逃跑了"
+    english = client_of(bob)
+    english.post("/i18n/setlang/", {"language": "en", "next": "/"})
+    assert result_heading(english, duel.get_absolute_url()) == f"{name} escaped (逃跑)"
+    mine = client_of(alice)
+    mine.post("/i18n/setlang/", {"language": "en", "next": "/"})
+    assert result_heading(mine, duel.get_absolute_url()) == "You escaped (逃跑)"
