@@ -171,10 +171,11 @@ def _waits_of(kinds, unseen: Counter) -> dict:
 def waits_hint(state: GameState, seat: int) -> dict | None:
     """What the seat's own hand is ready for: with a tile to discard, each discard that
     keeps it ready and the waits it leaves (most tiles left first); otherwise its waits.
-    None when the hand is not ready."""
+    None when the hand is not ready. A locked (报听) hand has no discard to choose, the
+    server lets its drawn tile go (RULES.md 3.9.2): it is shown the waits of its tiles."""
     me = state.seat(seat)
     rs, wild, unseen = state.ruleset, state.wild, _unseen(state, seat)
-    if len(me.hand) % 3 == 2:
+    if len(me.hand) % 3 == 2 and not me.locked:
         ready = analysis.ready_discards(rs, me.hand, me.melds, wild)
         options = [
             {"discard": format_tile(d)} | _waits_of(kinds, unseen) for d, kinds in ready.items()

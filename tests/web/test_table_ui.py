@@ -32,10 +32,12 @@ def between(html: str, start: str, end: str) -> str:
     return html[html.index(start) : html.index(end)]
 
 
-def script(table, dealer_hand=READY_DEALER, other_hand=OTHER, rules="classic"):
+def script(table, dealer_hand=READY_DEALER, other_hand=OTHER, rules="classic", draws=""):
     """Put a scripted deal on the table's current hand (alice dealing)."""
     hand = table.current_hand()
-    hand.state = scripted_hand(rules, dealer_hand=dealer_hand, other_hand=other_hand).to_dict()
+    hand.state = scripted_hand(
+        rules, dealer_hand=dealer_hand, other_hand=other_hand, draws=draws
+    ).to_dict()
     hand.save(update_fields=["state"])
     return hand
 
@@ -141,6 +143,25 @@ def test_the_waits_hint_lists_ready_discards_with_what_is_left(client_of, bot_ta
     assert re.findall(r'data-left="(\d+)"', hint) == ["2", "2"]
     ready = re.findall(r'class="tile-button[^"]*keeps-ready"[^>]*data-action="discard (\w+)"', html)
     assert ready == ["3z"]
+
+
+def test_a_locked_ready_hand_is_told_its_waits_not_a_discard_to_choose(client_of, bot_table,
+                                                                      alice):
+    """After 报听 the server discards each drawn tile (RULES.md 3.9.2): the hint offered
+    'Ready if you discard 9m' and marked 9m as the tile to play, a choice the player does
+    not have. A locked hand is shown what it waits on."""
+    hand = script(bot_table, draws="5m9m")  # bob draws 5m and lets it go, alice draws 9m
+    services.act(bot_table, alice, "ting 3z", hand.version)
+    bot = bot_table.seats.get(index=1).user
+    services.act(bot_table, bot, "discard 5m", bot_table.current_hand().version)
+    state = bot_table.current_hand().game()
+    assert state.seat(0).locked and presenters.format_tile(state.seat(0).drawn) == "9m"
+    html = page_of(client_of(alice), bot_table)
+    hint = re.search(r'data-testid="waits-hint".*?</div>', html, re.S).group(0)
+    assert "已听牌，等：" in hint and "data-discard" not in hint
+    assert re.findall(r'data-face="(\dz)"', hint) == ["1z", "2z"]
+    assert re.findall(r'data-left="(\d+)"', hint) == ["2", "2"]
+    assert "keeps-ready" not in html
 
 
 def test_the_hint_counts_only_what_the_seat_can_see():
