@@ -27,7 +27,7 @@ from django.utils.translation import gettext as _
 from mahjong.engine.tiles import format_tile, parse_tiles
 from mahjong.engine.views import HIDDEN_KONG, view
 
-from . import broadcast, compiled
+from . import broadcast, compiled, watchers
 from .models import Hand, Seat, Table
 
 _RENDERING = threading.Lock()
@@ -62,6 +62,7 @@ def live_tables():
         .exclude(closed_rooms)
         .select_related("ruleset", "tier")
         .prefetch_related("seats__user")
+        .annotate(watching=watchers.counted())
         .order_by("-created_at")[:LIVE_LIMIT]
     )
 

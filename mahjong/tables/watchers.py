@@ -12,6 +12,7 @@ from __future__ import annotations
 import datetime
 
 from django.db import transaction
+from django.db.models import Count, Q
 from django.template.loader import render_to_string
 from django.utils import timezone
 
@@ -48,6 +49,12 @@ def left(table: Table, channel: str) -> None:
 def count(table_id: int, now: datetime.datetime | None = None) -> int:
     since = _fresh_since(now or timezone.now())
     return Watcher.objects.filter(table_id=table_id, last_seen__gte=since).count()
+
+
+def counted(now: datetime.datetime | None = None) -> Count:
+    """``count`` as an annotation of Table rows (the live tables' list)."""
+    since = _fresh_since(now or timezone.now())
+    return Count("watchers", filter=Q(watchers__last_seen__gte=since))
 
 
 def reap(now: datetime.datetime | None = None) -> int:

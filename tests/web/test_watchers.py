@@ -11,7 +11,13 @@ from django.utils import timezone
 
 from mahjong.tables import services, watchers
 from mahjong.tables.models import Watcher
-from tests.web.tables_support import duel, no_eager_timers, redis_layer, run  # noqa: F401
+from tests.web.tables_support import (  # noqa: F401
+    bot_table,
+    duel,
+    no_eager_timers,
+    redis_layer,
+    run,
+)
 from tests.web.test_spectators import watch_socket
 from tests.web.test_tables_live import communicator
 
@@ -106,3 +112,14 @@ def test_a_spectators_ping_keeps_it_counted_and_brings_back_a_reaped_one(duel, o
     assert watchers.count(duel.pk) == 1
     watchers.left(duel, "tab")
     assert watchers.count(duel.pk) == 0
+
+
+def test_the_live_list_counts_each_tables_fresh_spectators(duel, bot_table, outsider, client_of):
+    long_ago = timezone.now() - datetime.timedelta(minutes=5)
+    for name in ("one", "two"):
+        watchers.arrived(duel, name)
+    watchers.arrived(bot_table, "asleep", now=long_ago)
+    html = client_of(outsider).get("/tables/live/").content.decode()
+    row = r'<tr data-table="(\w+)">.*?data-testid="watching">(\d+)<'
+    watching = dict(re.findall(row, html, re.S))
+    assert watching == {duel.public_id: "2", bot_table.public_id: "0"}
