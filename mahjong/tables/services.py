@@ -242,9 +242,11 @@ def _apply(locked: Locked, seat: int, action: Action, *, by: str, origin: str = 
     except EngineError as exc:
         raise IllegalMove(str(exc)) from None
     row = locked.seats[seat]
-    if by == "player" and row.timeouts:
-        row.timeouts = 0
-        Seat.objects.filter(pk=row.pk).update(timeouts=0)
+    if by == "player" and (row.timeouts or row.auto_play):
+        # a move of the player's own: back from 托管 too, as "I'm back" would have it (the
+        # next decision gets the whole timer, not the auto-play delay)
+        row.timeouts, row.auto_play = 0, False
+        Seat.objects.filter(pk=row.pk).update(timeouts=0, auto_play=False)
     elif by == "timeout":
         row.timeouts += 1
         row.auto_play = row.auto_play or row.timeouts >= 2

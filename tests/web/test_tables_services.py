@@ -100,6 +100,32 @@ def test_two_timeouts_in_a_row_put_the_seat_on_auto_play_and_im_back_ends_it(due
     assert not seat.auto_play and seat.timeouts == 0
 
 
+def test_a_move_of_the_players_own_ends_auto_play_and_the_next_decision_gets_the_whole_timer(
+    duel, alice, bob
+):
+    """Clicking a tile while on 托管 (the page's tiles stay live) is being back, as "I'm
+    back" is: before, the server went on playing the seat at the short delay."""
+    hand = duel.current_hand()
+    turn = hand.game().turn
+    Seat.objects.filter(table=duel, index=turn).update(auto_play=True, timeouts=2)
+    mover = [alice, bob][turn]
+    state = hand.game()
+    discard = next(a for a in legal_actions(state, turn) if a.verb == "discard")
+    services.act(duel, mover, str(discard), hand.version)
+    seat = Seat.objects.get(table=duel, index=turn)
+    assert (seat.auto_play, seat.timeouts) == (False, 0)
+    hand.refresh_from_db()
+    after = hand.game()
+    # the seat's next decision (the opponent's answer first, if it may claim) is its own again
+    while after.turn != turn:
+        services.advance(hand.pk, hand.version)
+        hand.refresh_from_db()
+        after = hand.game()
+    decision = after.ruleset.timers.decision
+    left = (hand.deadline - timezone.now()).total_seconds()
+    assert decision - 2 < left <= decision, left
+
+
 def test_a_whole_hand_ends_with_the_seed_revealed_and_a_result(duel):
     hand = play_out(duel)
     assert hand.seed == hand.game().seed.hex() and hand.ended_at and hand.deadline is None
