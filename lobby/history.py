@@ -18,8 +18,8 @@ from mahjong.engine.views import view
 from mahjong.tables.models import Event, Hand, Seat, Table
 from mahjong.tables.presenters import VERB_LABELS, tiles_of
 
-WON, LOST, DRAWN = "won", "lost", "drawn"
-RESULTS = (WON, LOST, DRAWN)
+WON, LOST, DRAWN, CALLED_OFF = "won", "lost", "drawn", "called_off"
+RESULTS = (WON, LOST, DRAWN, CALLED_OFF)
 NO_ROOM = "none"  # the tier filter's value for private rooms and games against a bot
 
 
@@ -44,7 +44,12 @@ def finished_hands(user, *, ruleset: str = "", tier: str = "", result: str = "")
     elif result == LOST:
         mine &= _seat_result(winner_is_me=False)
     elif result == DRAWN:
-        mine &= Q(result__winner=None)
+        # not ~Q(called_off=True): SQL's NOT would drop the hands ended before the flag,
+        # which have no such key
+        not_called_off = Q(result__called_off=False) | Q(result__called_off__isnull=True)
+        mine &= Q(result__winner=None) & not_called_off
+    elif result == CALLED_OFF:
+        mine &= Q(result__called_off=True)
     hands = Hand.objects.filter(mine, ended_at__isnull=False)
     if ruleset:
         hands = hands.filter(table__ruleset__slug=ruleset)
@@ -102,6 +107,8 @@ def _row(hand: Hand, user, beans: int | None) -> dict:
 
 
 def outcome_for(result: dict, seat: int) -> str:
+    if result.get("called_off"):  # the operator's close: no winner, yet never a draw
+        return CALLED_OFF
     winner = result.get("winner")
     if winner is None:
         return DRAWN

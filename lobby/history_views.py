@@ -66,6 +66,7 @@ def player(request, public_id):
                 (history.WON, _("Won")),
                 (history.LOST, _("Lost")),
                 (history.DRAWN, _("Drawn")),
+                (history.CALLED_OFF, _("Called off")),
             ],
             "no_room": history.NO_ROOM,
         },

@@ -269,7 +269,7 @@ def _save(
     if new.ended:
         hand.seed = new.seed.hex()
         hand.ended_at = timezone.now()
-        hand.result = _finish(locked, new, counted=action != CALL_OFF)
+        hand.result = _finish(locked, new, called_off=action == CALL_OFF)
     _schedule(hand, new, locked.seats)
     if new.ended:
         hand.save()
@@ -675,11 +675,13 @@ def heartbeat(channel: str, table_id: int) -> int | None:
 # ----- the end of a hand: fans, settlement, the next hand --------------------------------
 
 
-def _finish(locked: Locked, state: GameState, counted: bool = True) -> dict:
+def _finish(locked: Locked, state: GameState, called_off: bool = False) -> dict:
     """What the end-of-hand panel shows, and the beans moved through the wallet ledger in
     this same transaction (idempotent per hand by the ledger's key). A hand the operator
-    called off is not ``counted``: it was never played out, so it adds to nobody's games
-    played, rank score or rating (a stage stake still comes back, as on any draw)."""
+    ``called_off`` is not counted: it was never played out, so it adds to nobody's games
+    played, rank score or rating (a stage stake still comes back, as on any draw). The
+    result says so: the engine's outcome is a plain draw, and the history must not read
+    流局 for it (lobby.history)."""
     table, outcome, rs = locked.table, state.outcome, state.ruleset
     score = score_win(rs, outcome.context) if outcome.context is not None else None
     if score is not None and not score.is_win:
@@ -698,6 +700,7 @@ def _finish(locked: Locked, state: GameState, counted: bool = True) -> dict:
         "winner": outcome.winner,
         "loser": outcome.loser,
         "escaper": outcome.escaper,
+        "called_off": called_off,
         "fans": [
             {
                 "key": f.key,
@@ -722,7 +725,7 @@ def _finish(locked: Locked, state: GameState, counted: bool = True) -> dict:
         from mahjong.stages.services import settle_stage_hand
 
         result.update(settle_stage_hand(table, locked.hand.number, state, score))
-    if counted:
+    if not called_off:
         _record_stats(locked, outcome, score)
         _record_rank(locked, result["deltas"])
         ratings.record_ranked_hand(locked, result)  # Glicko-2 and leaderboard rows, once

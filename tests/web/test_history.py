@@ -102,6 +102,55 @@ def test_filters_by_result_ruleset_and_room(won_hand, bot_table, alice, bob):
     assert won_hand.pk not in {h.pk for h in history.finished_hands(bob, result=won)}
 
 
+def test_a_hand_called_off_reads_called_off_not_drawn(client, client_of, won_hand, alice, bob):
+    """The operator closed the table mid-hand (services.close_by_operator): the list and
+    the hand page read 管理员中止 / Called off, as the replay's last step does, not 流局;
+    the Drawn filter leaves it out and a Called off filter finds it; the table's result,
+    above the note that the operator closed it, reads 管理员中止（流局）, not 流局."""
+    table = services.open_table(won_hand.table.ruleset, [alice, bob])
+    assert services.close_by_operator(table.pk) == "called_off"
+    hand = table.current_hand()
+    [row] = [r for r in history.page_rows(history.finished_hands(alice), alice)
+             if r["hand"].pk == hand.pk]
+    assert row["outcome"] == history.CALLED_OFF
+    assert {h.pk for h in history.finished_hands(alice, result=history.DRAWN)} == set()
+    assert {h.pk for h in history.finished_hands(alice, result=history.CALLED_OFF)} == {hand.pk}
+    listed = client.get(reverse("history:player", args=[alice.public_id])).content.decode()
+    row_html = re.search(rf'data-hand="{table.public_id}/{hand.number}">.*?</tr>', listed,
+                         flags=re.S).group(0)
+    assert "管理员中止" in row_html and "流局" not in row_html
+    page = client.get(hand_url(hand)).content.decode()
+    assert page.count("管理员中止") == 2 and ">流局<" not in page  # both seats
+    client.cookies.load({"django_language": "en"})
+    page = client.get(hand_url(hand)).content.decode()
+    assert page.count(">Called off<") == 2 and ">Drawn<" not in page
+    # the players' own table, closed, says so above its result as well
+    table_page = client_of(alice).get(table.get_absolute_url()).content.decode()
+    assert re.search(r'id="mj-result-h">管理员中止（流局）</h2>', table_page)
+
+
+def test_hands_called_off_before_their_result_said_so_are_marked_from_their_log(alice, bob):
+    """tables' migration 0007 reads the engine's "called_off" event; until it runs, such a
+    hand (no key in its result) is still found as drawn, as any older draw is."""
+    import importlib
+
+    from django.apps import apps
+
+    from lobby.models import Ruleset
+
+    migration = importlib.import_module("mahjong.tables.migrations.0007_hand_result_called_off")
+    table = services.open_table(Ruleset.objects.get(slug="classic"), [alice, bob])
+    services.close_by_operator(table.pk)
+    hand = table.current_hand()
+    del hand.result["called_off"]  # as it was written before the flag
+    hand.save()
+    assert [h.pk for h in history.finished_hands(alice, result=history.DRAWN)] == [hand.pk]
+    migration.mark_called_off(apps, None)
+    hand.refresh_from_db()
+    assert history.outcome_for(hand.result, 0) == history.CALLED_OFF
+    assert [h.pk for h in history.finished_hands(alice, result=history.DRAWN)] == []
+
+
 def test_the_filter_form_and_pages_keep_the_choices(client, won_hand, alice):
     url = reverse("history:player", args=[alice.public_id])
     page = client.get(url, {"tier": won_hand.table.tier.slug, "result": "bogus"}).content.decode()
