@@ -21,7 +21,7 @@ from mahjong.engine.state import GameState
 from mahjong.engine.views import view
 from mahjong.engine.wall import derive_salt, matches_commitment
 from mahjong.tables.models import Event, Hand
-from mahjong.tables.presenters import VERB_LABELS, tiles_of
+from mahjong.tables.presenters import VERB_LABELS, latest_discarder, tiles_of
 from mahjong.tables.services import CALL_OFF  # the operator's close: the hand ended drawn
 
 ESCAPE = "escape"  # logged by tables.services for a player who left; not a game action
@@ -100,6 +100,8 @@ def step_context(steps: list[Step], index: int) -> dict:
     step = steps[index]
     following = steps[index + 1] if index + 1 < len(steps) else None
     views = [view(step.state, seat) for seat in (0, 1)]
+    # the river whose last tile is ringed, as the table rings it until the next discard
+    latest = latest_discarder(views[0])
     seats = []
     for seat in (0, 1):
         data = views[seat]["seats"][seat]
@@ -111,6 +113,7 @@ def step_context(steps: list[Step], index: int) -> dict:
             "melds": [_meld(m) for m in data["melds"]],
             "flowers": tiles_of(data["flowers"]),
             "river": tiles_of(data["river"]),
+            "latest": latest == seat and bool(data["river"]),  # none yet at the deal
             "ting": data["ting"],
             "to_act": views[seat]["turn"] == seat,
             "prompts": _prompts(views[seat], taken),

@@ -14,6 +14,8 @@ from lobby import replays
 from mahjong.engine.bots import RandomBot
 from mahjong.engine.game import escape, legal_actions, new_hand, next_hand
 from mahjong.engine.rulesets import SLUGS
+from mahjong.engine.views import view
+from mahjong.tables.presenters import tiles_of
 from tests.web.tables_support import bot_table, duel, no_eager_timers, play_out  # noqa: F401
 
 HANDS_PER_RULESET = 6  # 36 random hands in all, in sessions (later hands carry scores)
@@ -369,3 +371,57 @@ def test_a_history_restore_gets_the_whole_replay_page_not_the_board(client, bot_
     assert "<html" in page and 'id="replay-play"' in page and 'data-step="2"' in page
     fragment = client.get(replay_url(hand), {"step": 2}, headers=htmx("replay-board"))
     assert "<html" not in fragment.content.decode()  # a step's own request: the board
+
+
+def ringed(steps: list, index: int) -> tuple[int, str] | None:
+    """What a player expects ringed at ``steps[index]``, from the rivers alone: the tile
+    that last went into one (a discard, a ready hand's 报听 or its drawn tile let go),
+    kept until the next one as at the table, unless a claim took it off the river or the
+    hand ended otherwise than won on it."""
+    latest = None
+    for before, step in zip(steps, steps[1:index + 1]):
+        for seat in (0, 1):
+            old, new = before.state.seat(seat).river, step.state.seat(seat).river
+            if len(new) > len(old):
+                latest = seat, tiles_of(view(step.state, None)["seats"][seat]["river"])[-1]
+            elif len(new) < len(old):  # chi, pon, kan: off the river
+                latest = None
+    outcome = steps[index].state.outcome
+    if outcome is not None and (outcome.kind != "discard_win" or outcome.robbed_kong):
+        return None
+    return latest
+
+
+def test_the_board_rings_the_latest_discard_as_the_table_does():
+    """The table rings the latest discard in its river (class "latest") until the next
+    discard; the replay's board showed no ring at all."""
+    checked = set()
+    for _start, record, seed, commitment, moves in random_session("classic", 6, "ring"):
+        steps = replays.rebuild_from(record, seed, commitment, moves)
+        for index in range(len(steps)):
+            seats = replays.step_context(steps, index)["seats"]
+            expected = ringed(steps, index)
+            marked = [(s["index"], s["river"][-1]) for s in seats if s["latest"]]
+            assert marked == ([expected] if expected else []), (index, steps[index].action)
+            checked.add((steps[index].action.split(" ")[0], expected is not None))
+    # a ready hand's drawn tile let go ("pass" on its turn) rings it; a claim rings nothing
+    assert {("discard", True), ("ting", True), ("pass", True), ("chi", False),
+            ("pon", False), ("hu", True)} <= checked
+
+
+@pytest.mark.django_db
+def test_the_replay_page_rings_the_discard_in_its_river(client, bot_table):
+    """The ring is the table's markup: the river's last tile in <span class="latest">."""
+    hand = play_out(bot_table)
+    steps = replays.rebuild(hand)
+    first = next(s for s in steps if s.action.startswith("discard "))
+    rivers = r'data-seat="(\d)">.*?<div class="tiles-row river"[^>]*>(.*?)</div>'
+    deal = client.get(replay_url(hand), {"step": 0}).content.decode()
+    assert 'class="latest"' not in deal
+    page = client.get(replay_url(hand), {"step": first.number}).content.decode()
+    ringed_tiles = {
+        int(seat): re.findall(r'<span class="latest"><span class="tile[^"]*" data-tile="(\w+)"',
+                              river)
+        for seat, river in re.findall(rivers, page, flags=re.S)
+    }
+    assert ringed_tiles == {first.seat: [first.action.split()[1]], 1 - first.seat: []}
