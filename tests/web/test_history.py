@@ -138,7 +138,7 @@ def test_hands_called_off_before_their_result_said_so_are_marked_from_their_log(
 
     from lobby.models import Ruleset
 
-    migration = importlib.import_module("mahjong.tables.migrations.0007_hand_result_called_off")
+    migration = importlib.import_module("mahjong.tables.migrations.0008_hand_result_called_off")
     table = services.open_table(Ruleset.objects.get(slug="classic"), [alice, bob])
     services.close_by_operator(table.pk)
     hand = table.current_hand()
