@@ -265,6 +265,8 @@ def context_for(
         "stage_table": bool(state.session.stage),
         "stage_run": _stage_run(table) if state.session.stage else None,
         "ready_next": seats[seat].ready_next,
+        # the opponent asked for the next hand: it starts with this player's click
+        "opp_ready_next": seats[1 - seat].ready_next and not seats[1 - seat].is_bot,
         "deadline": hand.deadline.isoformat() if hand.deadline and not ended else "",
         "notice": notice,
         "haidi_shown": tiles_of(v["haidi"]["shown"]),

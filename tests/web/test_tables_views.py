@@ -241,6 +241,25 @@ def test_a_player_waiting_for_the_next_hand_can_still_leave(client_of, duel, ali
     assert "alice" in client_of(bob).get(duel.get_absolute_url()).content.decode().lower()
 
 
+def test_the_other_player_is_told_the_opponent_is_ready_for_the_next_hand(
+    client_of, duel, bot_table, alice, bob, htmx
+):
+    """Before, the panel of the player still to click showed only Next hand / Leave, as if
+    the opponent had not asked yet. A bot's seat is always ready: never said."""
+    from tests.web.tables_support import play_out
+
+    def page(user, table):
+        return client_of(user).get(table.get_absolute_url()).content.decode()
+
+    play_out(duel)
+    assert 'data-testid="opp-ready"' not in page(bob, duel)
+    client_of(alice).post(f"{duel.get_absolute_url()}next/", {"hand": "1"}, headers=htmx())
+    assert "Alice 已准备好下一局。" in page(bob, duel) and 'data-testid="next-hand"' in page(bob, duel)
+    assert 'data-testid="opp-ready"' not in page(alice, duel)
+    play_out(bot_table)
+    assert 'data-testid="opp-ready"' not in page(alice, bot_table)
+
+
 def test_the_result_panels_leave_does_not_escape_from_a_hand_started_meanwhile(
     client_of, bot_table, alice, htmx
 ):
