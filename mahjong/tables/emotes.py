@@ -1,6 +1,7 @@
 """Preset emotes (表情): a seated player sends one of a fixed list to the table, the other
-seat sees it for a moment unless they muted emotes. Only a preset id travels (never free
-text), at most one per COOLDOWN seconds per player.
+seat sees it for a moment unless they muted emotes, and the sender's page shows "You: …"
+(the POST's answer). Only a preset id travels (never free text), at most one per COOLDOWN
+seconds per player.
 
 POST /tables/<id>/emote/ {"emote": "nice"} -> group_send {"type": "table_emote", "seat",
 "emote"}; each connection's TableConsumer.table_emote renders ``fragment_for`` its viewer.
@@ -53,7 +54,9 @@ def send(request, public_id):
     if not cache.add(f"emote:{table.public_id}:{seat.index}", 1, timeout=COOLDOWN):
         return HttpResponse(_("One emote every few seconds, please."), status=429)
     broadcast.group_send(table.group, {"type": "table_emote", "seat": seat.index, "emote": emote})
-    return HttpResponse(status=204)
+    # the sender's own page shows what went (htmx swaps it out of band): without it, the
+    # popover closed and nothing said the emote was sent
+    return HttpResponse(_render(emote, own=True))
 
 
 def fragment_for(event: dict, seat_index: int, user, language: str) -> str:
@@ -64,9 +67,11 @@ def fragment_for(event: dict, seat_index: int, user, language: str) -> str:
         return ""
     if User.objects.filter(pk=user.pk, emotes_muted=True).exists():
         return ""
-    icon, text = emote
     with translation.override(language):
-        return render_to_string(
-            "tables/table.html#emote",
-            {"emote": {"id": event["emote"], "icon": icon, "text": str(text)}, "oob": True},
-        )
+        return _render(event["emote"])
+
+
+def _render(key: str, own: bool = False) -> str:
+    icon, text = PRESETS[key]
+    emote = {"id": key, "icon": icon, "text": str(text), "own": own}
+    return render_to_string("tables/table.html#emote", {"emote": emote, "oob": True})

@@ -245,7 +245,8 @@
     if (last) { fired = null; autoplay(snapshot()); }
   });
 
-  // ----- emotes: an opponent's shows for three seconds, unless emotes are muted.
+  // ----- emotes: an opponent's shows for three seconds, unless emotes are muted; the
+  // player's own (the send's answer: "You: …") too, muted or not.
   var emoteTimer = null;
   function hideEmote() {
     var box = document.getElementById("mj-emote");
@@ -254,7 +255,7 @@
   document.addEventListener("htmx:oobAfterSwap", function () {
     var box = document.getElementById("mj-emote");
     if (!box || !box.firstElementChild) return;
-    if (pref("emotes_muted")) { hideEmote(); return; }
+    if (pref("emotes_muted") && !box.firstElementChild.dataset.own) { hideEmote(); return; }
     clearTimeout(emoteTimer);
     emoteTimer = setTimeout(hideEmote, 3000);
   });

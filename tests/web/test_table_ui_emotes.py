@@ -52,11 +52,11 @@ def received_after(table, sender, watchers, emote):
     return run(scenario)
 
 
-def test_the_other_seat_sees_the_emote_and_the_sender_gets_nothing_back(
+def test_the_other_seat_sees_the_emote_and_the_senders_socket_gets_nothing_back(
     redis_layer, duel, alice, bob
 ):
     status, (to_bob, to_alice) = received_after(duel, alice, [bob, alice], "nice")
-    assert status == 204
+    assert status == 200  # the sender's own "You: …" is the post's answer (next test)
     assert to_bob is not None and 'id="mj-emote"' in to_bob and 'data-emote="nice"' in to_bob
     assert "好牌" in to_bob
     assert to_alice is None
@@ -65,7 +65,7 @@ def test_the_other_seat_sees_the_emote_and_the_sender_gets_nothing_back(
 def test_a_player_who_muted_emotes_gets_none(redis_layer, duel, alice, bob):
     User.objects.filter(pk=bob.pk).update(emotes_muted=True)
     status, (to_bob,) = received_after(duel, alice, [bob], "hello")
-    assert status == 204 and to_bob is None
+    assert status == 200 and to_bob is None
 
 
 def test_only_preset_ids_are_accepted(redis_layer, duel, alice, bob):
@@ -73,10 +73,20 @@ def test_only_preset_ids_are_accepted(redis_layer, duel, alice, bob):
     assert status == 400 and to_bob is None
 
 
+def test_the_sender_is_shown_what_went(duel, alice):
+    """Before, the popover closed and nothing on the sender's page said the emote was sent."""
+    c = Client()
+    c.force_login(alice)
+    reply = c.post(url(duel), {"emote": "nice"})
+    html = reply.content.decode()
+    assert reply.status_code == 200 and 'id="mj-emote"' in html and 'hx-swap-oob="true"' in html
+    assert 'data-emote="nice" data-own="1"' in html and "你：" in html and "好牌" in html
+
+
 def test_emotes_are_rate_limited_and_only_seated_players_may_send(duel, alice, outsider):
     c = Client()
     c.force_login(alice)
-    assert c.post(url(duel), {"emote": "hello"}).status_code == 204
+    assert c.post(url(duel), {"emote": "hello"}).status_code == 200
     assert c.post(url(duel), {"emote": "thanks"}).status_code == 429
     assert c.get(url(duel)).status_code == 405
     other = Client()
