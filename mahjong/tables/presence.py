@@ -25,7 +25,8 @@ HEARTBEAT = 20  # seconds between the page's pings (a background tab may ping la
 STALE = 60  # a connection not heard from for this long is gone
 
 
-def _fresh_since(now: datetime.datetime) -> datetime.datetime:
+def fresh_since(now: datetime.datetime) -> datetime.datetime:
+    """A socket heard from since then is alive (players' and spectators' alike)."""
     return now - datetime.timedelta(seconds=STALE)
 
 
@@ -96,14 +97,14 @@ def left(seat: Seat, channel: str, now: datetime.datetime | None = None) -> bool
 
 def present(seat_id: int, now: datetime.datetime | None = None) -> bool:
     now = now or timezone.now()
-    return Connection.objects.filter(seat_id=seat_id, last_seen__gte=_fresh_since(now)).exists()
+    return Connection.objects.filter(seat_id=seat_id, last_seen__gte=fresh_since(now)).exists()
 
 
 def reap(now: datetime.datetime | None = None, seat_ids=None) -> list[int]:
     """Drop stale connections (a dead process, a vanished network); returns the seats
     that have none left, now marked disconnected since their last heartbeat."""
     now = now or timezone.now()
-    stale = Connection.objects.filter(last_seen__lt=_fresh_since(now))
+    stale = Connection.objects.filter(last_seen__lt=fresh_since(now))
     if seat_ids is not None:
         stale = stale.filter(seat_id__in=seat_ids)
     gone = []
@@ -111,7 +112,7 @@ def reap(now: datetime.datetime | None = None, seat_ids=None) -> list[int]:
         "seat_id", "last"
     ):
         with transaction.atomic():
-            Connection.objects.filter(seat_id=seat_id, last_seen__lt=_fresh_since(now)).delete()
+            Connection.objects.filter(seat_id=seat_id, last_seen__lt=fresh_since(now)).delete()
             if _recount(seat_id, now, since=last):
                 gone.append(seat_id)
     return gone
@@ -122,7 +123,7 @@ def _recount(seat_id: int, now: datetime.datetime, since=None) -> bool:
     seat = Seat.objects.select_for_update().filter(pk=seat_id).first()
     if seat is None:
         return False
-    live = Connection.objects.filter(seat_id=seat_id, last_seen__gte=_fresh_since(now)).count()
+    live = Connection.objects.filter(seat_id=seat_id, last_seen__gte=fresh_since(now)).count()
     if live:
         Seat.objects.filter(pk=seat_id).update(connections=live, disconnected_at=None)
         return False

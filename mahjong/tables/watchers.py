@@ -18,11 +18,7 @@ from django.utils import timezone
 
 from . import broadcast
 from .models import Table, Watcher
-from .presence import STALE
-
-
-def _fresh_since(now: datetime.datetime) -> datetime.datetime:
-    return now - datetime.timedelta(seconds=STALE)
+from .presence import fresh_since
 
 
 def arrived(table: Table, channel: str, now: datetime.datetime | None = None) -> None:
@@ -47,20 +43,20 @@ def left(table: Table, channel: str) -> None:
 
 
 def count(table_id: int, now: datetime.datetime | None = None) -> int:
-    since = _fresh_since(now or timezone.now())
+    since = fresh_since(now or timezone.now())
     return Watcher.objects.filter(table_id=table_id, last_seen__gte=since).count()
 
 
 def counted(now: datetime.datetime | None = None) -> Count:
     """``count`` as an annotation of Table rows (the live tables' list)."""
-    since = _fresh_since(now or timezone.now())
+    since = fresh_since(now or timezone.now())
     return Count("watchers", filter=Q(watchers__last_seen__gte=since))
 
 
 def reap(now: datetime.datetime | None = None) -> int:
     """The sweeper's pass: drop the rows of spectators not heard from (a dead web process
     sends no close), and tell those tables' players. Returns the rows dropped."""
-    stale = Watcher.objects.filter(last_seen__lt=_fresh_since(now or timezone.now()))
+    stale = Watcher.objects.filter(last_seen__lt=fresh_since(now or timezone.now()))
     public_ids = set(stale.values_list("table__public_id", flat=True))
     if not public_ids:
         return 0
