@@ -240,7 +240,7 @@ class WatchConsumer(_TableSocket):
         self.table = table
         self.join(table.group, spectators.watch_group(table))
         self.push()
-        watchers.arrived(table, self.channel_name)
+        watchers.arrived(table, user, self.channel_name)
 
     def disconnect(self, code):
         if getattr(self, "table", None) is None:
@@ -254,7 +254,8 @@ class WatchConsumer(_TableSocket):
         if text_data is not None and len(text_data) < MAX_MESSAGE:
             try:
                 if json.loads(text_data) == {"ping": 1}:
-                    return watchers.beat(self.table, self.channel_name)  # still watching
+                    user = self.scope["user"]
+                    return watchers.beat(self.table, user, self.channel_name)  # still here
             except ValueError:
                 pass
         return self.error(_("Spectators cannot act at this table."))

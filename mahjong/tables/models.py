@@ -130,6 +130,8 @@ class Watcher(models.Model):
     and the sweeper reaps them, as it reaps a seat's Connection rows."""
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="watchers")
+    # one spectator however many tabs they watch in: the count is of distinct users
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     channel_name = models.CharField(max_length=200, unique=True)
     last_seen = models.DateTimeField(default=timezone.now)
 

@@ -21,19 +21,20 @@ from .models import Table, Watcher
 from .presence import fresh_since
 
 
-def arrived(table: Table, channel: str, now: datetime.datetime | None = None) -> None:
+def arrived(table: Table, user, channel: str, now: datetime.datetime | None = None) -> None:
     Watcher.objects.update_or_create(
-        channel_name=channel, defaults={"table": table, "last_seen": now or timezone.now()}
+        channel_name=channel,
+        defaults={"table": table, "user": user, "last_seen": now or timezone.now()},
     )
     _announce(table.group)
 
 
-def beat(table: Table, channel: str, now: datetime.datetime | None = None) -> None:
+def beat(table: Table, user, channel: str, now: datetime.datetime | None = None) -> None:
     """A spectator page's ping. A row reaped meanwhile (a background tab's pings slowed
     past STALE) comes back, and the players are told."""
     now = now or timezone.now()
     if not Watcher.objects.filter(channel_name=channel).update(last_seen=now):
-        arrived(table, channel, now)
+        arrived(table, user, channel, now)
 
 
 def left(table: Table, channel: str) -> None:
@@ -43,14 +44,16 @@ def left(table: Table, channel: str) -> None:
 
 
 def count(table_id: int, now: datetime.datetime | None = None) -> int:
+    """How many users watch (a spectator in two tabs is one)."""
     since = fresh_since(now or timezone.now())
-    return Watcher.objects.filter(table_id=table_id, last_seen__gte=since).count()
+    fresh = Watcher.objects.filter(table_id=table_id, last_seen__gte=since)
+    return fresh.values("user_id").distinct().count()
 
 
 def counted(now: datetime.datetime | None = None) -> Count:
     """``count`` as an annotation of Table rows (the live tables' list)."""
     since = fresh_since(now or timezone.now())
-    return Count("watchers", filter=Q(watchers__last_seen__gte=since))
+    return Count("watchers__user", filter=Q(watchers__last_seen__gte=since), distinct=True)
 
 
 def reap(now: datetime.datetime | None = None) -> int:

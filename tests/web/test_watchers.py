@@ -65,12 +65,12 @@ def test_the_players_are_told_as_spectators_come_and_go(
 
 
 def test_the_page_shows_the_count_and_stale_spectators_do_not_count(
-    duel, alice, outsider, client_of
+    duel, alice, bob, outsider, client_of
 ):
     now = timezone.now()
-    Watcher.objects.create(table=duel, channel_name="fresh", last_seen=now)
+    Watcher.objects.create(table=duel, user=outsider, channel_name="fresh", last_seen=now)
     long_ago = now - datetime.timedelta(minutes=5)
-    Watcher.objects.create(table=duel, channel_name="stale", last_seen=long_ago)
+    Watcher.objects.create(table=duel, user=bob, channel_name="stale", last_seen=long_ago)
     client = client_of(alice)
     zh = client.get(duel.get_absolute_url()).content.decode()
     assert shown(zh) == 1 and "1 人观战" in zh
@@ -79,11 +79,11 @@ def test_the_page_shows_the_count_and_stale_spectators_do_not_count(
 
 
 def test_the_sweeper_drops_a_dead_processs_spectators_and_tells_the_players(
-    redis_layer, duel, alice
+    redis_layer, duel, alice, outsider
 ):
     player = communicator(duel, alice)
     long_ago = timezone.now() - datetime.timedelta(minutes=5)
-    Watcher.objects.create(table=duel, channel_name="gone", last_seen=long_ago)
+    Watcher.objects.create(table=duel, user=outsider, channel_name="gone", last_seen=long_ago)
 
     async def scenario():
         assert (await player.connect())[0]
@@ -102,23 +102,28 @@ def test_the_sweeper_drops_a_dead_processs_spectators_and_tells_the_players(
 
 def test_a_spectators_ping_keeps_it_counted_and_brings_back_a_reaped_one(duel, outsider):
     long_ago = timezone.now() - datetime.timedelta(minutes=5)
-    watchers.arrived(duel, "tab", now=long_ago)
+    watchers.arrived(duel, outsider, "tab", now=long_ago)
     assert watchers.count(duel.pk) == 0
-    watchers.beat(duel, "tab")
+    watchers.beat(duel, outsider, "tab")
     assert watchers.count(duel.pk) == 1
     watchers.reap()
     Watcher.objects.all().delete()  # reaped while the tab slept
-    watchers.beat(duel, "tab")
+    watchers.beat(duel, outsider, "tab")
     assert watchers.count(duel.pk) == 1
+    watchers.arrived(duel, outsider, "second tab")
+    assert watchers.count(duel.pk) == 1  # one spectator, however many tabs
     watchers.left(duel, "tab")
+    watchers.left(duel, "second tab")
     assert watchers.count(duel.pk) == 0
 
 
-def test_the_live_list_counts_each_tables_fresh_spectators(duel, bot_table, outsider, client_of):
+def test_the_live_list_counts_each_tables_fresh_spectators(
+    duel, bot_table, bob, outsider, client_of
+):
     long_ago = timezone.now() - datetime.timedelta(minutes=5)
-    for name in ("one", "two"):
-        watchers.arrived(duel, name)
-    watchers.arrived(bot_table, "asleep", now=long_ago)
+    for user, tab in ((outsider, "one"), (outsider, "two"), (bob, "three")):
+        watchers.arrived(duel, user, tab)
+    watchers.arrived(bot_table, outsider, "asleep", now=long_ago)
     html = client_of(outsider).get("/tables/live/").content.decode()
     row = r'<tr data-table="(\w+)">.*?data-testid="watching">(\d+)<'
     watching = dict(re.findall(row, html, re.S))
