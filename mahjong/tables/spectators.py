@@ -19,7 +19,7 @@ from __future__ import annotations
 import threading
 
 from django.core.cache import cache
-from django.db.models import Q
+from django.db.models import Exists, OuterRef, Q
 from django.template.loader import render_to_string
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
@@ -55,10 +55,14 @@ def refusal(table: Table) -> str | None:
 
 
 def live_tables():
-    """Tables being played that spectators may open, newest first."""
+    """Tables being played that spectators may open, newest first: a hand in progress
+    (its latest hand not ended). A table left between hands stays PLAYING until the
+    sweeper closes it, a bot table whose player closed the tab on the result screen too:
+    a spectator opening one would find a finished hand and nobody."""
     closed_rooms = Q(match__private_room__allow_spectators=False)
+    in_progress = Exists(Hand.objects.filter(table=OuterRef("pk"), ended_at__isnull=True))
     return (
-        Table.objects.filter(status=Table.Status.PLAYING)
+        Table.objects.filter(in_progress, status=Table.Status.PLAYING)
         .exclude(closed_rooms)
         .select_related("ruleset", "tier")
         .prefetch_related("seats__user")

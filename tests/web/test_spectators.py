@@ -98,6 +98,42 @@ def test_the_live_list_shows_tables_being_played_and_the_lobby_links_to_it(
     assert reverse("tables:live") in client.get("/").content.decode()
 
 
+def test_the_live_list_leaves_out_a_table_whose_last_hand_has_ended(
+    duel, bot_table, alice, bob, outsider, client_of
+):
+    """A table left between hands stays PLAYING until the sweeper closes it (ten minutes),
+    a bot table whose player closed the tab on the result screen too: a spectator opening
+    one found a finished hand and nobody. Only a table with a hand in progress is listed,
+    at the same number of queries however many tables there are."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from mahjong.tables import services
+    from mahjong.tables.models import Table
+
+    client = client_of(outsider)
+    live = reverse("tables:live")
+    with CaptureQueriesContext(connection) as both_listed:
+        client.get(live)
+
+    assert play_out(bot_table).ended_at is not None
+    bot_table.refresh_from_db()
+    assert bot_table.status == Table.Status.PLAYING  # between hands, nobody there
+    with CaptureQueriesContext(connection) as one_listed:
+        html = client.get(live).content.decode()
+    assert reverse("tables:watch", args=[duel.public_id]) in html
+    assert bot_table.public_id not in html
+    assert len(one_listed) == len(both_listed)
+
+    play_out(duel)
+    html = client.get(live).content.decode()
+    assert duel.public_id not in html and bot_table.public_id not in html
+
+    services.ready_next(duel, alice)
+    services.ready_next(duel, bob)  # the next hand is dealt: listed again
+    assert [t.public_id for t in spectators.live_tables()] == [duel.public_id]
+
+
 def test_a_host_may_close_the_private_room_to_spectators(
     redis_layer, alice, bob, outsider, client_of
 ):
