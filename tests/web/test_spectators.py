@@ -68,7 +68,9 @@ def test_an_outsider_watches_backs_only_a_player_goes_to_the_seat_anonymous_logs
     page = client_of(outsider).get(url)
     assert page.status_code == 200
     html = page.content.decode()
-    assert f'<h1 class="sr-only">观战 {duel.public_id}</h1>' in html
+    # the heading names the players (it read "观战 <table id>")
+    assert '<h1 class="sr-only">观战：Alice 对 Bob</h1>' in html
+    assert "<title>观战：Alice 对 Bob" in html
     state = duel.current_hand().game()
     for seat in (0, 1):
         area = hand_area(html, seat)
@@ -81,6 +83,15 @@ def test_an_outsider_watches_backs_only_a_player_goes_to_the_seat_anonymous_logs
     assert mine.status_code == 302 and mine.url == duel.get_absolute_url()
     anonymous = Client().get(url)
     assert anonymous.status_code == 302 and anonymous.url.startswith(reverse("accounts:login"))
+
+
+def test_the_watch_page_heading_names_the_players_in_english_too(duel, outsider, client_of):
+    """The heading and title read "Watching hdr6zrdr67": the table's id, not who plays."""
+    client = client_of(outsider)
+    client.cookies.load({"django_language": "en"})
+    html = client.get(reverse("tables:watch", args=[duel.public_id])).content.decode()
+    assert '<h1 class="sr-only">Watching Alice vs Bob</h1>' in html
+    assert "<title>Watching Alice vs Bob" in html
 
 
 def test_the_live_list_shows_tables_being_played_and_the_lobby_links_to_it(
