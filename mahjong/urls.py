@@ -1,12 +1,18 @@
 from django.contrib import admin
+from django.templatetags.static import static
 from django.urls import include, path
+from django.utils.functional import lazy
 from django.utils.translation import gettext_lazy as _
+from django.views.generic import RedirectView
 
 admin.site.site_header = _("二人麻将 Online administration")
 admin.site.site_title = _("二人麻将 Online admin")
 admin.site.index_title = _("Operations")
 
 urlpatterns = [
+    # browsers ask for /favicon.ico whatever the page links (and the admin's did not): the
+    # site's icon, by its static URL (lazy: the storage names it when asked, not at import)
+    path("favicon.ico", RedirectView.as_view(url=lazy(static, str)("favicon.svg"))),
     path("admin/", admin.site.urls),
     path("accounts/", include("accounts.urls")),
     path("i18n/", include("django.conf.urls.i18n")),  # set_language for the switcher

@@ -36,3 +36,27 @@ def test_pages_name_an_icon_that_is_served(client):
     icon = re.search(r'<link rel="icon" type="image/svg\+xml" href="([^"]+)">', page)
     assert icon and icon.group(1).startswith(settings.STATIC_URL)
     assert finders.find(icon.group(1).removeprefix(settings.STATIC_URL))
+
+
+@pytest.mark.django_db
+def test_favicon_ico_redirects_to_the_static_icon_and_the_admin_names_it(
+    client, django_user_model
+):
+    """Browsers ask for /favicon.ico anyway (and the admin's pages named no icon): it was a
+    404 and a console error on every page, the admin's included."""
+    response = client.get("/favicon.ico")
+    assert response.status_code == 302
+    target = response["Location"]
+    assert target == f"{settings.STATIC_URL}favicon.svg"
+    found = finders.find(target.removeprefix(settings.STATIC_URL))
+    assert found and Path(found).read_text().startswith("<svg ")
+    assert len(Path(found).read_bytes()) < 1024  # a small hand-written icon
+
+    page = client.get("/").content.decode()
+    assert f'<link rel="icon" type="image/svg+xml" href="{target}">' in page
+    icon = f'<link rel="icon" type="image/svg+xml" href="{target}">'
+    assert icon in client.get("/admin/login/").content.decode()
+    staff = django_user_model.objects.create_superuser("root", password="pw-long-enough-1")
+    client.force_login(staff)
+    for url in ("/admin/", "/admin/accounts/user/", f"/admin/accounts/user/{staff.pk}/change/"):
+        assert icon in client.get(url).content.decode(), url
