@@ -14,4 +14,43 @@ class IllegalAction(EngineError):
 
 
 class InvalidRuleset(EngineError):
-    """A ruleset override is unknown or inconsistent."""
+    """A ruleset override is unknown or inconsistent.
+
+    Besides its English text the error carries the facts behind it, so a front end can
+    say the same thing in its own words and language: ``code`` names the kind of check
+    (see RULESET_CHECKS), ``setting`` the path of the refused setting (e.g. ``("cap",)``,
+    ``("timers", "decision")``, ``("fan_values", "qing_yi_se")``), ``value`` the refused
+    value (absent when there is none) and ``facts`` the limits of the check (``low``,
+    ``high``, ``allowed``, ...). An error raised without a code has ``code`` None.
+    """
+
+    def __init__(self, message, *, code=None, setting=(), value=None, **facts):
+        super().__init__(message)
+        self.code = code
+        self.setting = tuple(setting)
+        self.value = value
+        self.facts = facts
+
+
+# Every ``code`` an InvalidRuleset may carry, with the facts it has.
+RULESET_CHECKS = {
+    "unknown_ruleset": "value: the slug; allowed: the slugs",
+    "not_object": "setting: overrides/timers/options/fan_values; value",
+    "unknown_setting": "setting; allowed: the names that may be overridden",
+    "true_or_false": "setting; value",
+    "whole_number": "setting; value; low: the least allowed; high: the most, or None",
+    "whole_number_or_none": "setting; value; low: the least allowed number",
+    "seconds": "setting: (timers, name); value; low; high (any number, not only whole)",
+    "unknown_timer": "setting: (timers, name); allowed: the timer names",
+    "unknown_option": "setting: (options, name); ruleset: the slug; allowed: option names",
+    "option_type": "setting: (options, name); value; kind: bool/int/float/str",
+    "probability": "setting: (options, name); value; low 0; high 1",
+    "fan_value": "setting: (fan_values, key); value; low 0",
+    "unknown_fan": "setting: (fan_values,); ruleset: the slug; fans: the unknown keys",
+    "needs": "setting; other: the setting that must be on (both booleans)",
+    "at_least": "setting; value; low; because: the ruleset's option that asks for it",
+    "must_be_zero": "setting; value; because: the ruleset's option that is off",
+    "at_most": "setting; value; high",
+    "below": "setting; value; other: the setting it must not be below; other_value",
+    "unknown_forms": "setting: (forms,); value: the unknown form names",
+}

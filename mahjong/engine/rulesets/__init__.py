@@ -14,7 +14,8 @@ def get_ruleset(slug: str, overrides=None) -> Ruleset:
     try:
         base = RULESETS[slug]
     except (KeyError, TypeError):
-        raise InvalidRuleset(f"unknown ruleset {slug!r}; rulesets are {', '.join(SLUGS)}") from None
+        raise InvalidRuleset(f"unknown ruleset {slug!r}; rulesets are {', '.join(SLUGS)}",
+                             code="unknown_ruleset", value=slug, allowed=list(SLUGS)) from None
     return derive(base, overrides)
 
 

@@ -86,7 +86,8 @@ class Ruleset:
         return (self.hand_size - 1) // 3
 
 
-# Which fields an operator may override, and the check each value must pass.
+# Which fields an operator may override, and the check each value must pass: the check's
+# code (errors.RULESET_CHECKS) with its limits, and the English words for the message.
 def _bool(v):
     return isinstance(v, bool)
 
@@ -103,23 +104,29 @@ def _opt_pos_int(v):
     return v is None or _pos_int(v)
 
 
-OVERRIDABLE: dict[str, tuple[Any, str]] = {
-    "haidi_draws": (_nonneg_int, "a whole number >= 0"),
-    "bao_ting": (_bool, "true or false"),
-    "tian_ting": (_bool, "true or false"),
-    "rob_kong": (_bool, "true or false"),
-    "max_guo": (_nonneg_int, "a whole number >= 0"),
-    "min_fan": (_nonneg_int, "a whole number >= 0"),
-    "cap": (_opt_pos_int, "null or a whole number > 0"),
-    "self_draw_multiplier": (_pos_int, "a whole number > 0"),
-    "discard_multiplier": (_pos_int, "a whole number > 0"),
-    "rake_percent": (lambda v: _nonneg_int(v) and v <= 50, "a whole number from 0 to 50"),
-    "escape_penalty": (_nonneg_int, "a whole number >= 0"),
-    "base_points": (_pos_int, "a whole number > 0"),
-    "auto_win_on_timeout": (_bool, "true or false"),
+_TRUE_OR_FALSE = (_bool, "true or false", "true_or_false", {})
+_AT_LEAST_0 = (_nonneg_int, "a whole number >= 0", "whole_number", {"low": 0, "high": None})
+_AT_LEAST_1 = (_pos_int, "a whole number > 0", "whole_number", {"low": 1, "high": None})
+
+OVERRIDABLE: dict[str, tuple[Any, str, str, dict]] = {
+    "haidi_draws": _AT_LEAST_0,
+    "bao_ting": _TRUE_OR_FALSE,
+    "tian_ting": _TRUE_OR_FALSE,
+    "rob_kong": _TRUE_OR_FALSE,
+    "max_guo": _AT_LEAST_0,
+    "min_fan": _AT_LEAST_0,
+    "cap": (_opt_pos_int, "null or a whole number > 0", "whole_number_or_none", {"low": 1}),
+    "self_draw_multiplier": _AT_LEAST_1,
+    "discard_multiplier": _AT_LEAST_1,
+    "rake_percent": (lambda v: _nonneg_int(v) and v <= 50, "a whole number from 0 to 50",
+                     "whole_number", {"low": 0, "high": 50}),
+    "escape_penalty": _AT_LEAST_0,
+    "base_points": _AT_LEAST_1,
+    "auto_win_on_timeout": _TRUE_OR_FALSE,
 }
 TIMER_LIMITS = {"decision": (3, 300), "locked_delay": (0, 10), "escape": (10, 3600),
                 "bot_delay": (0, 10)}
+_GROUPS = ("timers", "options", "fan_values")
 
 
 def derive(ruleset: Ruleset, overrides: Mapping[str, Any] | None) -> Ruleset:
@@ -131,7 +138,8 @@ def derive(ruleset: Ruleset, overrides: Mapping[str, Any] | None) -> Ruleset:
     if not overrides:
         return ruleset
     if not isinstance(overrides, Mapping):
-        raise InvalidRuleset(f"overrides must be an object of name: value, got {overrides!r}")
+        raise InvalidRuleset(f"overrides must be an object of name: value, got {overrides!r}",
+                             code="not_object", setting=(), value=overrides)
     changes: dict[str, Any] = {}
     for name, value in overrides.items():
         if name == "timers":
@@ -141,13 +149,15 @@ def derive(ruleset: Ruleset, overrides: Mapping[str, Any] | None) -> Ruleset:
         elif name == "fan_values":
             changes["fan_values"] = _derive_fan_values(ruleset, value)
         elif name in OVERRIDABLE:
-            check, expected = OVERRIDABLE[name]
+            check, expected, code, limits = OVERRIDABLE[name]
             if not check(value):
-                raise InvalidRuleset(f"{name} must be {expected}, got {value!r}")
+                raise InvalidRuleset(f"{name} must be {expected}, got {value!r}",
+                                     code=code, setting=(name,), value=value, **limits)
             changes[name] = value
         else:
-            allowed = ", ".join(sorted([*OVERRIDABLE, "timers", "options", "fan_values"]))
-            raise InvalidRuleset(f"{name!r} cannot be overridden; allowed: {allowed}")
+            allowed = sorted([*OVERRIDABLE, *_GROUPS])
+            raise InvalidRuleset(f"{name!r} cannot be overridden; allowed: {', '.join(allowed)}",
+                                 code="unknown_setting", setting=(name,), allowed=allowed)
     derived = dataclasses.replace(ruleset, **changes)
     check_consistency(derived)
     return derived
@@ -155,65 +165,98 @@ def derive(ruleset: Ruleset, overrides: Mapping[str, Any] | None) -> Ruleset:
 
 def _derive_timers(timers: Timers, value) -> Timers:
     if not isinstance(value, Mapping):
-        raise InvalidRuleset(f"timers must be an object, got {value!r}")
+        raise InvalidRuleset(f"timers must be an object, got {value!r}",
+                             code="not_object", setting=("timers",), value=value)
     for name, v in value.items():
         if name not in TIMER_LIMITS:
-            raise InvalidRuleset(f"unknown timer {name!r}; timers are {', '.join(TIMER_LIMITS)}")
+            raise InvalidRuleset(f"unknown timer {name!r}; timers are {', '.join(TIMER_LIMITS)}",
+                                 code="unknown_timer", setting=("timers", name),
+                                 allowed=list(TIMER_LIMITS))
         low, high = TIMER_LIMITS[name]
         if isinstance(v, bool) or not isinstance(v, (int, float)) or not low <= v <= high:
-            raise InvalidRuleset(f"timer {name} must be a number from {low} to {high} seconds, got {v!r}")
+            raise InvalidRuleset(f"timer {name} must be a number from {low} to {high} seconds, got {v!r}",
+                                 code="seconds", setting=("timers", name), value=v,
+                                 low=low, high=high)
     return dataclasses.replace(timers, **value)
 
 
 def _derive_options(ruleset: Ruleset, value) -> Mapping[str, Any]:
     if not isinstance(value, Mapping):
-        raise InvalidRuleset(f"options must be an object, got {value!r}")
+        raise InvalidRuleset(f"options must be an object, got {value!r}",
+                             code="not_object", setting=("options",), value=value)
     merged = dict(ruleset.options)
     for name, v in value.items():
+        setting = ("options", name)
         if name not in merged:
             known = ", ".join(sorted(merged)) or "none"
-            raise InvalidRuleset(f"{ruleset.slug} has no option {name!r} (options: {known})")
+            raise InvalidRuleset(f"{ruleset.slug} has no option {name!r} (options: {known})",
+                                 code="unknown_option", setting=setting, ruleset=ruleset.slug,
+                                 allowed=sorted(merged))
+        kind = type(merged[name]).__name__
         if type(v) is not type(merged[name]):
-            raise InvalidRuleset(f"option {name} must be {type(merged[name]).__name__}, got {v!r}")
+            raise InvalidRuleset(f"option {name} must be {kind}, got {v!r}",
+                                 code="option_type", setting=setting, value=v, kind=kind)
         if isinstance(v, float) and not 0.0 <= v <= 1.0:
-            raise InvalidRuleset(f"option {name} is a probability from 0 to 1, got {v!r}")
+            raise InvalidRuleset(f"option {name} is a probability from 0 to 1, got {v!r}",
+                                 code="probability", setting=setting, value=v, low=0, high=1)
         merged[name] = v
     return MappingProxyType(merged)
 
 
 def _derive_fan_values(ruleset: Ruleset, value) -> Mapping[str, int]:
     if not isinstance(value, Mapping):
-        raise InvalidRuleset(f"fan_values must be an object of fan key: value, got {value!r}")
+        raise InvalidRuleset(f"fan_values must be an object of fan key: value, got {value!r}",
+                             code="not_object", setting=("fan_values",), value=value)
     for key, v in value.items():
         if not _nonneg_int(v):
-            raise InvalidRuleset(f"fan value of {key!r} must be a whole number >= 0, got {v!r}")
+            raise InvalidRuleset(f"fan value of {key!r} must be a whole number >= 0, got {v!r}",
+                                 code="fan_value", setting=("fan_values", key), value=v, low=0)
     from ..fans import known_fan_keys  # the fan table lives with the scorer
 
     known = known_fan_keys(ruleset)
     unknown = sorted(set(value) - known)
     if unknown:
-        raise InvalidRuleset(f"{ruleset.slug} has no fan {', '.join(unknown)}")
+        raise InvalidRuleset(f"{ruleset.slug} has no fan {', '.join(unknown)}",
+                             code="unknown_fan", setting=("fan_values",), ruleset=ruleset.slug,
+                             fans=unknown)
     return MappingProxyType({**ruleset.fan_values, **value})
 
 
 def check_consistency(rs: Ruleset) -> None:
     """Refuse combinations that cannot be played, naming the value and why."""
     if rs.tian_ting and not rs.bao_ting:
-        raise InvalidRuleset("tian_ting needs bao_ting: 天听 is a ready declaration")
+        raise InvalidRuleset("tian_ting needs bao_ting: 天听 is a ready declaration",
+                             code="needs", setting=("tian_ting",), other=("bao_ting",))
     if rs.guo_hu and not rs.bao_ting:
-        raise InvalidRuleset("guo_hu needs bao_ting: 过胡 is only possible while ready")
+        raise InvalidRuleset("guo_hu needs bao_ting: 过胡 is only possible while ready",
+                             code="needs", setting=("guo_hu",), other=("bao_ting",))
     if rs.max_guo and not rs.guo_hu:
-        raise InvalidRuleset("max_guo must be 0 when the ruleset has no 过胡")
+        raise InvalidRuleset("max_guo must be 0 when the ruleset has no 过胡",
+                             code="must_be_zero", setting=("max_guo",), value=rs.max_guo,
+                             because=("guo_hu",))
     if rs.haidi_phase and rs.haidi_draws < 1:
-        raise InvalidRuleset("haidi_draws must be at least 1: this ruleset has a 海底捞月 phase")
+        raise InvalidRuleset("haidi_draws must be at least 1: this ruleset has a 海底捞月 phase",
+                             code="at_least", setting=("haidi_draws",), value=rs.haidi_draws,
+                             low=1, because=("haidi_phase",))
     if not rs.haidi_phase and rs.haidi_draws:
-        raise InvalidRuleset("haidi_draws must be 0: this ruleset has no 海底捞月 phase")
+        raise InvalidRuleset("haidi_draws must be 0: this ruleset has no 海底捞月 phase",
+                             code="must_be_zero", setting=("haidi_draws",), value=rs.haidi_draws,
+                             because=("haidi_phase",))
     if rs.haidi_draws > 10:
-        raise InvalidRuleset("haidi_draws must be at most 10")
+        raise InvalidRuleset("haidi_draws must be at most 10",
+                             code="at_most", setting=("haidi_draws",), value=rs.haidi_draws,
+                             high=10)
     if rs.cap is not None and rs.cap < rs.min_fan:
-        raise InvalidRuleset(f"cap {rs.cap} is below the minimum fan {rs.min_fan}: no hand could win")
+        raise InvalidRuleset(f"cap {rs.cap} is below the minimum fan {rs.min_fan}: no hand could win",
+                             code="below", setting=("cap",), value=rs.cap, other=("min_fan",),
+                             other_value=rs.min_fan)
     if rs.self_draw_multiplier < rs.discard_multiplier and rs.scoring == "classic":
-        raise InvalidRuleset("self_draw_multiplier must not be below discard_multiplier")
+        raise InvalidRuleset("self_draw_multiplier must not be below discard_multiplier",
+                             code="below", setting=("self_draw_multiplier",),
+                             value=rs.self_draw_multiplier, other=("discard_multiplier",),
+                             other_value=rs.discard_multiplier)
     unknown_forms = set(rs.forms) - set(FORMS)
     if unknown_forms:
-        raise InvalidRuleset(f"unknown winning forms {sorted(unknown_forms)}")
+        raise InvalidRuleset(f"unknown winning forms {sorted(unknown_forms)}",
+                             code="unknown_forms", setting=("forms",),
+                             value=sorted(unknown_forms))
