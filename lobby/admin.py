@@ -11,21 +11,26 @@ from mahjong.engine.errors import InvalidRuleset
 from mahjong.engine.rulesets import RULESETS, get_ruleset
 
 from .models import Leaderboard, Match, PrivateRoom, QueueTicket, RoomTier, Ruleset, engine_choices
+from .ruleset_messages import SETTING_LABELS, describe
 
 # Overrides an operator changes most, as plain form fields; everything else (fan values,
 # options) stays in the JSON box. Blank means "as the engine ruleset says".
 COMMON_OVERRIDES = {
-    "cap": (("cap",), _("cap")),
-    "min_fan": (("min_fan",), _("minimum fan")),
-    "base_points": (("base_points",), _("base")),
-    "rake_percent": (("rake_percent",), _("rake %")),
-    "self_draw_multiplier": (("self_draw_multiplier",), _("self-draw multiplier")),
-    "discard_multiplier": (("discard_multiplier",), _("discard multiplier")),
-    "escape_penalty": (("escape_penalty",), _("escape penalty")),
-    "decision_timer": (("timers", "decision"), _("decision timer (s)")),
-    "escape_timer": (("timers", "escape"), _("escape after (s)")),
-    "auto_win_on_timeout": (("auto_win_on_timeout",), _("win automatically on timeout")),
+    name: (path, SETTING_LABELS[path])
+    for name, path in {
+        "cap": ("cap",),
+        "min_fan": ("min_fan",),
+        "base_points": ("base_points",),
+        "rake_percent": ("rake_percent",),
+        "self_draw_multiplier": ("self_draw_multiplier",),
+        "discard_multiplier": ("discard_multiplier",),
+        "escape_penalty": ("escape_penalty",),
+        "decision_timer": ("timers", "decision"),
+        "escape_timer": ("timers", "escape"),
+        "auto_win_on_timeout": ("auto_win_on_timeout",),
+    }.items()
 }
+FIELD_AT = {path: name for name, (path, _label) in COMMON_OVERRIDES.items()}
 
 
 def _get(overrides, path):
@@ -40,6 +45,8 @@ def _put(overrides: dict, path, value) -> None:
     *parents, leaf = path
     for key in parents:
         overrides = overrides.setdefault(key, {})
+        if not isinstance(overrides, dict):
+            return  # e.g. "timers": 5 in the JSON box: the engine refuses it, by name
     if value is None:
         overrides.pop(leaf, None)
     else:
@@ -82,7 +89,7 @@ class RulesetForm(forms.ModelForm):
     class Meta:
         model = Ruleset
         fields = "__all__"
-        labels = {"overrides": _("other overrides (JSON)")}
+        labels = {"overrides": SETTING_LABELS[()]}
         help_texts = {
             "overrides": _(
                 "Everything without a field above, as JSON: fan values and options, e.g. "
@@ -125,7 +132,7 @@ class RulesetForm(forms.ModelForm):
         for name, (path, label) in COMMON_OVERRIDES.items():
             if _get(rest, path) is not None:
                 self.add_error(
-                    "overrides", _("Set %(field)s in its own field above.") % {"field": label}
+                    "overrides", _('Set "%(field)s" in its own field above.') % {"field": label}
                 )
             _put(merged, path, cleaned.get(name))
         if merged.get("timers") == {}:
@@ -133,24 +140,22 @@ class RulesetForm(forms.ModelForm):
         try:
             get_ruleset(cleaned.get("engine_slug"), merged or None)
         except InvalidRuleset as exc:
-            # Put the engine's message next to the field it names, and keep the saved
-            # overrides on the instance so the model's own check does not repeat it.
+            # Say it next to the field it names, in the admin's language and with that
+            # field's label; keep the saved overrides on the instance so the model's own
+            # check does not repeat it.
             self.add_error(
-                _field_named_in(str(exc)),
-                _("The engine refused these overrides: %(message)s") % {"message": exc},
+                FIELD_AT.get(exc.setting, "overrides"),
+                describe(exc, self._label_of, cleaned.get("engine_slug")),
             )
             cleaned.pop("overrides", None)
             return cleaned
         cleaned["overrides"] = merged
         return cleaned
 
-
-def _field_named_in(message: str) -> str:
-    for name, (path, _label) in COMMON_OVERRIDES.items():
-        named = f"timer {path[1]} " if path[0] == "timers" else f"{path[0]} "
-        if message.startswith(named):
-            return name
-    return "overrides"
+    def _label_of(self, setting: tuple):
+        """The label of the field holding ``setting``; None for one in the JSON box."""
+        name = FIELD_AT.get(setting, "overrides" if setting == () else None)
+        return self.fields[name].label if name else None
 
 
 def _engine_values(engine) -> dict:
@@ -203,19 +208,20 @@ class RulesetAdmin(admin.ModelAdmin):
         try:
             rs = saved.engine()
         except InvalidRuleset as exc:
-            return str(exc)
+            return describe(exc, ruleset=saved.engine_slug)
+        label = SETTING_LABELS.get
         facts = {
-            _("tiles"): rs.tile_count,
-            _("hand size"): rs.hand_size,
-            _("minimum fan"): rs.min_fan,
-            _("cap"): rs.cap if rs.cap is not None else _("none"),
-            _("self-draw multiplier"): rs.self_draw_multiplier,
-            _("discard multiplier"): rs.discard_multiplier,
-            _("rake %"): rs.rake_percent,
-            _("escape penalty"): rs.escape_penalty,
-            _("base"): rs.base_points,
-            _("decision timer (s)"): rs.timers.decision,
-            _("escape after (s)"): rs.timers.escape,
+            _("Tiles"): rs.tile_count,
+            _("Hand size"): rs.hand_size,
+            label(("min_fan",)): rs.min_fan,
+            label(("cap",)): rs.cap if rs.cap is not None else _("none"),
+            label(("self_draw_multiplier",)): rs.self_draw_multiplier,
+            label(("discard_multiplier",)): rs.discard_multiplier,
+            label(("rake_percent",)): rs.rake_percent,
+            label(("escape_penalty",)): rs.escape_penalty,
+            label(("base_points",)): rs.base_points,
+            label(("timers", "decision")): rs.timers.decision,
+            label(("timers", "escape")): rs.timers.escape,
         }
         rows = "".join("<tr><th>{}</th><td>{}</td></tr>" for _key in facts)
         return format_html(f"<table>{rows}</table>", *[x for pair in facts.items() for x in pair])

@@ -23,6 +23,8 @@ from mahjong.engine.bots import LEVEL_SLUGS
 from mahjong.engine.errors import InvalidRuleset
 from mahjong.engine.rulesets import RULESETS, get_ruleset
 
+from .ruleset_messages import describe
+
 SOLO_ENGINE_RULESETS = {"stage"}
 MAX_BOT_FILL_SECONDS = 600  # a longer wait for a bot is a typo, not a setting
 
@@ -107,13 +109,8 @@ class Ruleset(BilingualName, models.Model):
         try:
             self.engine()
         except InvalidRuleset as exc:
-            # The engine's own message names the value and why; show it verbatim (the
-            # engine is plain Python and speaks English) after a translated lead-in.
             raise ValidationError(
-                {
-                    "overrides": _("The engine refused these overrides: %(message)s")
-                    % {"message": exc}
-                }
+                {"overrides": describe(exc, ruleset=self.engine_slug)}
             ) from None
 
     @property

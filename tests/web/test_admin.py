@@ -48,11 +48,11 @@ def test_a_value_the_engine_refuses_shows_the_engines_message(staff, client):
     response = client.post(change_url(classic), ruleset_form(classic, cap="-3"))
     assert response.status_code == 200
     assert form_errors(response, "cap") == [
-        "The engine refused these overrides: cap must be null or a whole number > 0, got -3"
+        "Cap must be left empty or be a whole number of at least 1; got -3."
     ]
     assert "overrides" not in response.context["adminform"].form.errors
     page = response.content.decode()
-    assert "<th>cap</th><td>13</td>" in page  # the saved rules, not the refused ones
+    assert "<th>Cap</th><td>13</td>" in page  # the saved rules, not the refused ones
     classic.refresh_from_db()
     assert classic.overrides == {}
 
@@ -82,7 +82,7 @@ def test_common_overrides_are_plain_fields_with_the_engine_default_shown(staff, 
     rules = classic.engine()
     assert (rules.cap, rules.timers.decision, rules.auto_win_on_timeout) == (10, 20, False)
     page = client.get(change_url(classic)).content.decode()
-    assert "<th>cap</th><td>10</td>" in page
+    assert "<th>Cap</th><td>10</td>" in page
     # The JSON box shows only what has no field of its own.
     form = client.get(change_url(classic)).context["adminform"].form
     assert form.initial["overrides"] == {"fan_values": {"qing_yi_se": 6}}
@@ -102,15 +102,17 @@ def test_a_timer_out_of_range_is_reported_at_the_timer(staff, client):
     classic = Ruleset.objects.get(slug="classic")
     response = client.post(change_url(classic), ruleset_form(classic, decision_timer="1"))
     assert (
-        "timer decision must be a number from 3 to 300"
-        in form_errors(response, "decision_timer")[0]
+        form_errors(response, "decision_timer")[0]
+        == "Decision timer (s) must be from 3 to 300; got 1."
     )
 
 
 def test_an_unknown_override_names_what_is_allowed(staff, client):
     classic = Ruleset.objects.get(slug="classic")
     response = client.post(change_url(classic), ruleset_form(classic, overrides='{"tiles": 3}'))
-    assert "'tiles' cannot be overridden; allowed:" in form_errors(response, "overrides")[0]
+    assert form_errors(response, "overrides")[0].startswith(
+        '"tiles" cannot be overridden. Settings that can: auto_win_on_timeout, '
+    )
 
 
 def test_an_unknown_fan_is_refused_by_the_engine(staff, client):
@@ -119,14 +121,14 @@ def test_an_unknown_fan_is_refused_by_the_engine(staff, client):
         change_url(classic), ruleset_form(classic, overrides='{"fan_values": {"nope": 6}}')
     )
     assert form_errors(response, "overrides") == [
-        "The engine refused these overrides: classic has no fan nope"
+        "Two-player Mahjong has no fan nope."
     ]
 
 
 def test_a_common_value_in_the_json_box_points_to_its_field(staff, client):
     classic = Ruleset.objects.get(slug="classic")
     response = client.post(change_url(classic), ruleset_form(classic, overrides='{"cap": 9}'))
-    assert "Set cap in its own field above." in form_errors(response, "overrides")
+    assert 'Set "Cap" in its own field above.' in form_errors(response, "overrides")
     classic.refresh_from_db()
     assert classic.overrides == {}
 
@@ -135,6 +137,114 @@ def test_invalid_json_in_overrides_is_a_form_error(staff, client):
     classic = Ruleset.objects.get(slug="classic")
     response = client.post(change_url(classic), ruleset_form(classic, overrides="{cap: 3"))
     assert form_errors(response, "overrides")
+
+
+ALLOWED = (
+    "auto_win_on_timeout, bao_ting, base_points, cap, discard_multiplier, escape_penalty, "
+    "fan_values, haidi_draws, max_guo, min_fan, options, rake_percent, rob_kong, "
+    "self_draw_multiplier, tian_ting, timers"
+)
+# One row per kind of check the engine makes on overrides (mahjong.engine.errors
+# RULESET_CHECKS): the ruleset row, what the operator typed, the field the message is
+# under, and the message in the English and in the Chinese admin.
+REFUSALS = [
+    ("classic", {"decision_timer": "0"}, "decision_timer",
+     "Decision timer (s) must be from 3 to 300; got 0.",
+     "出牌时限（秒）必须在 3 到 300 之间，当前为 0。"),
+    ("classic", {"cap": "-1"}, "cap",
+     "Cap must be left empty or be a whole number of at least 1; got -1.",
+     "封顶必须留空或是不小于 1 的整数，当前为 -1。"),
+    ("classic", {"min_fan": "-1"}, "min_fan",
+     "Minimum fan must be a whole number of at least 0; got -1.",
+     "起胡番数必须是不小于 0 的整数，当前为 -1。"),
+    ("classic", {"base_points": "0"}, "base_points",
+     "Base must be a whole number of at least 1; got 0.",
+     "底分必须是不小于 1 的整数，当前为 0。"),
+    ("classic", {"rake_percent": "150"}, "rake_percent",
+     "Rake % must be a whole number from 0 to 50; got 150.",
+     "台费 %必须是 0 到 50 之间的整数，当前为 150。"),
+    ("classic", {"overrides": '{"bao_ting": "yes"}'}, "overrides",
+     '"bao_ting" must be true or false; got "yes".',
+     '"bao_ting"必须是 true 或 false，当前为 "yes"。'),
+    ("classic", {"overrides": '{"timers": 5}'}, "overrides",
+     '"timers" must be a JSON object such as {"name": value}; got 5.',
+     '"timers"必须是 JSON 对象，例如 {"name": value}，当前为 5。'),
+    ("classic", {"overrides": "[1, 2]"}, "overrides",
+     'Other overrides (JSON) must be a JSON object such as {"name": value}; got [1, 2].',
+     '其他覆盖设置（JSON）必须是 JSON 对象，例如 {"name": value}，当前为 [1, 2]。'),
+    ("classic", {"overrides": '{"tiles": 3}'}, "overrides",
+     f'"tiles" cannot be overridden. Settings that can: {ALLOWED}.',
+     f'"tiles"不能覆盖。可以覆盖的设置：{ALLOWED}。'),
+    ("classic", {"overrides": '{"timers": {"nap": 3}}'}, "overrides",
+     'There is no timer "nap". The timers are: decision, locked_delay, escape, bot_delay.',
+     '没有计时器"nap"。计时器有：decision, locked_delay, escape, bot_delay。'),
+    ("classic", {"overrides": '{"options": {"nope": true}}'}, "overrides",
+     'Two-player Mahjong has no option "nope". Its options: none.',
+     '二人麻将没有选项"nope"。它的选项：无。'),
+    ("gb", {"overrides": '{"options": {"ming_an_gang": 1}}'}, "overrides",
+     '"options.ming_an_gang" must be true or false; got 1.',
+     '"options.ming_an_gang"必须是 true 或 false，当前为 1。'),
+    ("stage", {"overrides": '{"options": {"p_cuo": 1.5}}'}, "overrides",
+     '"options.p_cuo" is a probability: it must be from 0 to 1; got 1.5.',
+     '"options.p_cuo"是概率，必须在 0 到 1 之间，当前为 1.5。'),
+    ("gb", {"overrides": '{"fan_values": {"qing_yi_se": -1}}'}, "overrides",
+     "The value of the fan qing_yi_se must be a whole number of at least 0; got -1.",
+     "牌型 qing_yi_se 的番数必须是不小于 0 的整数，当前为 -1。"),
+    ("classic", {"overrides": '{"fan_values": {"nope": 6}}'}, "overrides",
+     "Two-player Mahjong has no fan nope.",
+     "二人麻将没有牌型 nope。"),
+    ("classic", {"overrides": '{"bao_ting": false}'}, "overrides",
+     '"tian_ting" needs "bao_ting" to be true.',
+     '"tian_ting"需要"bao_ting"为 true。'),
+    ("classic", {"overrides": '{"max_guo": 2}'}, "overrides",
+     '"max_guo" must be 0: Two-player Mahjong has no passing a win to double it (过胡); '
+     "got 2.",
+     '二人麻将没有过胡，"max_guo"必须为 0，当前为 2。'),
+    ("classic", {"overrides": '{"haidi_draws": 0}'}, "overrides",
+     '"haidi_draws" must be at least 1: Two-player Mahjong has a last-tiles phase (海底捞月); '
+     "got 0.",
+     '二人麻将有海底捞月阶段，"haidi_draws"必须不小于 1，当前为 0。'),
+    ("classic", {"overrides": '{"haidi_draws": 11}'}, "overrides",
+     '"haidi_draws" must be at most 10; got 11.',
+     '"haidi_draws"不能大于 10，当前为 11。'),
+    ("classic", {"cap": "5", "min_fan": "6"}, "cap",
+     "Cap (5) must not be below Minimum fan (6).",
+     "封顶（5）不能低于起胡番数（6）。"),
+    ("classic", {"discard_multiplier": "5"}, "self_draw_multiplier",
+     "Self-draw multiplier (3) must not be below Discard multiplier (5).",
+     "自摸倍数（3）不能低于点炮倍数（5）。"),
+]
+
+
+@pytest.mark.parametrize("slug,changes,field,english,chinese", REFUSALS)
+def test_a_refused_override_is_said_in_the_admins_language_with_the_fields_label(
+    staff, client, slug, changes, field, english, chinese
+):
+    row = Ruleset.objects.get(slug=slug)
+    for language, expected in (("en", english), ("zh-hans", chinese)):
+        client.cookies.load({"django_language": language})
+        response = client.post(change_url(row), ruleset_form(row, **changes))
+        assert response.status_code == 200
+        errors = response.context["adminform"].form.errors
+        assert errors.get(field) == [expected], errors
+        assert Ruleset.objects.get(pk=row.pk).overrides == {}  # nothing saved
+
+
+def test_the_checks_no_admin_field_reaches_are_said_in_both_languages():
+    """An unknown ruleset or winning form (code, not the form, makes those)."""
+    from django.utils import translation
+
+    from lobby.ruleset_messages import describe
+    from mahjong.engine.errors import InvalidRuleset
+
+    forms = InvalidRuleset("x", code="unknown_forms", setting=("forms",), value=["knitted"])
+    slug = InvalidRuleset("x", code="unknown_ruleset", value="riichi", allowed=["classic"])
+    with translation.override("en"):
+        assert describe(forms) == 'Unknown winning forms: ["knitted"].'
+        assert describe(slug) == 'There is no engine ruleset "riichi".'
+    with translation.override("zh-hans"):
+        assert describe(forms) == '未知的胡牌形式：["knitted"]。'
+        assert describe(slug) == '没有引擎规则"riichi"。'
 
 
 def test_a_room_tier_with_min_above_max_is_refused(staff, client):
