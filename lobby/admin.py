@@ -3,6 +3,7 @@ import copy
 from django import forms
 from django.contrib import admin
 from django.utils.html import format_html
+from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 
 from mahjong.admin_readonly import ReadOnlyAdmin
@@ -74,7 +75,11 @@ def _yes_no(name):
 
 
 class RulesetForm(forms.ModelForm):
-    engine_slug = forms.ChoiceField(label=_("engine ruleset"), choices=engine_choices)
+    # Declared fields take no label from the model: capitalised as Django does for the rest.
+    engine_slug = forms.ChoiceField(
+        label=capfirst(Ruleset._meta.get_field("engine_slug").verbose_name),
+        choices=engine_choices,
+    )
     cap = _number("cap")
     min_fan = _number("min_fan")
     base_points = _number("base_points")
@@ -234,7 +239,7 @@ def bot_level_choices() -> list[tuple[str, str]]:
 class RoomTierForm(forms.ModelForm):
     # The engine's levels are code, not schema: offered here, checked by RoomTier.clean.
     bot_fill_level = forms.ChoiceField(
-        label=_("bot level"),
+        label=capfirst(RoomTier._meta.get_field("bot_fill_level").verbose_name),
         choices=bot_level_choices,
         initial="efficient",
         help_text=RoomTier._meta.get_field("bot_fill_level").help_text,

@@ -884,3 +884,29 @@ def test_closing_a_stage_table_mid_hand_gives_the_stake_back(staff, client, alic
     assert table.current_hand().result["kind"] == "draw"
     assert staked < before  # the stake left when the hand was dealt
     assert User.objects.get(pk=alice.pk).beans == before
+
+
+def test_every_admin_form_label_starts_with_a_capital(builtin, rf):
+    """Django capitalises a model field's verbose name for its form field, not a label
+    given to a declared field: "engine ruleset:", "cap:", "bot level:" stood beside
+    "Slug:" and "Name (Chinese):"."""
+    from django.contrib import admin
+    from django.utils import translation
+
+    boss = User.objects.create_superuser("boss", "boss@example.com", "pw-boss-123456")
+    request = rf.get("/admin/")
+    request.user = boss
+    lowercase = []
+    with translation.override("en"):
+        for model, model_admin in admin.site._registry.items():
+            obj = model._default_manager.first()
+            forms = [model_admin.get_form(request)]
+            if obj is not None:
+                forms.append(model_admin.get_form(request, obj, change=True))
+            for form in forms:
+                for name, field in form.base_fields.items():
+                    label = str(field.label or "")
+                    if label[:1].islower():
+                        lowercase.append((model._meta.label, name, label))
+    assert lowercase == []
+
