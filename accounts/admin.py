@@ -133,7 +133,8 @@ class UserAdmin(DjangoUserAdmin):
     fieldsets = (
         (None, {"fields": ("username", "password", "public_id", "kind")}),
         (
-            _("Player"),
+            # Not "Player": right after the read-only Kind ("Player") it read "Player Player".
+            _("Profile and record"),
             {
                 "fields": (
                     "nickname",

@@ -910,3 +910,12 @@ def test_every_admin_form_label_starts_with_a_capital(builtin, rf):
                         lowercase.append((model._meta.label, name, label))
     assert lowercase == []
 
+
+def test_a_players_kind_is_not_followed_by_a_section_of_the_same_name(staff, client, alice):
+    """The read-only Kind ("Player") ran into the next section's heading "Player": the
+    page read "Kind: Player Player"."""
+    page = client.get(reverse("admin:accounts_user_change", args=[alice.pk])).content.decode()
+    kind = re.search(r'field-kind.*?<div class="readonly">([^<]*)</div>', page, re.S).group(1)
+    assert kind == "Player"
+    headings = re.findall(r'<h2 id="fieldset-[^"]*" class="fieldset-heading">([^<]*)</h2>', page)
+    assert headings and kind not in headings
