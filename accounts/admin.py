@@ -115,7 +115,7 @@ class UserAdmin(DjangoUserAdmin):
     add_form = PlayerCreationForm
     list_display = (
         "username",
-        "nickname",
+        "nickname_shown",
         "kind",
         "beans_shown",
         "rank_score",
@@ -194,6 +194,14 @@ class UserAdmin(DjangoUserAdmin):
         if obj is not None and obj.is_superuser and not request.user.is_superuser:
             return False
         return super().has_delete_permission(request, obj)
+
+    @admin.display(description=_("nickname"), ordering="nickname")
+    def nickname_shown(self, user) -> str:
+        # A bot's, the bank's and the house's name in the admin's language, as on every
+        # other page (their stored nicknames are Chinese); a player's as they chose it.
+        if user.kind == User.Kind.PLAYER:
+            return user.nickname or None  # None: the admin's "-" for none
+        return user.display_name
 
     @admin.display(description=_("beans"), ordering="beans")
     def beans_shown(self, user) -> str:

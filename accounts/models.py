@@ -19,6 +19,18 @@ from .codes import new_public_id
 BOT_BADGE = "🤖"  # before a bot's name wherever it is shown; no player's name holds it
 
 
+def _translations(text) -> set[str]:
+    """A lazy message in each of the site's languages."""
+    from django.conf import settings
+    from django.utils import translation
+
+    found = set()
+    for code, _name in settings.LANGUAGES:
+        with translation.override(code):
+            found.add(str(text))
+    return found
+
+
 class User(AbstractUser):
     class Kind(models.TextChoices):
         PLAYER = "player", _("Player")
@@ -80,8 +92,16 @@ class User(AbstractUser):
     @property
     def display_name(self) -> str:
         """The nickname; a bot's carries the 🤖 badge wherever a name is shown, and a
-        level bot is named by its level in the page's language."""
+        level bot is named by its level in the page's language. The house and the bank
+        are named by their kind in the page's language: their stored nickname is that
+        name in the language active when they were made (银行（发放） on a Chinese site),
+        shown as such only if an operator has changed it."""
         name = self.nickname or self.username
+        if self.kind in (self.Kind.HOUSE, self.Kind.BANK):
+            label = self.Kind(self.kind).label
+            if not self.nickname or self.nickname in _translations(label):
+                return str(label)
+            return name
         if self.kind != self.Kind.BOT:
             return name
         level = self.level

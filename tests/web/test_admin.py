@@ -919,3 +919,27 @@ def test_a_players_kind_is_not_followed_by_a_section_of_the_same_name(staff, cli
     assert kind == "Player"
     headings = re.findall(r'<h2 id="fieldset-[^"]*" class="fieldset-heading">([^<]*)</h2>', page)
     assert headings and kind not in headings
+
+
+@pytest.mark.parametrize(
+    "language,shown,not_shown",
+    [
+        ("en", ["Bank (grants)", "House (rake)", "🤖 Bot · Expert"], ["银行", "平台", "电脑·"]),
+        ("zh-hans", ["银行（发放）", "平台（台费）", "🤖 电脑·高手"], ["Bank (grants)", "Bot · "]),
+    ],
+)
+def test_the_bank_house_and_bots_are_named_in_the_admins_language(
+    staff, client, language, shown, not_shown
+):
+    """Their nicknames were stored in Chinese when the accounts were made: the English
+    admin showed 银行（发放） for the bank and, in the players list, 电脑·高手 for a bot
+    it named 🤖 Bot · Expert elsewhere. The stored rows stay; what is shown follows the
+    admin's language."""
+    client.cookies.load({"django_language": language})
+    players = client.get(reverse("admin:accounts_user_changelist")).content.decode()
+    ledger = client.get(reverse("admin:accounts_ledgerentry_changelist")).content.decode()
+    cells = " ".join(re.findall(r"<t[dh][^>]*>(.*?)</t[dh]>", players + ledger, re.S))
+    for name in shown:
+        assert name in cells
+    for name in not_shown:
+        assert name not in cells
