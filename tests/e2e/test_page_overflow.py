@@ -9,6 +9,7 @@ import re
 
 import pytest
 
+from tests.e2e.conftest import shot
 from tests.e2e.tour import new_player_page, sit_vs_bot
 
 pytestmark = pytest.mark.e2e
@@ -119,14 +120,28 @@ CARDS_OVERFLOW = """() => [...document.querySelectorAll('.card')]
                + `${card.scrollWidth} > ${card.clientWidth}`)"""
 
 
+# Each cell of the history's first row: its box, its label (data-label) and the most lines
+# one of its words or names takes (a column squeezed to a character a line broke 规则).
+HISTORY_ROW = """() => [...document.querySelectorAll('table.history-list tbody tr:first-child td')]
+  .map(td => { const r = td.getBoundingClientRect();
+    const walk = document.createTreeWalker(td, NodeFilter.SHOW_TEXT); let lines = 0;
+    while (walk.nextNode()) { if (!walk.currentNode.textContent.trim()) continue;
+      const range = document.createRange(); range.selectNodeContents(walk.currentNode);
+      lines = Math.max(lines, [...range.getClientRects()].filter(b => b.width > 0).length); }
+    return {label: td.dataset.label || '', left: r.left, right: r.right, lines}; })"""
+
+
 @pytest.mark.parametrize("width", PHONES)
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_the_match_history_and_the_profile_fit_a_phone(
     browser, site, site_database, language, width
 ):
-    """Nine columns (~640px in English): the table scrolls in its own box, the page not;
-    the player's profile (stats, biggest hand, bean ledger) reflows."""
-    from tests.e2e.tour import site_shell
+    """Nine columns (~640px in English) do not fit a phone: each row is a card there, every
+    cell of it on screen (the Hand and Replay links too; in a box that scrolled sideways
+    they were past the edge, and in Chinese the columns took a character a line), no
+    sideways scroll, and no serious axe violation; the player's profile (stats, biggest
+    hand, bean ledger) reflows."""
+    from tests.e2e.tour import axe_scan, site_shell
 
     with new_player_on_a_phone(browser, site, site_database, language, width) as (page, name):
         site_shell(site_database, FINISHED_HAND.format(name=name))
@@ -134,7 +149,21 @@ def test_the_match_history_and_the_profile_fit_a_phone(
         page.goto(f"{site}/history/")
         page.wait_for_selector("table.history-list tbody tr")
         pages = {"history": measure(page)}
-        assert right(page, ".history-scroll") <= width
+        shot(page, f"history-{language}-{width}")
+        cells = page.evaluate(HISTORY_ROW)
+        print(cells)
+        assert len(cells) == 9
+        off = [c for c in cells if c["left"] < -0.5 or c["right"] > width + 0.5]
+        assert off == []  # every cell on screen
+        assert [c for c in cells if c["lines"] > 1] == []  # none squeezed a character a line
+        assert all(c["label"] for c in cells[:-1])  # each labelled, as its column heading
+        for link in ("Hand", "Replay") if language == "en" else ("牌局", "牌谱"):
+            box = page.locator("table.history-list tbody tr").first.get_by_role(
+                "link", name=link, exact=True).bounding_box()
+            assert box and box["x"] >= 0 and box["x"] + box["width"] <= width, (link, box)
+            assert box["height"] >= 24, (link, box)  # a tap target
+        blocking = [v for v in axe_scan(page) if v["impact"] in {"serious", "critical"}]
+        assert blocking == []
         page.goto(f"{site}/accounts/profile/")
         pages["profile"] = measure(page)
         assert page.locator(".profile table tbody tr").count() == 5
