@@ -123,6 +123,7 @@ def context_for(table: Table, hand: Hand | None = None) -> dict:
         "result": result,
         "winner": seats[result["winner"]] if result and result.get("winner") is not None else None,
         "escaper": seats[result["escaper"]] if (result or {}).get("escaper") is not None else None,
+        "loser": seats[result["loser"]] if (result or {}).get("loser") is not None else None,
         # the winning hand block by block, drawn as tiles (not the engine's "567m 66z")
         "blocks": [_tiles(b) for b in ((result or {}).get("decomposition") or "").split()],
         "seed": v.get("seed", ""),

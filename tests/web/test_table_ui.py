@@ -246,3 +246,53 @@ def test_a_push_to_a_tiered_table_costs_no_query_for_the_hint(
     duel.refresh_from_db()
     with django_assert_max_num_queries(2):
         presenters.fragments(duel, 0)
+
+
+def how_line(html: str) -> str:
+    """The line under the result's heading that says how the hand was won ('' if none)."""
+    found = re.search(r'<p class="mj-how"[^>]*>(.*?)</p>', html, re.S)
+    return re.sub(r"\s+", " ", found.group(1)).strip() if found else ""
+
+
+def test_the_result_says_how_the_hand_was_won_from_the_viewers_side(
+    settings, client_of, alice, bob, outsider, duel
+):
+    """The result card said who won and the points, not how: now 自摸 / Self-drawn, or on
+    whose discard (点炮), 'your' for the player who discarded it; the watch page too."""
+    from django.urls import reverse
+
+    from tests.web.tables_support import play_out
+
+    hand = play_out(duel)
+    result = hand.result
+    assert result["kind"] in {"self_draw", "discard_win"}
+    winner = result["winner"]
+    players = {0: alice, 1: bob}
+    names = {0: "Alice", 1: "Bob"}
+    watch = reverse("tables:watch", args=[duel.public_id])
+    loser = 1 - winner
+
+    def set_result(**change):
+        hand.result = {**result, **change}
+        hand.save(update_fields=["result"])
+
+    def lines() -> dict:
+        said = {seat: how_line(page_of(client_of(user), duel)) for seat, user in players.items()}
+        said["watch"] = how_line(client_of(outsider).get(watch).content.decode())
+        return said
+
+    set_result(kind="self_draw", loser=None)
+    assert lines() == {0: "自摸", 1: "自摸", "watch": "自摸"}
+    set_result(kind="discard_win", loser=loser)
+    assert lines() == {loser: "你点炮", winner: f"{names[loser]} 点炮",
+                       "watch": f"{names[loser]} 点炮"}
+    set_result(kind="draw", winner=None, loser=None)  # a draw has no such line
+    assert lines() == {0: "", 1: "", "watch": ""}
+
+    for user in (alice, bob, outsider):  # the English page (the choice is the account's)
+        client_of(user).post("/accounts/language/", {"language": "en", "next": "/"})
+    set_result(kind="self_draw", loser=None)
+    assert lines() == {0: "Self-drawn (自摸)", 1: "Self-drawn (自摸)", "watch": "Self-drawn (自摸)"}
+    set_result(kind="discard_win", loser=loser)
+    theirs = f"On {names[loser]}'s discard (点炮)"
+    assert lines() == {loser: "On your discard (点炮)", winner: theirs, "watch": theirs}
