@@ -424,3 +424,19 @@ def test_the_hand_pages_melds_are_named_in_the_pages_language(client, won_hand):
     client.cookies.load({"django_language": "en"})
     page = client.get(hand_url(won_hand)).content.decode()
     assert 'class="meld" title="Pong"' in page
+
+
+def test_the_hand_page_names_fans_as_the_result_card_does(client_of, won_hand, alice):
+    """One column in the page's language (it had 中文 and English columns): 清一色 with the
+    English name as its title on the Chinese page, Full flush (清一色) on the English one."""
+    c = client_of(alice)
+    for language, name_of in (("zh-hans", lambda f: f["zh"]),
+                              ("en", lambda f: f'{f["en"]} ({f["zh"]})')):
+        c.post("/accounts/language/", {"language": language, "next": "/"})
+        page = c.get(hand_url(won_hand)).content.decode()
+        assert "<th>English</th>" not in page
+        for fan in won_hand.result["fans"]:
+            row = re.search(rf'<tr data-fan="{fan["key"]}">(.*?)</tr>', page, re.S).group(1)
+            name, value = re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)
+            assert re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", name)).strip() == name_of(fan)
+            assert 'fan-value' in row

@@ -296,3 +296,32 @@ def test_the_result_says_how_the_hand_was_won_from_the_viewers_side(
     set_result(kind="discard_win", loser=loser)
     theirs = f"On {names[loser]}'s discard (点炮)"
     assert lines() == {loser: "On your discard (点炮)", winner: theirs, "watch": theirs}
+
+
+def test_fan_names_are_in_the_pages_language_and_values_on_one_line(settings, client_of, alice):
+    """The Chinese result card read 门清 Concealed hand, 清一色 Full flush: now the Chinese
+    page names a fan in Chinese (the English name its title), the English page as
+    Full flush (清一色), as the hand page does; the value (1 × 5) does not wrap."""
+    from tests.web.tables_support import play_out
+
+    settings.MAHJONG_TEST_SEED = "win254"  # this wall ends hand 1 in a self-drawn win
+    bot = User.objects.filter(kind=User.Kind.BOT).order_by("pk").first()
+    table = services.open_table(Ruleset.objects.get(slug="classic"), [alice, bot])
+    fans = play_out(table).result["fans"]
+    assert fans
+    client = client_of(alice)
+
+    def rows(html):
+        for fan in fans:
+            row = re.search(rf'<tr data-fan="{fan["key"]}">(.*?)</tr>', html, re.S).group(1)
+            name, value = re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)
+            yield fan, name, re.sub(r"<[^>]+>", "", name).strip(), row
+
+    for fan, name, text, row in rows(page_of(client, table)):
+        assert text == fan["zh"], row  # no English beside it
+        assert f'title="{fan["en"]}"' in name
+        assert 'class="fan-value"' in row
+    client.post("/accounts/language/", {"language": "en", "next": "/"})
+    for fan, _name, text, row in rows(page_of(client, table)):
+        assert re.sub(r"\s+", " ", text) == f'{fan["en"]} ({fan["zh"]})', row
+        assert 'class="fan-value"' in row
