@@ -9,6 +9,7 @@ import time
 
 import pytest
 
+from tests.e2e.conftest import shot
 from tests.e2e.tour import (  # noqa: F401
     MEASURE_HAND,
     PASSWORD,
@@ -46,11 +47,26 @@ def test_the_hand_is_on_screen_without_scrolling(tour, size):  # noqa: F811
     assert min(m["widths"]) >= (24 if size == "phone" else 56), m["widths"]
 
 
-def test_fourteen_tiles_are_tap_targets_on_a_360px_phone(browser, site, site_database):
-    """On a 360px phone the own hand of 14 tiles (13 + the drawn one, set apart) is at least
-    24px a tile (WCAG's minimum target) and still fits: the hand's band runs from edge to
-    edge of the screen. Inside the table's padding it had 339px: 22px tiles."""
-    phone = {"width": 360, "height": 740}
+# The table's inline padding, and the own hand's first and last tiles against it.
+HAND_INSET = """() => {
+  const table = document.querySelector('.mj-table'), style = getComputedStyle(table);
+  const t = table.getBoundingClientRect();
+  const tiles = [...document.querySelectorAll('#mj-hand .mj-own .tile')].map(el => el.getBoundingClientRect());
+  return {inner: [t.left + parseFloat(style.paddingLeft), t.right - parseFloat(style.paddingRight)],
+          tiles: [tiles[0].left, Math.max(...tiles.map(r => r.right))]};
+}"""
+
+
+@pytest.mark.parametrize("width", [360, 390])
+def test_fourteen_tiles_are_tap_targets_inside_the_tables_padding_on_a_phone(
+    browser, site, site_database, width
+):
+    """On a 360px and a 390px phone the own hand of 14 tiles (13 + the drawn one, set apart)
+    is at least 24px a tile (WCAG's minimum target), fits, and keeps the table's inline
+    padding as the rest of the table does: its band ran edge to edge and the tiles started
+    at x=1. The band still does; the tiles sit inside the padding (no gap between them
+    below 390px, to keep 24px at 360px)."""
+    phone = {"width": width, "height": 740 if width == 360 else 844}
     with new_player_page(browser, site, site_database, "nar", viewport=phone) as (page, _):
         sit_vs_bot(page)
         page.wait_for_function(
@@ -60,6 +76,14 @@ def test_fourteen_tiles_are_tap_targets_on_a_360px_phone(browser, site, site_dat
         assert len(m["widths"]) == 14, "the hand ended before a turn with 14 tiles"
         assert overflow(m) == []
         assert min(m["widths"]) >= 24, m["widths"]
+        inset = page.evaluate(HAND_INSET)
+        shot(page, f"table-hand-{width}")
+        print(f"\n{width}px: tiles {m['widths'][0]}px, {inset}")
+        assert inset["inner"][0] >= 6  # the table's padding on a phone (.4rem)
+        assert inset["tiles"][0] >= inset["inner"][0] - 0.5, inset
+        assert inset["tiles"][1] <= inset["inner"][1] + 0.5, inset
+        if width != 360:
+            return
         # the status bar's "Round 東": the word is centred on its tile (it sat on the tile's
         # bottom line, below the bar's other words)
         offset = page.evaluate("""() => {
