@@ -104,6 +104,21 @@ def test_the_result_takes_the_focus_when_the_hand_ends(tour, size):  # noqa: F81
     assert visit.end_focus in {"self_draw", "discard_win", "draw", "escape"}
 
 
+@pytest.mark.parametrize("size", SIZES)
+def test_the_result_card_says_how_and_names_fans_in_chinese_on_one_line(tour, size):  # noqa: F811
+    """The walk's Chinese page at the end of the hand: a win says 自摸 or who discarded it
+    (点炮); each fan is named in Chinese only (it read 门清 Concealed hand) and its value
+    (1 × 5) takes one line (it wrapped on a phone)."""
+    card = tour[size].result
+    print(card)
+    if card.get("kind") not in {"self_draw", "discard_win"}:
+        pytest.skip(f"the walk's hand ended in {card.get('kind')!r}, not a win")
+    assert card["how"] == "自摸" if card["kind"] == "self_draw" else card["how"].endswith("点炮")
+    assert card["fans"]
+    assert [f for f in card["fans"] if re.search(r"[A-Za-z]", f["name"])] == []
+    assert [f for f in card["fans"] if f["lines"] != 1] == []
+
+
 def test_keyboard_play_help_and_the_clock_announcement(browser, site, site_database):
     desktop = {"width": 1200, "height": 900}
     with new_player_page(browser, site, site_database, "kim", viewport=desktop) as (page, _):

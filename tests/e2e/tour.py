@@ -49,6 +49,20 @@ MEASURE_HAND = """() => {
   };
 }"""
 
+# The end-of-hand card: how the hand was won, each fan's name and how many lines its
+# value (1 × 5) takes.
+MEASURE_RESULT = """() => {
+  const card = document.querySelector('#mj-result [data-outcome]');
+  if (!card) return {};
+  const lines = el => { const range = document.createRange(); range.selectNodeContents(el);
+    return new Set([...range.getClientRects()].filter(b => b.width > 0)
+      .map(b => Math.round(b.bottom))).size; };
+  return {kind: card.dataset.outcome, how: card.querySelector('.mj-how')?.textContent.trim() || '',
+    fans: [...card.querySelectorAll('tr[data-fan]')].map(tr => ({
+      name: tr.cells[0].textContent.trim(), value: tr.cells[1].textContent.trim(),
+      lines: lines(tr.cells[1])}))};
+}"""
+
 AXE_RUN = """async () => {
   const result = await axe.run(document, {resultTypes: ['violations']});
   return result.violations.map(v => ({id: v.id, impact: v.impact, help: v.help,
@@ -70,6 +84,7 @@ class Visit:
     table_url: str = ""
     end_focus: str = ""  # what had the keyboard focus when the hand ended
     reloaded: bool = False  # a lost push was healed by a reload
+    result: dict = field(default_factory=dict)  # the result card (MEASURE_RESULT)
 
 
 def overflow(m: dict) -> list[str]:
@@ -261,6 +276,7 @@ class Tour:
                                         "document.activeElement.dataset.outcome || ''")
         self.keep(page, visit, "table-end")
         self.measure(page, visit, "end of hand")
+        visit.result = page.evaluate(MEASURE_RESULT)
         table_id = visit.table_url.rstrip("/").rsplit("/", 1)[1]
         page.goto(f"{self.site}/history/hands/{table_id}/1/replay/")
         self.keep(page, visit, "replay")
