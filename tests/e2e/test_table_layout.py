@@ -51,7 +51,8 @@ def test_the_hand_is_on_screen_without_scrolling(tour, size):  # noqa: F811
 HAND_INSET = """() => {
   const table = document.querySelector('.mj-table'), style = getComputedStyle(table);
   const t = table.getBoundingClientRect();
-  const tiles = [...document.querySelectorAll('#mj-hand .mj-own .tile')].map(el => el.getBoundingClientRect());
+  const tiles = [...document.querySelectorAll('#mj-hand .mj-own .tile')]
+    .map(el => el.getBoundingClientRect());
   return {inner: [t.left + parseFloat(style.paddingLeft), t.right - parseFloat(style.paddingRight)],
           tiles: [tiles[0].left, Math.max(...tiles.map(r => r.right))]};
 }"""
