@@ -51,6 +51,8 @@ def test_a_third_user_watches_a_bot_table_live_and_sees_the_hands_only_at_the_en
     eve.wait_for_url(f"{site}/tables/{table_id}/watch/")
     eve.wait_for_function("window.__watched.length > 0")  # the socket's snapshot
     shot(eve, "watch-start")
+    # the page's heading is for screen readers only (.sr-only was in the table's stylesheet)
+    assert eve.evaluate("document.querySelector('h1.sr-only').getBoundingClientRect().width") <= 1
     pat.wait_for_selector("[data-testid=watchers]:visible", timeout=10_000)
     assert re.search(r"\b1\b", pat.inner_text("[data-testid=watchers]"))  # 1 人观战
     eve.set_viewport_size({"width": 360, "height": 740})
