@@ -252,9 +252,12 @@
     var box = document.getElementById("mj-emote");
     if (box) box.textContent = "";
   }
-  document.addEventListener("htmx:oobAfterSwap", function () {
-    var box = document.getElementById("mj-emote");
-    if (!box || !box.firstElementChild) return;
+  document.addEventListener("htmx:oobAfterSwap", function (e) {
+    // the bubble's own swap only: every push swaps a dozen parts, and each restarted the
+    // three seconds, so in a brisk hand an emote stayed on screen for good
+    if (e.target.id !== "mj-emote") return;
+    var box = e.target;
+    if (!box.firstElementChild) return;
     if (pref("emotes_muted") && !box.firstElementChild.dataset.own) { hideEmote(); return; }
     clearTimeout(emoteTimer);
     emoteTimer = setTimeout(hideEmote, 3000);

@@ -10,6 +10,7 @@ import time
 import pytest
 
 from tests.e2e.conftest import shot
+from tests.e2e.test_table_play import take_turn
 from tests.e2e.tour import (  # noqa: F401
     MEASURE_HAND,
     PASSWORD,
@@ -289,7 +290,16 @@ def test_an_emote_shows_on_the_other_screen_unless_muted(browser, site, site_dat
         assert "好牌" in bubble.inner_text()
         mine = sender.wait_for_selector('#mj-emote [data-emote="nice"][data-own]')
         assert "你" in mine.inner_text()  # the sender is shown what went
-        watcher.wait_for_selector("#mj-emote [data-emote]", state="detached", timeout=10_000)
+        # moves go on meanwhile (each push swaps a dozen parts): the bubble still goes after
+        # its three seconds; every push restarted them, and it stayed while the hand ran
+        shown, moves = time.monotonic(), 0
+        while time.monotonic() - shown < 5:
+            moves += take_turn(sender) or take_turn(watcher)
+            if not watcher.query_selector("#mj-emote [data-emote]"):
+                break
+        assert moves >= 1, "no move was made while the emote was shown"
+        assert watcher.query_selector("#mj-emote [data-emote]") is None, "still shown after 5 s"
+        assert sender.query_selector("#mj-emote [data-emote]") is None
         # the watcher mutes emotes: the next one (after the cooldown) never shows
         watcher.click('[data-pref="emotes_muted"]')
         watcher.wait_for_timeout(3_500)
