@@ -147,7 +147,7 @@ def new_player_page(browser, site, site_database, prefix, *, locale="en-US", vie
     try:
         page = context.new_page()
         page.set_default_timeout(15_000)
-        name = f"{prefix}{int(time.time() * 1000) % 10**7}"
+        name = f"{prefix}{int(time.time() * 1000) % 10**7:07d}"  # always 7 digits: a test may count
         log_in_new_player(page, site, site_database, name)
         yield page, name
     finally:
