@@ -85,7 +85,8 @@ def discard(state: GameState, seat: int, tile: int, ting: str | None = None) -> 
         analysis.waits_after_discard(rs, player.hand, tile, player.melds, state.wild)
     if rs.haidi_phase:
         changes["tenpai_since"] = _tenpai_since(state, player, changes["concealed"], ting)
-    state = state.with_seat(seat, player.evolve(**changes), turn=1 - seat, phase=CLAIM, draw_source=None)
+    state = state.with_seat(seat, player.evolve(**changes), turn=1 - seat, phase=CLAIM,
+                            draw_source=None, claimed=False)
     fields = {"tile": format_tile(tile)}
     if ting:
         fields["ting"] = ting
@@ -120,7 +121,7 @@ def claim_set(state: GameState, seat: int, kind: str, own: tuple[int, ...]) -> t
     meld = Meld(kind, tuple(sorted((tile, *own))))
     player = state.seat(seat)
     state = state.replace_seat(seat, melds=player.melds + (meld,))
-    state = state.evolve(melded=True, phase=TURN, turn=seat, draw_source=None)
+    state = state.evolve(melded=True, phase=TURN, turn=seat, draw_source=None, claimed=True)
     events = [event(kind, seat, meld=str(meld), tile=format_tile(tile))]
     if kind == "kan":
         return replacement_draw(state, seat, KONG, events)

@@ -103,6 +103,7 @@ class GameState(Value):
     phase: str = TURN
     turn: int = 0                       # the seat whose decision is pending
     draw_source: str | None = None      # where the turn seat's drawn tile came from
+    claimed: bool = False               # this turn came by claiming a discard (none new in a river)
     moves: int = 0                      # actions applied so far
     melded: bool = False                # any chi/pon/kong yet (天听, first-turn fans)
     rob_tile: int | None = None         # the added-kong tile while it can be robbed
@@ -253,6 +254,8 @@ def state_to_dict(state: GameState) -> dict:
                       "round_wind": session.round_wind, "scores": list(session.scores)}
     if session.stage:
         out["session"].update(stage=session.stage, stage_player=session.stage_player)
+    if not state.claimed:
+        del out["claimed"]  # hands stored before it keep their JSON as it was
     if state.stage is None:
         del out["stage"]  # hands of other rulesets keep their JSON as it was
     else:

@@ -18,6 +18,7 @@ The view (tiles in notation)::
                 "concealed_count", "melds": ["pon 777z", "ankan" (hidden)], "flowers": "12f",
                 "river": "19m5z", "ting": None | "ready" | "tian_ting", "guo": n}, x2],
      "last_discard": {"seat", "tile"} | None, "rob_tile": "5m" | None,
+     "claimed": bool (this turn came by a claim: no river holds a newer discard),
      "haidi": {"seat", "shown", "drawn"}, "legal_actions": ["discard 5m", ...], "auto_play": bool,
      # stage (关卡) hands only; the offer's contents only for the player it is made to:
      "stage": {"number", "player", "features": [...], "offer": None | {"kind": "exchange",
@@ -58,6 +59,7 @@ def view(state: GameState, viewer: int | None) -> dict:
         "wild": _tile(state.wild),
         "seats": [_seat(state, s, viewer) for s in (0, 1)],
         "last_discard": _last_discard(state),
+        "claimed": state.claimed,
         "rob_tile": _tile(state.rob_tile),
         "haidi": _haidi(state),
         "legal_actions": [] if viewer is None else [str(a) for a in legal_actions(state, viewer)],

@@ -102,13 +102,14 @@ def _prompt(action: str) -> dict:
 def latest_discarder(v: dict) -> int | None:
     """Whose river ends with the most recent discard: the discarder while it is open to a
     claim (or was won on); once the other seat has drawn, the seat before it. A claimed
-    discard has left the river: then nothing is marked."""
+    discard has left the river: then nothing is marked, even after a kong's replacement
+    draw, until the claimer discards."""
     if v["last_discard"]:
         return v["last_discard"]["seat"]
     turn = v["turn"]
-    if v["phase"] == "turn" and turn is not None and v["seats"][turn]["has_drawn"]:
-        return 1 - turn
-    return None
+    if v["phase"] != "turn" or turn is None or v["claimed"]:
+        return None
+    return 1 - turn if v["seats"][turn]["has_drawn"] else None
 
 
 def _river(seat_data: dict, latest_seat: int | None) -> list[list[dict]]:

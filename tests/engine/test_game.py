@@ -15,6 +15,7 @@ from mahjong.engine.scripted import scripted_hand
 from mahjong.engine.shapes import DISCARD_WIN, DRAW, ESCAPE, SELF_DRAW
 from mahjong.engine.state import GameState
 from mahjong.engine.tiles import format_tiles, parse_tile, parse_tiles
+from mahjong.engine.views import view
 
 
 def offered(state, seat):
@@ -103,6 +104,27 @@ def test_an_exposed_kong_draws_its_replacement_from_the_back():
     assert player.drawn == parse_tile("7z") and state.draw_source == "kong"
     assert state.live[0] == parse_tile("9m")  # the front is untouched
     assert events[-1]["source"] == "back"
+
+
+# dealer discards 9m, the other draws and lets 6z go, then claims the dealer's 1z as a kong
+KONG_ON_SECOND_DISCARD = dict(dealer_hand="1z123456789m2345m", other_hand="111z2345678m556z",
+                              draws="6z7z", back="7z")
+
+
+def test_a_turn_that_came_by_a_claim_says_so_until_the_claimer_discards():
+    """The table rings the latest discard until the next; after a claimed kong the claimer
+    has drawn (the replacement) like any turn, and only this tells that the discard it
+    followed has left the river."""
+    state = scripted_hand("classic", **KONG_ON_SECOND_DISCARD)
+    state, _ = play(state, "0 discard 9m", "1 pass", "1 discard 6z")
+    assert not state.claimed  # a turn by drawing
+    state, _ = play(state, "0 discard 1z", "1 kan 1z")
+    assert state.claimed and state.seat(1).drawn is not None
+    assert view(state, 0)["claimed"] and view(state, None)["claimed"]
+    assert GameState.from_json(state.to_json()) == state
+    state, _ = play(state, "1 discard 7z")
+    assert not state.claimed and not view(state, 0)["claimed"]
+    assert "claimed" not in state.to_dict()  # stored hands keep their JSON as it was
 
 
 def test_a_concealed_kong_is_offered_on_own_turn_and_replaced_from_the_back():

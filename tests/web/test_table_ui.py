@@ -134,6 +134,31 @@ def test_the_latest_discard_is_marked_in_its_river(client_of, duel, alice, bob, 
         assert 'class="latest"' in river
 
 
+def test_after_a_claimed_kong_no_river_rings_a_tile_until_the_claimer_discards(
+    client_of, duel, alice, bob
+):
+    """A claimed discard leaves the river; the kong's replacement draw made the table ring
+    the discarder's older tile (9m here) as if it were the one just played."""
+    from tests.engine.test_game import KONG_ON_SECOND_DISCARD
+
+    hand = duel.current_hand()
+    hand.state = scripted_hand("classic", **KONG_ON_SECOND_DISCARD).to_dict()
+    hand.save(update_fields=["state"])
+    moves = [(alice, "discard 9m"), (bob, "pass"), (bob, "discard 6z"), (alice, "discard 1z")]
+    for player, action in [*moves, (bob, "kan 1z")]:
+        services.act(duel, player, action, duel.current_hand().version)
+
+    def ringed(viewer) -> list[str]:
+        rivers = between(page_of(client_of(viewer), duel), 'id="mj-rivers"', 'id="mj-clock"')
+        assert "9m" in rivers
+        return re.findall(r'<span class="latest"><span class="tile[^"]*" data-face="([^"]+)"',
+                          rivers)
+
+    assert ringed(alice) == ringed(bob) == []
+    services.act(duel, bob, "discard 7z", duel.current_hand().version)
+    assert ringed(alice) == ringed(bob) == ["7z"]
+
+
 def test_the_waits_hint_lists_ready_discards_with_what_is_left(client_of, bot_table, alice):
     script(bot_table)
     html = page_of(client_of(alice), bot_table)  # no tier, against a bot: the hint is on
