@@ -21,7 +21,7 @@ from django.views.decorators.http import require_POST
 
 from accounts.models import User
 
-from . import broadcast, services
+from . import broadcast, presenters, services
 from .models import Table
 
 COOLDOWN = 3  # seconds between two emotes of one player
@@ -52,7 +52,9 @@ def send(request, public_id):
     if emote not in PRESETS:
         return HttpResponse(_("No such emote."), status=400)
     if not cache.add(f"emote:{table.public_id}:{seat.index}", 1, timeout=COOLDOWN):
-        return HttpResponse(_("One emote every few seconds, please."), status=429)
+        # the page shows it as the table's notice (table.js swaps this refusal in)
+        notice = presenters.notice_fragment(_("One emote every few seconds, please."))
+        return HttpResponse(notice, status=429)
     broadcast.group_send(table.group, {"type": "table_emote", "seat": seat.index, "emote": emote})
     # the sender's own page shows what went (htmx swaps it out of band): without it, the
     # popover closed and nothing said the emote was sent

@@ -262,6 +262,12 @@
     clearTimeout(emoteTimer);
     emoteTimer = setTimeout(hideEmote, 3000);
   });
+  document.addEventListener("htmx:beforeSwap", function (e) {
+    // a refused emote (the cooldown's 429) carries a notice saying why: htmx swaps no error
+    // answer by itself, and the click seemed to do nothing
+    var sent = e.detail.elt && e.detail.elt.closest && e.detail.elt.closest("[data-emote-id]");
+    if (sent && e.detail.xhr.status === 429) { e.detail.shouldSwap = true; e.detail.isError = false; }
+  });
   document.addEventListener("click", function (e) {
     var sent = e.target.closest && e.target.closest("[data-emote-id]");
     var pop = sent && sent.closest("[popover]");

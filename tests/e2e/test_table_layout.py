@@ -290,6 +290,11 @@ def test_an_emote_shows_on_the_other_screen_unless_muted(browser, site, site_dat
         assert "好牌" in bubble.inner_text()
         mine = sender.wait_for_selector('#mj-emote [data-emote="nice"][data-own]')
         assert "你" in mine.inner_text()  # the sender is shown what went
+        # a second one within the cooldown is refused, and the page says why (it said nothing)
+        page_send(sender, "hello", status=429)
+        sender.wait_for_function(
+            "document.querySelector('#mj-notice').textContent.includes('几秒')", timeout=5_000
+        )
         # moves go on meanwhile (each push swaps a dozen parts): the bubble still goes after
         # its three seconds; every push restarted them, and it stayed while the hand ran
         shown, moves = time.monotonic(), 0
@@ -312,8 +317,8 @@ def test_an_emote_shows_on_the_other_screen_unless_muted(browser, site, site_dat
             c.close()
 
 
-def page_send(page, emote: str) -> None:
+def page_send(page, emote: str, status: int = 200) -> None:
     page.click("[popovertarget=mj-emotes]")
     with page.expect_response(lambda r: r.url.endswith("/emote/")) as reply:
         page.click(f'[data-emote-id="{emote}"]')
-    assert reply.value.status == 200
+    assert reply.value.status == status

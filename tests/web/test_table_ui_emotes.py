@@ -87,7 +87,9 @@ def test_emotes_are_rate_limited_and_only_seated_players_may_send(duel, alice, o
     c = Client()
     c.force_login(alice)
     assert c.post(url(duel), {"emote": "hello"}).status_code == 200
-    assert c.post(url(duel), {"emote": "thanks"}).status_code == 429
+    refused = c.post(url(duel), {"emote": "thanks"})
+    assert refused.status_code == 429  # and says why, as the table's notice (table.js swaps it)
+    assert 'id="mj-notice"' in refused.content.decode() and "几秒" in refused.content.decode()
     assert c.get(url(duel)).status_code == 405
     other = Client()
     other.force_login(outsider)
