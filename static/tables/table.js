@@ -266,7 +266,9 @@
     // a refused emote (the cooldown's 429) carries a notice saying why: htmx swaps no error
     // answer by itself, and the click seemed to do nothing
     var sent = e.detail.elt && e.detail.elt.closest && e.detail.elt.closest("[data-emote-id]");
-    if (sent && e.detail.xhr.status === 429) { e.detail.shouldSwap = true; e.detail.isError = false; }
+    if (!sent || e.detail.xhr.status !== 429) return;
+    e.detail.shouldSwap = true;
+    e.detail.isError = false;
   });
   document.addEventListener("click", function (e) {
     var sent = e.target.closest && e.target.closest("[data-emote-id]");
