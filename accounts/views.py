@@ -67,10 +67,16 @@ def edit_nickname(request):
         form.add_error(None, _("You are muted and cannot change your nickname right now."))
     elif form.is_valid():
         form.save()
-        messages.success(request, _("Nickname saved."))
         if not request.htmx:
+            messages.success(request, _("Nickname saved."))
             return redirect(user.get_absolute_url())
-        form = NicknameForm(instance=user)
+        # Said in the fragment: a message would wait in the session for the next page.
+        return render(
+            request,
+            "accounts/profile.html#nickname",
+            {"shown": user, "is_me": True, "nickname_form": NicknameForm(instance=user),
+             "saved": True, "oob": True},
+        )
     else:
         user.refresh_from_db(fields=["nickname"])
     context = {"shown": user, "is_me": True, "nickname_form": form}

@@ -316,6 +316,29 @@ def test_nickname_change_over_htmx_returns_the_fragment(alice, bob, client_of, h
     assert alice.nickname == "Queen" and b"Queen" in response.content
 
 
+def test_a_nickname_saved_over_htmx_is_said_and_shown_at_once_not_on_the_next_page(
+    alice, client_of, htmx
+):
+    """The fragment said nothing while "Nickname saved." waited in the session for the
+    lobby, and the top bar, the avatar and the page's title kept the old name."""
+    import re
+
+    c = client_of(alice)
+    page = c.post(reverse("accounts:nickname"), {"nickname": "Queen"}, headers=htmx())
+    html = page.content.decode()
+    assert re.search(r'<p class="muted small" role="status">[^<]+</p>', html)
+    assert "<title>Queen · 二人麻将 Online</title>" in html
+    assert '<span id="topbar-name" hx-swap-oob="true">Queen ·</span>' in html
+    assert re.search(r'id="profile-avatar"[^>]*hx-swap-oob="true">Q</div>', html)
+    assert 'id="save-nickname"' in html  # htmx gives the focus back to the button
+    lobby = c.get(reverse("lobby:home")).content.decode()
+    assert "昵称已保存" not in lobby and "Nickname saved" not in lobby
+    # a full page shows none of the swap's extras
+    profile = c.get(alice.get_absolute_url()).content.decode()
+    assert profile.count("<title>") == 1 and "hx-swap-oob" not in profile
+    assert 'role="status">' not in profile.split('id="nickname"')[1].split("</form>")[0]
+
+
 def test_a_muted_player_cannot_change_nickname(alice, client_of):
     services.mute(alice, hours=2)
     client_of(alice).post(reverse("accounts:nickname"), {"nickname": "Loud"})
