@@ -4,6 +4,7 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
@@ -14,10 +15,21 @@ from .forms import NicknameForm, SignupForm
 from .models import EconomySettings, User
 
 
+def _next_url(request) -> str:
+    """The page that sent the visitor to sign up (a friend's room link, through the log-in
+    page), if it is one of this site's; else ""."""
+    url = request.POST.get("next") or request.GET.get("next") or ""
+    safe = url_has_allowed_host_and_scheme(
+        url, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    )
+    return url if safe else ""
+
+
 @require_http_methods(["GET", "POST"])
 def signup(request):
+    next_url = _next_url(request)
     if request.user.is_authenticated:
-        return redirect("lobby:home")
+        return redirect(next_url or "lobby:home")
     form = SignupForm(request.POST or None)
     if request.method == "POST" and form.is_valid() and not throttle.signup_allowed(request):
         form.add_error(
@@ -35,8 +47,8 @@ def signup(request):
             _("Welcome! You received %(beans)s beans to start with.")
             % {"beans": f"{EconomySettings.load().signup_grant:,}"},
         )
-        return redirect("lobby:home")
-    return render(request, "accounts/signup.html", {"form": form})
+        return redirect(next_url or "lobby:home")
+    return render(request, "accounts/signup.html", {"form": form, "next": next_url})
 
 
 @login_required

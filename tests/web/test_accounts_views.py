@@ -106,6 +106,43 @@ def test_a_nickname_may_not_hide_invisible_characters_or_full_width_lookalikes(
     assert response.context["nickname_form"].errors["nickname"]
 
 
+def test_a_friend_invited_to_a_room_signs_up_and_lands_in_the_room(alice, client):
+    """The room's "log in to join" led to a log-in page whose sign-up link dropped the
+    room: a friend without an account signed up and landed in the lobby, the link lost."""
+    import re
+
+    from lobby import rooms
+    from lobby.models import Ruleset
+
+    room = rooms.create(alice, Ruleset.objects.get(slug="classic"), 1)
+    page = client.get(room.get_absolute_url()).content.decode()
+    signup = f'{reverse("accounts:signup")}?next=/rooms/{room.code}/'
+    assert f'href="{signup}"' in page  # offered beside "log in to join"
+    login = client.get(f'{reverse("accounts:login")}?next=/rooms/{room.code}/').content.decode()
+    assert f'href="{signup}"' in login
+    form = client.get(signup).content.decode()
+    assert re.search(rf'name="next" value="/rooms/{room.code}/"', form)
+    assert f'?next=/rooms/{room.code}/"' in form.split("<form")[1].split("</section>")[0]
+    response = client.post(
+        reverse("accounts:signup"),
+        {"username": "friend", "password1": PASSWORD, "password2": PASSWORD,
+         "next": room.get_absolute_url()},
+    )
+    assert response.status_code == 302 and response.url == room.get_absolute_url()
+    assert User.objects.filter(username="friend").exists()
+
+
+def test_sign_up_goes_to_the_lobby_when_next_is_another_site(builtin, client):
+    response = client.post(
+        reverse("accounts:signup"),
+        {"username": "lured", "password1": PASSWORD, "password2": PASSWORD,
+         "next": "https://evil.example/"},
+    )
+    assert response.status_code == 302 and response.url == reverse("lobby:home")
+    page = client.get(f'{reverse("accounts:signup")}?next=//evil.example/').content.decode()
+    assert "evil" not in page
+
+
 def test_a_user_name_is_held_to_a_nicknames_length(builtin, client):
     """A user name is shown wherever a player has no nickname: 150 characters of it made
     every page wider than a phone's screen. Sign-up holds it to 24, as a nickname."""
