@@ -59,10 +59,9 @@ def _relief_context(request):
     if not request.user.is_authenticated:
         return {}
     refusal = wallet.relief_status(request.user, below=relief_threshold())
-    return {
-        "relief_available": refusal is None,
-        "relief_amount": EconomySettings.load().relief_amount,
-    }
+    amount = EconomySettings.load().relief_amount
+    # 0 is the operator's switch: nothing to offer, and the claim would be refused
+    return {"relief_available": refusal is None and amount > 0, "relief_amount": amount}
 
 
 def bot_levels() -> list[dict]:

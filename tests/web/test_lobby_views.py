@@ -418,6 +418,18 @@ def test_relief_button_appears_below_the_novice_entry_and_grants_once(
     assert broke.ledger.filter(reason="relief").count() == 1
 
 
+def test_no_relief_is_offered_while_the_operator_has_switched_it_off(
+    make_player, builtin, client_of
+):
+    """A relief amount of 0 switches it off (the claim says so): the lobby still offered
+    "today's relief of 0 beans", whose button only answered with a refusal."""
+    from accounts.models import EconomySettings
+
+    EconomySettings.objects.update_or_create(pk=1, defaults={"relief_amount": 0})
+    broke = make_player("broke", beans=500)
+    assert reverse("lobby:relief") not in client_of(broke).get("/").content.decode()
+
+
 def _ranked_escape(tier, escaper, other):
     """A ranked hand in ``tier`` that ``escaper`` leaves at once: ``other`` wins the penalty."""
     from mahjong.tables import services
