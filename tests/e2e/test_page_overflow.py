@@ -113,11 +113,17 @@ LEDGER_ROWS = (
     "wallet.adjust(me, 1_000_000_000, note='compensation', actor=None, key='e2e:' + me.username)"
 )
 
-# Whether anything in a card sticks out of it (a table wider than its card would).
-CARDS_OVERFLOW = """() => [...document.querySelectorAll('.card')]
+# Whether anything in a card or a profile's stat sticks out of it (a table wider than its
+# card would; a balance of 1,000,025,400 was cut to "1,000,025," in its stat on a 390px phone).
+CARDS_OVERFLOW = """() => [...document.querySelectorAll('.card, .stat')]
   .filter(card => card.scrollWidth > card.clientWidth)
-  .map(card => `${card.querySelector('h1, h2')?.textContent.trim()}: `
+  .map(card => `${card.querySelector('h1, h2, .label')?.textContent.trim()}: `
                + `${card.scrollWidth} > ${card.clientWidth}`)"""
+
+
+# The width of each of the ledger's reasons, in its font's ems.
+LEDGER_REASON_EMS = """() => [...document.querySelectorAll('.ledger tbody td:nth-child(2)')]
+  .map(td => td.getBoundingClientRect().width / parseFloat(getComputedStyle(td).fontSize))"""
 
 
 # Each cell of the history's first row: its box, its label (data-label) and the most lines
@@ -168,6 +174,8 @@ def test_the_match_history_and_the_profile_fit_a_phone(
         pages["profile"] = measure(page)
         assert page.locator(".profile table tbody tr").count() == 5
         assert page.evaluate(CARDS_OVERFLOW) == []  # the bean ledger stays in its card
+        # beside a long amount and balance the reason took a character a line (管/理/员)
+        assert min(page.evaluate(LEDGER_REASON_EMS)) >= 4.5
         assert {m["lang"] for m in pages.values()} == {language}
         wrong = {where: problems(m) for where, m in pages.items() if problems(m)}
         assert wrong == {}
