@@ -266,7 +266,12 @@ def room(request, code):
         "bot_levels": bot_levels() if is_host else [],
         "share_url": request.build_absolute_uri(found.get_absolute_url()),
     }
-    if request.htmx:
+    poll = request.htmx and not request.htmx.history_restore_request
+    if poll and found.state == PrivateRoom.State.OPEN:
+        # The host's poll, nothing changed: no swap. Re-rendering the share link every
+        # 2 seconds dropped its selection (and the focus) while the host was copying it.
+        return HttpResponse(status=204)
+    if poll:
         return render(request, "lobby/room.html#room_status", context)
     return render(request, "lobby/room.html", context)
 

@@ -109,3 +109,33 @@ def test_a_wrong_code_is_explained_in_place(browser, live_server, alice):
     page.wait_for_selector("#join-code .error")
     assert "ZZZZZZ" in page.inner_text("#join-code .error")
     assert page.url == f"{base}/"
+
+
+def test_a_keyboard_users_focus_survives_the_lobbys_refresh(browser, live_server, alice):
+    """The room list is swapped every 5 seconds: a Quick match button focused from the
+    keyboard was replaced and the focus fell to the page's body."""
+    page = log_in(browser, live_server.url, "alice")
+    page.focus("#tier-novice button")
+    with page.expect_response(lambda r: r.request.headers.get("hx-target") == "tiers"):
+        pass  # a refresh has swapped the list
+    page.wait_for_timeout(200)
+    assert page.evaluate("document.activeElement.id") == "quick-novice"
+
+
+def test_the_hosts_share_link_stays_selected_while_the_room_waits(browser, live_server, alice):
+    """The host's page polls every 2 seconds for the friend: each poll re-rendered the
+    share link, so a host selecting it to copy lost the selection and the focus."""
+    host = log_in(browser, live_server.url, "alice")
+    host.goto(f"{live_server.url}/rooms/new/")
+    host.click("form button.primary")
+    host.wait_for_url(re.compile(r"/rooms/[A-Z0-9]{6}/$"))
+    host.click("input.share")  # selects the whole link
+    link = host.input_value("input.share")
+    with host.expect_response(re.compile(r"/rooms/[A-Z0-9]{6}/$")) as polled:
+        pass
+    assert polled.value.status == 204  # nothing changed: nothing swapped
+    host.wait_for_timeout(200)
+    assert host.evaluate("document.activeElement.className") == "share"
+    assert host.evaluate("String(window.getSelection()) || document.activeElement.value.slice("
+                         "document.activeElement.selectionStart,"
+                         " document.activeElement.selectionEnd)") == link

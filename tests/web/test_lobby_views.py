@@ -275,6 +275,17 @@ def test_a_private_room_has_a_code_and_a_share_link_and_is_unranked(alice, bob, 
     assert not LedgerEntry.objects.filter(reason="settlement").exists()
 
 
+def test_the_hosts_poll_swaps_nothing_until_the_room_changes(alice, client_of, htmx):
+    """Each 2-second poll re-rendered the share link the host may be selecting to copy."""
+    room = _open_room(alice)
+    c = client_of(alice)
+    assert c.get(room.get_absolute_url(), headers=htmx()).status_code == 204
+    c.post(reverse("lobby:room_close", args=[room.code]))  # e.g. from another tab
+    closed = c.get(room.get_absolute_url(), headers=htmx())
+    assert closed.status_code == 200 and b'id="room-status"' in closed.content
+    assert b"<html" not in closed.content and b"lobby:home" not in closed.content
+
+
 def test_a_full_or_closed_room_refuses_a_guest(alice, bob, outsider, client_of):
     room = _open_room(alice)
     client_of(bob).post(reverse("lobby:room_join", args=[room.code]))
