@@ -175,6 +175,13 @@ def queue(request, public_id):
     if ticket.state == QueueTicket.State.MATCHED:
         return _redirect(request, ticket.match.get_absolute_url())
     if ticket.state == QueueTicket.State.CANCELLED:
+        # Its page stopped polling (a tab in the background is slowed to a poll a minute)
+        # or the player queued elsewhere: say so, rather than drop them in the lobby.
+        messages.info(
+            request,
+            _("You are no longer waiting in %(room)s. Choose Quick match to wait again.")
+            % {"room": ticket.tier.display_name},
+        )
         return _redirect(request, "/")
     waited = int((timezone.now() - ticket.created_at).total_seconds())
     bot_in = matchmaking.bot_fill_due(ticket)

@@ -131,6 +131,22 @@ def test_waiting_count_and_cancel(alice, client_of, htmx):
     assert '<dd class="waiting">0</dd>' in c.get("/", headers=htmx(target="tiers")).content.decode()
 
 
+def test_a_waiting_page_whose_ticket_expired_says_so_in_the_lobby(alice, client_of, htmx):
+    """A waiting page left in a background tab polls once a minute: its ticket expires,
+    and its next poll sent the player to the lobby without a word."""
+    from lobby.tasks import expire_ticket_if_stale
+
+    c = client_of(alice)
+    quick(c)
+    ticket = QueueTicket.objects.get(player=alice)
+    QueueTicket.objects.filter(pk=ticket.pk).update(last_seen=ticket.created_at.replace(year=2000))
+    assert expire_ticket_if_stale(ticket.pk) == "expired"
+    response = c.get(ticket.get_absolute_url(), headers=htmx())
+    assert response["HX-Redirect"] == "/"
+    lobby = c.get("/").content.decode()
+    assert "你已不在新手场的匹配队列中。" in lobby
+
+
 def _elements(html):
     """(tag, attrs, text inside) of each element of ``html``, in document order."""
     from html.parser import HTMLParser
