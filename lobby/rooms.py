@@ -19,6 +19,7 @@ class RoomError(Exception):
 
 
 def create(host, ruleset: Ruleset, base_points: int) -> PrivateRoom:
+    _refuse_if_in_play(host)  # a friend joining would seat the host at a second table
     if not ruleset.is_active or ruleset.is_solo:
         raise RoomError(_("This ruleset is not available."))
     if not 1 <= base_points <= MAX_BASE:
@@ -39,11 +40,17 @@ def create(host, ruleset: Ruleset, base_points: int) -> PrivateRoom:
 
 
 def join(room: PrivateRoom, guest) -> Match:
+    from mahjong.tables.services import table_in_play
+
     if room.host_id == guest.pk:
         raise RoomError(_("This is your own room: share the link with a friend."))
     if room.match_id and room.match.seat_of(guest) is not None:
         return room.match  # joined already (a second tab, the back button): that match
     _refuse_if_in_play(guest)
+    if table_in_play(room.host) is not None:  # back at a table of theirs since opening it
+        raise RoomError(
+            _("The host is playing at another table: try again when their hand is over.")
+        )
     return _seat_opponent(room, guest)
 
 

@@ -665,12 +665,15 @@ def test_a_player_with_a_hand_in_play_cannot_join_a_private_room_or_play_its_bot
     from mahjong.tables import services as tables
 
     tier = RoomTier.objects.get(slug="novice")
+    mine = _open_room(bob)
     table = tables.open_table(tier.ruleset, [alice, bob], tier=tier, beans_per_point=50)
+    # opened between two hands, so still open when the next began (opening one during a
+    # hand is refused: test_a_player_with_a_hand_in_play_cannot_open_a_private_room)
+    PrivateRoom.objects.filter(pk=mine.pk).update(state="open")
     room = _open_room(outsider)
     response = client_of(alice).post(reverse("lobby:room_join", args=[room.code]), follow=True)
     assert any("另一张牌桌" in str(m) or "another table" in str(m)
                for m in response.context["messages"])
-    mine = _open_room(bob)
     response = client_of(bob).post(
         reverse("lobby:room_bot", args=[mine.code]), {"level": "random"}, follow=True
     )
@@ -683,6 +686,38 @@ def test_a_player_with_a_hand_in_play_cannot_join_a_private_room_or_play_its_bot
     tables.leave(table, alice)  # the hand is over: she may join now
     client_of(alice).post(reverse("lobby:room_join", args=[room.code]))
     assert Match.objects.filter(player_one=outsider, player_two=alice).exists()
+
+
+def test_a_player_with_a_hand_in_play_cannot_open_a_private_room(alice, bob, outsider, client_of):
+    """Joining checked the guest only: a host who opened a room during a ranked hand was
+    seated at a second table when a friend joined, the hand left to the timers."""
+    from mahjong.tables import services as tables
+
+    tier = RoomTier.objects.get(slug="novice")
+    table = tables.open_table(tier.ruleset, [alice, bob], tier=tier, beans_per_point=50)
+    response = client_of(bob).post(
+        reverse("lobby:room_new"), {"ruleset": _ruleset_pk("classic"), "base_points": 1}
+    )
+    assert response.status_code == 200
+    assert "另一张牌桌" in response.content.decode()
+    assert not PrivateRoom.objects.exists()
+    tables.leave(table, alice)  # the hand is over: he may open one now
+    client_of(bob).post(
+        reverse("lobby:room_new"), {"ruleset": _ruleset_pk("classic"), "base_points": 1}
+    )
+    assert PrivateRoom.objects.filter(host=bob, state="open").exists()
+
+
+def test_a_guest_cannot_join_while_the_host_is_back_in_a_hand(alice, bob, outsider, client_of):
+    """A room opened between two hands of a table stays open when its next hand starts."""
+    from mahjong.tables import services as tables
+
+    room = _open_room(bob)
+    tables.open_table(RoomTier.objects.get(slug="novice").ruleset, [alice, bob])
+    PrivateRoom.objects.filter(pk=room.pk).update(state="open")  # as between two hands
+    response = client_of(outsider).post(reverse("lobby:room_join", args=[room.code]), follow=True)
+    assert any("房主正在另一张牌桌" in str(m) for m in response.context["messages"])
+    assert not Match.objects.exists()
 
 
 def test_a_guest_who_joins_twice_goes_to_their_match_without_an_error(alice, bob, client_of):
