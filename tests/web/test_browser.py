@@ -105,10 +105,13 @@ def test_a_wrong_code_is_explained_in_place(browser, live_server, alice):
     base = live_server.url
     page = log_in(browser, base, "alice")
     page.fill("#join-code input[name=code]", "ZZZZZZ")
-    page.click("#join-code button")
+    page.focus("#join-code button")
+    page.keyboard.press("Enter")
     page.wait_for_selector("#join-code .error")
     assert "ZZZZZZ" in page.inner_text("#join-code .error")
     assert page.url == f"{base}/"
+    # the swapped form's button has the focus again (it fell to the page's body)
+    assert page.evaluate("document.activeElement.id") == "join-code-button"
 
 
 def test_a_keyboard_users_focus_survives_the_lobbys_refresh(browser, live_server, alice):
