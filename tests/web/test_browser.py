@@ -142,3 +142,9 @@ def test_the_hosts_share_link_stays_selected_while_the_room_waits(browser, live_
     assert host.evaluate("String(window.getSelection()) || document.activeElement.value.slice("
                          "document.activeElement.selectionStart,"
                          " document.activeElement.selectionEnd)") == link
+
+    # the spectators' switch, pressed from the keyboard, keeps the focus when it swaps itself
+    host.focus("[data-testid=room-spectators]")
+    host.keyboard.press("Enter")
+    host.wait_for_selector("[data-testid=spectators-state]:has-text('closed to spectators')")
+    assert host.evaluate("document.activeElement.id") == "room-spectators-button"
