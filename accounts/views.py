@@ -12,7 +12,7 @@ from mahjong.ratings.profile import summary as rating_summary
 
 from . import ranks, services, throttle
 from .forms import NicknameForm, SignupForm
-from .models import EconomySettings, User
+from .models import User
 
 
 def _next_url(request) -> str:
@@ -42,13 +42,19 @@ def signup(request):
             nickname=form.cleaned_data.get("nickname", ""),
         )
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        messages.success(
-            request,
-            _("Welcome! You received %(beans)s beans to start with.")
-            % {"beans": f"{EconomySettings.load().signup_grant:,}"},
-        )
+        messages.success(request, _welcome(user))
         return redirect(next_url or "lobby:home")
     return render(request, "accounts/signup.html", {"form": form, "next": next_url})
+
+
+def _welcome(user) -> str:
+    """The new player's greeting, with the beans the sign-up grant gave (none when the
+    operator set it to 0: "you received 0 beans" read as an error)."""
+    if not user.beans:
+        return _("Welcome!")
+    return _("Welcome! You received %(beans)s beans to start with.") % {
+        "beans": f"{user.beans:,}"
+    }
 
 
 @login_required

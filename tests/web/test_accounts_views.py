@@ -132,6 +132,17 @@ def test_a_friend_invited_to_a_room_signs_up_and_lands_in_the_room(alice, client
     assert User.objects.filter(username="friend").exists()
 
 
+def test_with_no_sign_up_grant_the_welcome_does_not_count_zero_beans(builtin, client):
+    EconomySettings.objects.update_or_create(pk=1, defaults={"signup_grant": 0})
+    response = client.post(
+        reverse("accounts:signup"),
+        {"username": "newbie", "password1": PASSWORD, "password2": PASSWORD}, follow=True,
+    )
+    said = [str(m) for m in response.context["messages"]]
+    assert said == ["欢迎！"]
+    assert not LedgerEntry.objects.filter(account__username="newbie").exists()
+
+
 def test_sign_up_goes_to_the_lobby_when_next_is_another_site(builtin, client):
     response = client.post(
         reverse("accounts:signup"),
