@@ -104,6 +104,13 @@ FINISHED_HAND = (
     "table = services.open_table(Ruleset.objects.get(slug='classic'), [me, bot]); "
     "services.leave(table, me)"
 )
+# The hand shown as a self-drawn one: its kind is the row's longest in English ("self-drawn"
+# was broken at its hyphen beside the "Lost" tag).
+SELF_DRAWN = (
+    "from mahjong.tables.models import Hand; "
+    "hand = Hand.objects.filter(table__seats__user__username={name!r}).get(); "
+    "hand.result = {{**hand.result, 'kind': 'self_draw'}}; hand.save(update_fields=['result'])"
+)
 # Movements that make the bean ledger wide: settlements and an administrator's largest grant.
 LEDGER_ROWS = (
     "from accounts.models import User; from accounts import wallet; "
@@ -151,6 +158,7 @@ def test_the_match_history_and_the_profile_fit_a_phone(
 
     with new_player_on_a_phone(browser, site, site_database, language, width) as (page, name):
         site_shell(site_database, FINISHED_HAND.format(name=name))
+        site_shell(site_database, SELF_DRAWN.format(name=name))
         site_shell(site_database, LEDGER_ROWS.format(name=name))
         page.goto(f"{site}/history/")
         page.wait_for_selector("table.history-list tbody tr")
