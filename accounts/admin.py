@@ -184,6 +184,18 @@ class UserAdmin(DjangoUserAdmin):
             fields = (*fields, *self.STAFF_FIELDS)
         return fields
 
+    def save_model(self, request, obj, form, change):
+        super().save_model(request, obj, form, change)
+        # Unticking "Active" is what the field's help tells an operator to do: a ban, made
+        # through the same service as the action, so the player's tables close and they
+        # leave the queue at once (not only at their next page); ticking it lifts the ban.
+        if change and "is_active" in form.changed_data and obj.kind == User.Kind.PLAYER:
+            if obj.is_active:
+                services.unban(obj)
+                obj.ban_reason = ""
+            else:
+                services.ban(obj, obj.ban_reason)
+
     def has_change_permission(self, request, obj=None):
         # A superuser's account (its password, its ban) is changed by superusers only.
         if obj is not None and obj.is_superuser and not request.user.is_superuser:

@@ -943,3 +943,46 @@ def test_the_bank_house_and_bots_are_named_in_the_admins_language(
         assert name in cells
     for name in not_shown:
         assert name not in cells
+
+
+def _player_form(user, **changes):
+    data = {
+        "username": user.username, "nickname": user.nickname, "rank_score": user.rank_score,
+        "games_played": user.games_played, "games_won": user.games_won,
+        "best_fan": user.best_fan, "is_active": "on",
+        "ledger-TOTAL_FORMS": 0, "ledger-INITIAL_FORMS": 0,
+    }
+    data.update(changes)
+    return {key: value for key, value in data.items() if value is not None}
+
+
+def test_unticking_active_on_a_players_page_bans_them_at_their_table_and_in_the_queue(
+    staff, client, alice, bob, outsider, django_capture_on_commit_callbacks
+):
+    """The field's help says "unselect this instead of deleting accounts": done so, the
+    player's table stayed open (the opponent played on against their timers) and their
+    quick-match ticket waited on, as if the ban had been the action's."""
+    from lobby import matchmaking
+    from lobby.models import QueueTicket
+    from mahjong.tables import services
+    from mahjong.tables.models import Table
+
+    tier = RoomTier.objects.get(slug="novice")
+    table = services.open_table(tier.ruleset, [alice, bob], tier=tier, beans_per_point=50)
+    ticket = matchmaking.join(outsider, tier)
+    for player in (alice, outsider):
+        url = reverse("admin:accounts_user_change", args=[player.pk])
+        with django_capture_on_commit_callbacks(execute=True):
+            response = client.post(url, _player_form(player, is_active=None, ban_reason="bot"))
+        assert response.status_code == 302
+    table.refresh_from_db()
+    ticket.refresh_from_db()
+    assert table.status == Table.Status.FINISHED
+    assert table.current_hand().result["kind"] == "escape"
+    assert ticket.state == QueueTicket.State.CANCELLED
+    assert User.objects.get(pk=alice.pk).ban_reason == "bot"
+    # Ticked again: the ban is lifted, its reason with it.
+    url = reverse("admin:accounts_user_change", args=[alice.pk])
+    assert client.post(url, _player_form(alice, ban_reason="bot")).status_code == 302
+    alice.refresh_from_db()
+    assert alice.is_active and alice.ban_reason == ""
