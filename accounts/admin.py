@@ -10,7 +10,7 @@ from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
 from django.contrib.auth.admin import UserAdmin as DjangoUserAdmin
-from django.contrib.auth.forms import AdminUserCreationForm
+from django.contrib.auth.forms import AdminUserCreationForm, UserChangeForm
 from django.forms.models import BaseInlineFormSet
 from django.template.response import TemplateResponse
 from django.urls import reverse
@@ -21,6 +21,7 @@ from django.utils.translation import ngettext
 from mahjong.admin_readonly import ReadOnlyAdmin, ReadOnlyInline
 
 from . import services, wallet
+from .forms import check_nickname_free
 from .models import EconomySettings, LedgerEntry, RankLevel, User
 
 
@@ -104,14 +105,40 @@ def _intermediate(modeladmin, request, queryset, *, form, title, action, submit)
     return TemplateResponse(request, "admin/accounts/user/action_form.html", context)
 
 
-class PlayerCreationForm(AdminUserCreationForm):
+class PlayerNames:
+    """An operator's names are held to the players' own rules (accounts.forms): no second
+    "Alice" on a leaderboard, no bots' badge, no invisible characters, and no user name
+    that is another player's nickname. A name left as it was is not checked again."""
+
+    def clean_nickname(self):
+        nickname = self.cleaned_data["nickname"]
+        if self.instance.pk and "nickname" not in self.changed_data:
+            return nickname
+        return check_nickname_free(nickname, exclude_pk=self.instance.pk)
+
+    def clean_username(self):
+        clean = getattr(super(), "clean_username", None)
+        username = clean() if clean else self.cleaned_data["username"]
+        others = User.objects.exclude(pk=self.instance.pk)
+        if "username" in self.changed_data and others.filter(nickname__iexact=username).exists():
+            raise forms.ValidationError(_("This name is another player's nickname."))
+        return username
+
+
+class PlayerCreationForm(PlayerNames, AdminUserCreationForm):
     class Meta(AdminUserCreationForm.Meta):
         model = User
         fields = ("username", "nickname")
 
 
+class PlayerChangeForm(PlayerNames, UserChangeForm):
+    class Meta(UserChangeForm.Meta):
+        model = User
+
+
 @admin.register(User)
 class UserAdmin(DjangoUserAdmin):
+    form = PlayerChangeForm
     add_form = PlayerCreationForm
     list_display = (
         "username",

@@ -986,3 +986,42 @@ def test_unticking_active_on_a_players_page_bans_them_at_their_table_and_in_the_
     assert client.post(url, _player_form(alice, ban_reason="bot")).status_code == 302
     alice.refresh_from_db()
     assert alice.is_active and alice.ban_reason == ""
+
+
+@pytest.mark.parametrize(
+    "language, nickname, said",
+    [
+        ("en", "bob", "This nickname is taken."),
+        ("en", "BOB", "This nickname is taken."),
+        ("en", "🤖 Bot", "A nickname cannot hold the bots' badge 🤖."),
+        ("en", "Al\u200bice", "A nickname cannot hold invisible or control characters."),
+        ("zh-hans", "Bob", "该昵称已被使用。"),
+    ],
+)
+def test_an_operator_cannot_give_a_player_another_players_or_a_bots_name(
+    staff, client, alice, bob, language, nickname, said
+):
+    """The admin's form took any name: a second "Bob" on the leaderboards, or a player
+    passing as a bot; the sign-up and profile forms refuse them."""
+    client.cookies.load({"django_language": language})
+    url = reverse("admin:accounts_user_change", args=[alice.pk])
+    response = client.post(url, _player_form(alice, nickname=nickname))
+    assert form_errors(response, "nickname") == [said]
+    assert User.objects.get(pk=alice.pk).nickname == "Alice"
+
+
+def test_an_operator_cannot_name_an_account_after_another_players_nickname(
+    staff, client, alice, bob
+):
+    url = reverse("admin:accounts_user_change", args=[alice.pk])
+    response = client.post(url, _player_form(alice, username="Bob"))
+    assert form_errors(response, "username") == ["This name is another player's nickname."]
+    added = client.post(
+        reverse("admin:accounts_user_add"),
+        {"username": "vip", "nickname": "alice", "usable_password": "false"},
+    )
+    assert form_errors(added, "nickname") == ["This nickname is taken."]
+    assert not User.objects.filter(username="vip").exists()
+    # A name that is the player's own passes, and so does an unchanged one.
+    assert client.post(url, _player_form(alice, nickname="alice")).status_code == 302
+    assert client.post(url, _player_form(alice, nickname="alice")).status_code == 302
