@@ -89,6 +89,20 @@ class User(AbstractUser):
     def get_absolute_url(self):
         return reverse("accounts:player", args=[self.public_id])
 
+    def clean(self):
+        super().clean()
+        # Live play counts both together; set by hand in the admin, more wins than games
+        # showed on the profile and the win-rate board as a win rate above 100%.
+        if (self.games_won or 0) > (self.games_played or 0):
+            raise ValidationError(
+                {
+                    "games_won": _(
+                        "A player cannot have won more games than they played (%(played)s)."
+                    )
+                    % {"played": f"{self.games_played or 0:,}"}
+                }
+            )
+
     @property
     def display_name(self) -> str:
         """The nickname; a bot's carries the 🤖 badge wherever a name is shown, and a

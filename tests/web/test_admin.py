@@ -1025,3 +1025,21 @@ def test_an_operator_cannot_name_an_account_after_another_players_nickname(
     # A name that is the player's own passes, and so does an unchanged one.
     assert client.post(url, _player_form(alice, nickname="alice")).status_code == 302
     assert client.post(url, _player_form(alice, nickname="alice")).status_code == 302
+
+
+@pytest.mark.parametrize(
+    "language, said",
+    [
+        ("en", "A player cannot have won more games than they played (2)."),
+        ("zh-hans", "胜局数不能多于对局数（2）。"),
+    ],
+)
+def test_more_games_won_than_played_is_refused(staff, client, alice, language, said):
+    """Saved, the profile and the win-rate board showed a win rate of 450%."""
+    client.cookies.load({"django_language": language})
+    url = reverse("admin:accounts_user_change", args=[alice.pk])
+    response = client.post(url, _player_form(alice, games_played=2, games_won=9))
+    assert form_errors(response, "games_won") == [said]
+    alice.refresh_from_db()
+    assert (alice.games_played, alice.games_won) == (0, 0)
+    assert client.post(url, _player_form(alice, games_played=9, games_won=2)).status_code == 302
