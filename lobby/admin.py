@@ -130,9 +130,16 @@ class RulesetForm(forms.ModelForm):
 
     def clean(self):
         cleaned = super().clean()
-        rest = cleaned.get("overrides")
-        if rest is None or not isinstance(rest, dict):
-            return cleaned  # the JSON field already reported it, or the engine will
+        if "overrides" not in cleaned:
+            return cleaned  # not JSON: the field has said so
+        rest = cleaned["overrides"]
+        if not isinstance(rest, dict):
+            # The engine reads null or [] as "no overrides", so they were saved as typed,
+            # without the fields above (null met the column's NOT NULL: a server error).
+            exc = InvalidRuleset("overrides must be an object", code="not_object",
+                                 setting=(), value=rest)
+            self.add_error("overrides", describe(exc, self._label_of, cleaned.get("engine_slug")))
+            return cleaned
         merged = copy.deepcopy(rest)
         for name, (path, label) in COMMON_OVERRIDES.items():
             if _get(rest, path) is not None:

@@ -133,6 +133,23 @@ def test_a_common_value_in_the_json_box_points_to_its_field(staff, client):
     assert classic.overrides == {}
 
 
+@pytest.mark.parametrize("typed, shown", [("null", "null"), ("[]", "[]"), ("[1]", "[1]")])
+def test_overrides_that_are_no_json_object_are_refused_with_the_fields_above(
+    staff, client, typed, shown
+):
+    """null was a server error (the column is NOT NULL); [] was saved as it was typed,
+    and the cap typed with it was dropped without a word."""
+    classic = Ruleset.objects.get(slug="classic")
+    response = client.post(change_url(classic), ruleset_form(classic, cap="9", overrides=typed))
+    assert response.status_code == 200
+    assert form_errors(response, "overrides") == [
+        'Other overrides (JSON) must be a JSON object such as {"name": value}; got '
+        f"{shown}."
+    ]
+    classic.refresh_from_db()
+    assert classic.overrides == {}
+
+
 def test_invalid_json_in_overrides_is_a_form_error(staff, client):
     classic = Ruleset.objects.get(slug="classic")
     response = client.post(change_url(classic), ruleset_form(classic, overrides="{cap: 3"))
