@@ -101,6 +101,12 @@ def describe(
         return _("%(field)s must be a whole number of at least %(low)s; got %(value)s.") % args
     if code == "whole_number":
         return _("%(field)s must be a whole number from %(low)s to %(high)s; got %(value)s.") % args
+    if code == "whole_number_or_none" and facts.get("high") is not None:
+        return (
+            _("%(field)s must be left empty or be a whole number from %(low)s to %(high)s; "
+              "got %(value)s.")
+            % args
+        )
     if code == "whole_number_or_none":
         return (
             _("%(field)s must be left empty or be a whole number of at least %(low)s; "
@@ -134,6 +140,12 @@ def describe(
         )
     if code == "fan_value":
         args["fan"] = exc.setting[-1]
+        if facts.get("high") is not None:
+            return (
+                _("The value of the fan %(fan)s must be a whole number from %(low)s to "
+                  "%(high)s; got %(value)s.")
+                % args
+            )
         return (
             _("The value of the fan %(fan)s must be a whole number of at least %(low)s; "
               "got %(value)s.")

@@ -48,7 +48,7 @@ def test_a_value_the_engine_refuses_shows_the_engines_message(staff, client):
     response = client.post(change_url(classic), ruleset_form(classic, cap="-3"))
     assert response.status_code == 200
     assert form_errors(response, "cap") == [
-        "Cap must be left empty or be a whole number of at least 1; got -3."
+        "Cap must be left empty or be a whole number from 1 to 1000; got -3."
     ]
     assert "overrides" not in response.context["adminform"].form.errors
     page = response.content.decode()
@@ -169,14 +169,27 @@ REFUSALS = [
      "Decision timer (s) must be from 3 to 300; got 0.",
      "出牌时限（秒）必须在 3 到 300 之间，当前为 0。"),
     ("classic", {"cap": "-1"}, "cap",
-     "Cap must be left empty or be a whole number of at least 1; got -1.",
-     "封顶必须留空或是不小于 1 的整数，当前为 -1。"),
+     "Cap must be left empty or be a whole number from 1 to 1000; got -1.",
+     "封顶必须留空或是 1 到 1000 之间的整数，当前为 -1。"),
     ("classic", {"min_fan": "-1"}, "min_fan",
-     "Minimum fan must be a whole number of at least 0; got -1.",
-     "起胡番数必须是不小于 0 的整数，当前为 -1。"),
+     "Minimum fan must be a whole number from 0 to 1000; got -1.",
+     "起胡番数必须是 0 到 1000 之间的整数，当前为 -1。"),
     ("classic", {"base_points": "0"}, "base_points",
-     "Base must be a whole number of at least 1; got 0.",
-     "底分必须是不小于 1 的整数，当前为 0。"),
+     "Base must be a whole number from 1 to 1000; got 0.",
+     "底分必须是 1 到 1000 之间的整数，当前为 0。"),
+    # A typo of many digits: saved, it failed the settlement of the first hand it ended.
+    ("classic", {"base_points": "99999999999"}, "base_points",
+     "Base must be a whole number from 1 to 1000; got 99999999999.",
+     "底分必须是 1 到 1000 之间的整数，当前为 99999999999。"),
+    ("classic", {"escape_penalty": "1000000000000"}, "escape_penalty",
+     "Escape penalty must be a whole number from 0 to 1000; got 1000000000000.",
+     "逃跑惩罚必须是 0 到 1000 之间的整数，当前为 1000000000000。"),
+    ("classic", {"self_draw_multiplier": "1000"}, "self_draw_multiplier",
+     "Self-draw multiplier must be a whole number from 1 to 10; got 1000.",
+     "自摸倍数必须是 1 到 10 之间的整数，当前为 1000。"),
+    ("classic", {"cap": "100000"}, "cap",
+     "Cap must be left empty or be a whole number from 1 to 1000; got 100000.",
+     "封顶必须留空或是 1 到 1000 之间的整数，当前为 100000。"),
     ("classic", {"rake_percent": "150"}, "rake_percent",
      "Rake % must be a whole number from 0 to 50; got 150.",
      "台费 %必须是 0 到 50 之间的整数，当前为 150。"),
@@ -205,8 +218,13 @@ REFUSALS = [
      '"options.p_cuo" is a probability: it must be from 0 to 1; got 1.5.',
      '"options.p_cuo"是概率，必须在 0 到 1 之间，当前为 1.5。'),
     ("gb", {"overrides": '{"fan_values": {"qing_yi_se": -1}}'}, "overrides",
-     "The value of the fan qing_yi_se must be a whole number of at least 0; got -1.",
-     "牌型 qing_yi_se 的番数必须是不小于 0 的整数，当前为 -1。"),
+     "The value of the fan qing_yi_se must be a whole number from 0 to 1000; got -1.",
+     "牌型 qing_yi_se 的番数必须是 0 到 1000 之间的整数，当前为 -1。"),
+    ("gb", {"overrides": '{"fan_values": {"qing_yi_se": 99999999999999999999999}}'},
+     "overrides",
+     "The value of the fan qing_yi_se must be a whole number from 0 to 1000; "
+     "got 99999999999999999999999.",
+     "牌型 qing_yi_se 的番数必须是 0 到 1000 之间的整数，当前为 99999999999999999999999。"),
     ("classic", {"overrides": '{"fan_values": {"nope": 6}}'}, "overrides",
      "Two-player Mahjong has no fan nope.",
      "二人麻将没有牌型 nope。"),

@@ -96,17 +96,32 @@ def _nonneg_int(v):
     return isinstance(v, int) and not isinstance(v, bool) and v >= 0
 
 
-def _pos_int(v):
-    return _nonneg_int(v) and v > 0
+# The most an operator may set a value counted in points (a fan, the cap, the minimum fan,
+# the base, the escape penalty) or a multiplier to: far above every built-in table (GB's
+# biggest fan is 88), and small enough that a hand's points fit a player's rank score. A
+# typo of many digits was accepted and failed the settlement of the first hand it ended.
+MAX_POINTS = 1000
+MAX_MULTIPLIER = 10
 
 
-def _opt_pos_int(v):
-    return v is None or _pos_int(v)
+def _whole(low: int, high: int):
+    return lambda v: _nonneg_int(v) and low <= v <= high
+
+
+def _opt_points(v):
+    return v is None or _whole(1, MAX_POINTS)(v)
+
+
+def _range(low: int, high: int):
+    return (_whole(low, high), f"a whole number from {low} to {high}", "whole_number",
+            {"low": low, "high": high})
 
 
 _TRUE_OR_FALSE = (_bool, "true or false", "true_or_false", {})
 _AT_LEAST_0 = (_nonneg_int, "a whole number >= 0", "whole_number", {"low": 0, "high": None})
-_AT_LEAST_1 = (_pos_int, "a whole number > 0", "whole_number", {"low": 1, "high": None})
+_POINTS_FROM_0 = _range(0, MAX_POINTS)
+_POINTS_FROM_1 = _range(1, MAX_POINTS)
+_MULTIPLIER = _range(1, MAX_MULTIPLIER)
 
 OVERRIDABLE: dict[str, tuple[Any, str, str, dict]] = {
     "haidi_draws": _AT_LEAST_0,
@@ -114,14 +129,14 @@ OVERRIDABLE: dict[str, tuple[Any, str, str, dict]] = {
     "tian_ting": _TRUE_OR_FALSE,
     "rob_kong": _TRUE_OR_FALSE,
     "max_guo": _AT_LEAST_0,
-    "min_fan": _AT_LEAST_0,
-    "cap": (_opt_pos_int, "null or a whole number > 0", "whole_number_or_none", {"low": 1}),
-    "self_draw_multiplier": _AT_LEAST_1,
-    "discard_multiplier": _AT_LEAST_1,
-    "rake_percent": (lambda v: _nonneg_int(v) and v <= 50, "a whole number from 0 to 50",
-                     "whole_number", {"low": 0, "high": 50}),
-    "escape_penalty": _AT_LEAST_0,
-    "base_points": _AT_LEAST_1,
+    "min_fan": _POINTS_FROM_0,
+    "cap": (_opt_points, f"null or a whole number from 1 to {MAX_POINTS}",
+            "whole_number_or_none", {"low": 1, "high": MAX_POINTS}),
+    "self_draw_multiplier": _MULTIPLIER,
+    "discard_multiplier": _MULTIPLIER,
+    "rake_percent": _range(0, 50),
+    "escape_penalty": _POINTS_FROM_0,
+    "base_points": _POINTS_FROM_1,
     "auto_win_on_timeout": _TRUE_OR_FALSE,
 }
 TIMER_LIMITS = {"decision": (3, 300), "locked_delay": (0, 10), "escape": (10, 3600),
@@ -208,9 +223,10 @@ def _derive_fan_values(ruleset: Ruleset, value) -> Mapping[str, int]:
         raise InvalidRuleset(f"fan_values must be an object of fan key: value, got {value!r}",
                              code="not_object", setting=("fan_values",), value=value)
     for key, v in value.items():
-        if not _nonneg_int(v):
-            raise InvalidRuleset(f"fan value of {key!r} must be a whole number >= 0, got {v!r}",
-                                 code="fan_value", setting=("fan_values", key), value=v, low=0)
+        if not _whole(0, MAX_POINTS)(v):
+            raise InvalidRuleset(
+                f"fan value of {key!r} must be a whole number from 0 to {MAX_POINTS}, got {v!r}",
+                code="fan_value", setting=("fan_values", key), value=v, low=0, high=MAX_POINTS)
     from ..fans import known_fan_keys  # the fan table lives with the scorer
 
     known = known_fan_keys(ruleset)
