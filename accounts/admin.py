@@ -11,7 +11,7 @@ from django.contrib import admin, messages
 from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
 from django.contrib.auth.admin import UserAdmin as DjangoUserAdmin
 from django.contrib.auth.forms import AdminUserCreationForm, UserChangeForm
-from django.forms.models import BaseInlineFormSet
+from django.forms.models import BaseInlineFormSet, BaseModelFormSet
 from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils.html import format_html
@@ -402,11 +402,44 @@ class LedgerEntryAdmin(ReadOnlyAdmin):
     date_hierarchy = "created_at"
 
 
+class RankLadderFormSet(BaseModelFormSet):
+    """The list edits several thresholds at once: each row is checked against the others
+    as submitted. Checked one by one against the saved ladder, two rows each in order
+    with it were saved out of order together (level 2 at 70, level 3 at 50), and a pair
+    raised together in order was refused for the old value of the other."""
+
+    def full_clean(self):
+        if self.is_bound:
+            ladder = {
+                pk: (level, threshold)
+                for pk, level, threshold in RankLevel.objects.values_list(
+                    "pk", "level", "threshold"
+                )
+            }
+            for form in self.forms:
+                threshold = _whole_number(form["threshold"].data)
+                if form.instance.pk in ladder and threshold is not None:
+                    ladder[form.instance.pk] = (form.instance.level, threshold)
+            for form in self.forms:
+                form.instance.ladder = [v for pk, v in ladder.items() if pk != form.instance.pk]
+        super().full_clean()
+
+
+def _whole_number(text) -> int | None:
+    try:
+        return int(text)
+    except (TypeError, ValueError):
+        return None  # the field says what is wrong with it
+
+
 @admin.register(RankLevel)
 class RankLevelAdmin(admin.ModelAdmin):
     list_display = ("level", "name", "name_en", "threshold")
     list_editable = ("name", "name_en", "threshold")
     search_fields = ("name", "name_en")
+
+    def get_changelist_formset(self, request, **kwargs):
+        return super().get_changelist_formset(request, formset=RankLadderFormSet, **kwargs)
 
 
 @admin.register(EconomySettings)

@@ -223,10 +223,15 @@ class RankLevel(models.Model):
         from level 3 down to level 2 (the level shown is found by the threshold)."""
         if self.level is None or self.threshold is None:
             return
-        others = RankLevel.objects.exclude(pk=self.pk)
-        below = others.filter(level__lt=self.level, threshold__gte=self.threshold).first()
-        above = others.filter(level__gt=self.level, threshold__lte=self.threshold).first()
-        clash = below or above
+        # The other levels as (level, threshold): the saved ones, or as the admin's list
+        # submits them with this row (accounts.admin.RankLadderFormSet sets ``ladder``).
+        others = getattr(self, "ladder", None)
+        if others is None:
+            others = RankLevel.objects.exclude(pk=self.pk).values_list("level", "threshold")
+        others = sorted(others, key=lambda pair: pair[1])
+        below = [o for o in others if o[0] < self.level and o[1] >= self.threshold]
+        above = [o for o in others if o[0] > self.level and o[1] <= self.threshold]
+        clash = (below or above or [None])[0]
         if clash is not None:
             raise ValidationError(
                 {
@@ -234,7 +239,7 @@ class RankLevel(models.Model):
                         "Level %(other)s needs %(score)s: a higher level needs a higher "
                         "rank score."
                     )
-                    % {"other": clash.level, "score": f"{clash.threshold:,}"}
+                    % {"other": clash[0], "score": f"{clash[1]:,}"}
                 }
             )
 

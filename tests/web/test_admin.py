@@ -1078,3 +1078,38 @@ def test_more_games_won_than_played_is_refused(staff, client, alice, language, s
     alice.refresh_from_db()
     assert (alice.games_played, alice.games_won) == (0, 0)
     assert client.post(url, _player_form(alice, games_played=9, games_won=2)).status_code == 302
+
+
+def _rank_list(client, thresholds: dict[int, int]):
+    """The rank levels' list saved with the thresholds of some levels changed."""
+    from accounts.models import RankLevel
+
+    rows = list(RankLevel.objects.all())
+    data = {"form-TOTAL_FORMS": len(rows), "form-INITIAL_FORMS": len(rows), "_save": "Save"}
+    for i, row in enumerate(rows):
+        data.update({
+            f"form-{i}-id": row.pk, f"form-{i}-name": row.name, f"form-{i}-name_en": row.name_en,
+            f"form-{i}-threshold": thresholds.get(row.level, row.threshold),
+        })
+    return client.post(reverse("admin:accounts_ranklevel_changelist"), data)
+
+
+def test_thresholds_edited_together_in_the_list_are_checked_against_each_other(staff, client):
+    """Levels 2 and 3 need 40 and 80. Each row was checked against the saved ladder
+    only: 70 and 50 were each in order with it and were saved together out of order,
+    while 100 and 120, in order, were refused for level 3's old 80."""
+    from accounts.models import RankLevel
+
+    def saved():
+        return dict(RankLevel.objects.filter(level__in=[2, 3]).values_list("level", "threshold"))
+
+    refused = _rank_list(client, {2: 70, 3: 50})
+    assert refused.status_code == 200
+    errors = [e["threshold"] for e in refused.context["cl"].formset.errors if e]
+    assert errors == [
+        ["Level 3 needs 50: a higher level needs a higher rank score."],
+        ["Level 2 needs 70: a higher level needs a higher rank score."],
+    ]
+    assert saved() == {2: 40, 3: 80}
+    assert _rank_list(client, {2: 100, 3: 120}).status_code == 302
+    assert saved() == {2: 100, 3: 120}
