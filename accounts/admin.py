@@ -198,6 +198,7 @@ class UserAdmin(DjangoUserAdmin):
     # Who may run the site: only a superuser gives or takes these. A staff member with
     # the "change player" permission could otherwise make themselves a superuser.
     STAFF_FIELDS = ("is_staff", "is_superuser", "groups", "user_permissions")
+    MODERATION_FIELDS = ("is_active", "ban_reason", "muted_until")
 
     def get_readonly_fields(self, request, obj=None):
         fields = super().get_readonly_fields(request, obj)
@@ -207,6 +208,8 @@ class UserAdmin(DjangoUserAdmin):
             # hit the database's check, a 500), a house or bank more is refused by a
             # constraint, and a player turned bot would be moved by the bot worker.
             fields = (*fields, "kind")
+            if obj.kind != User.Kind.PLAYER:
+                fields = (*fields, *self.MODERATION_FIELDS)  # see _players_of
         if not request.user.is_superuser:
             fields = (*fields, *self.STAFF_FIELDS)
         return fields
@@ -316,8 +319,26 @@ class UserAdmin(DjangoUserAdmin):
                 messages.WARNING,
             )
 
+    def _players_of(self, request, queryset):
+        """Bans and mutes are for players. A bot is one account per level, seated at many
+        tables: its ban closed them all as its escape, each opponent paid the penalty
+        from its float, and lifting it made the bot an active account. Bots, the bank and
+        the house never log in or chat: they are left out, and the operator is told."""
+        others = [str(user) for user in queryset.exclude(kind=User.Kind.PLAYER)]
+        if others:
+            self.message_user(
+                request,
+                _("Only players are banned or muted; left as they were: %(names)s.")
+                % {"names": ", ".join(others)},
+                messages.WARNING,
+            )
+        return queryset.filter(kind=User.Kind.PLAYER)
+
     @admin.action(description=_("Ban (cannot log in)…"), permissions=["change"])
     def ban_players(self, request, queryset):
+        queryset = self._players_of(request, queryset)
+        if not queryset.exists():
+            return None
         if not request.user.is_superuser and queryset.filter(is_superuser=True).exists():
             self.message_user(
                 request, _("Only a superuser may ban a superuser."), messages.ERROR
@@ -344,6 +365,9 @@ class UserAdmin(DjangoUserAdmin):
 
     @admin.action(description=_("Lift the ban"), permissions=["change"])
     def unban_players(self, request, queryset):
+        queryset = self._players_of(request, queryset)
+        if not queryset.exists():
+            return None
         for user in queryset:
             services.unban(user)
         n = len(queryset)
@@ -355,6 +379,9 @@ class UserAdmin(DjangoUserAdmin):
 
     @admin.action(description=_("Mute (no chat, no nickname change)…"), permissions=["change"])
     def mute_players(self, request, queryset):
+        queryset = self._players_of(request, queryset)
+        if not queryset.exists():
+            return None
         form = MuteForm(request.POST if "apply" in request.POST else None)
         if form.is_bound and form.is_valid():
             for user in queryset:
@@ -376,6 +403,9 @@ class UserAdmin(DjangoUserAdmin):
 
     @admin.action(description=_("Unmute"), permissions=["change"])
     def unmute_players(self, request, queryset):
+        queryset = self._players_of(request, queryset)
+        if not queryset.exists():
+            return None
         for user in queryset:
             services.unmute(user)
         n = len(queryset)

@@ -1113,3 +1113,35 @@ def test_thresholds_edited_together_in_the_list_are_checked_against_each_other(s
     assert saved() == {2: 40, 3: 80}
     assert _rank_list(client, {2: 100, 3: 120}).status_code == 302
     assert saved() == {2: 100, 3: 120}
+
+
+def test_bans_and_mutes_leave_bots_the_bank_and_the_house_alone(
+    staff, client, alice, bob, django_capture_on_commit_callbacks
+):
+    """A bot is one account per level, seated at many tables: banning it closed them all
+    as its escape (each opponent paid from its float), and lifting the ban made the bot
+    an active account. Only the players of a selection are banned; the rest are named."""
+    from mahjong.tables import services
+    from mahjong.tables.models import Table
+
+    tier = RoomTier.objects.get(slug="novice")
+    bot = User.objects.get(username="bot-novice")
+    bank = User.objects.get(kind=User.Kind.BANK)
+    table = services.open_table(tier.ruleset, [bob, bot], tier=tier, beans_per_point=50)
+    with django_capture_on_commit_callbacks(execute=True):
+        done = _action(client, "ban_players", [bot, bank, alice], follow=True,
+                       apply="1", reason="test")
+    assert [str(m) for m in done.context["messages"]] == [
+        f"Only players are banned or muted; left as they were: {bot}, {bank}.",
+        "Banned 1 player.",
+    ]
+    for action in ("unban_players", "mute_players", "unmute_players"):
+        _action(client, action, [bot], apply="1", hours="24")
+    table.refresh_from_db()
+    bot.refresh_from_db()
+    assert table.status == Table.Status.PLAYING
+    assert (bot.is_active, bot.ban_reason, bot.muted_until) == (False, "", None)
+    assert not User.objects.get(pk=alice.pk).is_active
+    # Nor on the bot's page: its Active box is not offered.
+    page = client.get(reverse("admin:accounts_user_change", args=[bot.pk])).content.decode()
+    assert 'name="is_active"' not in page and 'name="ban_reason"' not in page
