@@ -7,6 +7,7 @@ its state as the engine's JSON form, so a reload or the next day resumes exactly
 from __future__ import annotations
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -40,6 +41,25 @@ class StageProgress(models.Model):
 
     def __str__(self):
         return f"{self.user} · {self.best_stage}"
+
+    def clean(self):
+        """The best result as an operator may set it: a stage there is, and the hands it
+        took with it (the leaderboard showed "Stage 99" or "cleared in None hands")."""
+        from mahjong.engine.stage import LAST_STAGE
+
+        stage, hands = self.best_stage or 0, self.best_hands
+        if stage > LAST_STAGE:
+            raise ValidationError(
+                {"best_stage": _("There are %(n)s stages: at most %(n)s.") % {"n": LAST_STAGE}}
+            )
+        if stage and not hands:
+            raise ValidationError(
+                {"best_hands": _("A stage cleared took at least 1 hand: say how many.")}
+            )
+        if not stage and hands is not None:
+            raise ValidationError(
+                {"best_hands": _("No stage is cleared: leave this empty.")}
+            )
 
     def record_clear(self, stage: int, hands: int) -> bool:
         """Keep the best result: a higher stage, or the same stage in fewer hands."""

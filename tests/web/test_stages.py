@@ -453,3 +453,29 @@ def test_a_best_of_one_hand_reads_in_the_singular(alice, client_of):
     assert "Stage 1 cleared in 3 hands." in client.get(reverse("stages:home")).content.decode()
     client.cookies.load({"django_language": "zh-hans"})
     assert "第 1 关，用 3 局通过。" in client.get(reverse("stages:home")).content.decode()
+
+
+@pytest.mark.parametrize(
+    "best_stage, best_hands, field, english, chinese",
+    [
+        (99, 5, "best_stage", "There are 4 stages: at most 4.", "共有 4 关：最多为 4。"),
+        (2, "", "best_hands", "A stage cleared took at least 1 hand: say how many.",
+         "通过一关至少需要 1 局：请填写局数。"),
+        (0, 7, "best_hands", "No stage is cleared: leave this empty.",
+         "尚未通过任何一关：此处请留空。"),
+    ],
+)
+def test_a_best_stage_result_the_climb_cannot_have_is_refused_in_the_admin(
+    alice, admin_client, best_stage, best_hands, field, english, chinese
+):
+    """Saved, the stage leaderboard showed "Stage 99" or a stage "cleared in None hands"."""
+    progress = services.progress_for(alice)
+    url = reverse("admin:stages_stageprogress_change", args=[progress.pk])
+    data = {"user": alice.pk, "best_stage": best_stage, "best_hands": best_hands}
+    for language, said in (("en", english), ("zh-hans", chinese)):
+        admin_client.cookies.load({"django_language": language})
+        response = admin_client.post(url, data)
+        assert response.context["adminform"].form.errors[field] == [said]
+    progress.refresh_from_db()
+    assert (progress.best_stage, progress.best_hands) == (0, None)
+    assert admin_client.post(url, {**data, "best_stage": 3, "best_hands": 12}).status_code == 302
