@@ -4,8 +4,18 @@ from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
 from lobby.models import Ruleset
+from mahjong.engine import stage_run
 
 from .models import StageProgress, StageSettings
+
+# A climb's status as the engine stores it ("ready"), said in the admin's language.
+STATUS_LABELS = {
+    stage_run.READY: _("between hands"),
+    stage_run.IN_HAND: _("in a hand"),
+    stage_run.CLEARED: _("stage cleared"),
+    stage_run.COMPLETE: _("all stages cleared"),
+    stage_run.FAILED: _("failed: retry the stage"),
+}
 
 
 @admin.register(StageProgress)
@@ -13,11 +23,14 @@ class StageProgressAdmin(admin.ModelAdmin):
     list_display = ("user", "stage", "score", "status", "best_stage", "best_hands", "updated_at")
     search_fields = ("user__username", "user__nickname")
     readonly_fields = ("run", "table", "best_at", "updated_at")
-    raw_id_fields = ("user",)
     ordering = ("-best_stage", "best_hands")
 
     def has_add_permission(self, request):
         return False  # a player's progress is made by the stage service on their first visit
+
+    def get_readonly_fields(self, request, obj=None):
+        # Whose climb it is: moving it to another account handed them its stake and table.
+        return (*super().get_readonly_fields(request, obj), "user")
 
     @admin.display(description=_("stage"))
     def stage(self, obj):
@@ -29,7 +42,8 @@ class StageProgressAdmin(admin.ModelAdmin):
 
     @admin.display(description=_("status"))
     def status(self, obj):
-        return obj.run.get("status")
+        status = obj.run.get("status")
+        return STATUS_LABELS.get(status, status)
 
 
 @admin.register(StageSettings)

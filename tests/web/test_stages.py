@@ -479,3 +479,20 @@ def test_a_best_stage_result_the_climb_cannot_have_is_refused_in_the_admin(
     progress.refresh_from_db()
     assert (progress.best_stage, progress.best_hands) == (0, None)
     assert admin_client.post(url, {**data, "best_stage": 3, "best_hands": 12}).status_code == 302
+
+
+def test_the_admin_says_a_climbs_status_in_its_language_and_keeps_whose_it_is(
+    alice, bob, admin_client
+):
+    """The list showed the engine's "ready" in the Chinese admin too, and the page let an
+    operator move a climb (its stake, its table) to another account by its id."""
+    progress = services.progress_for(alice)
+    url = reverse("admin:stages_stageprogress_changelist")
+    for language, said in (("zh-hans", "局间"), ("en", "between hands")):
+        admin_client.cookies.load({"django_language": language})
+        cells = admin_client.get(url).content.decode()
+        assert f'<td class="field-status">{said}</td>' in cells
+    change = reverse("admin:stages_stageprogress_change", args=[progress.pk])
+    assert 'name="user"' not in admin_client.get(change).content.decode()
+    admin_client.post(change, {"user": bob.pk, "best_stage": 0, "best_hands": ""})
+    assert StageProgress.objects.get(pk=progress.pk).user == alice
