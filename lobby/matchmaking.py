@@ -84,10 +84,16 @@ def join(user, tier: RoomTier) -> QueueTicket:
 def poll(ticket: QueueTicket) -> QueueTicket:
     """The waiting page's heartbeat: stay fresh, try to pair, return the current state."""
     if ticket.state == QueueTicket.State.WAITING:
-        QueueTicket.objects.filter(pk=ticket.pk, state=QueueTicket.State.WAITING).update(
-            last_seen=timezone.now()
-        )
-        try_pair(ticket) or fill_with_bot(ticket)
+        if ticket.tier.entry_refusal(ticket.player.beans):
+            # An operator closed the room (or moved its entry range) while they waited: a
+            # lone player was never paired nor given a bot, the page said "waiting" for
+            # good. The view says why they are back in the lobby.
+            cancel(ticket)
+        else:
+            QueueTicket.objects.filter(pk=ticket.pk, state=QueueTicket.State.WAITING).update(
+                last_seen=timezone.now()
+            )
+            try_pair(ticket) or fill_with_bot(ticket)
     ticket.refresh_from_db()
     return ticket
 

@@ -162,7 +162,7 @@ def quick_join(request, tier_slug):
 def _own_ticket(request, public_id) -> QueueTicket:
     """The caller's ticket, or 404 (another player's ticket id reveals nothing)."""
     return get_object_or_404(
-        QueueTicket.objects.select_related("tier", "ruleset", "match"),
+        QueueTicket.objects.select_related("tier", "ruleset", "match", "player"),
         public_id=public_id,
         player=request.user,
     )
@@ -175,13 +175,18 @@ def queue(request, public_id):
     if ticket.state == QueueTicket.State.MATCHED:
         return _redirect(request, ticket.match.get_absolute_url())
     if ticket.state == QueueTicket.State.CANCELLED:
-        # Its page stopped polling (a tab in the background is slowed to a poll a minute)
-        # or the player queued elsewhere: say so, rather than drop them in the lobby.
-        messages.info(
-            request,
-            _("You are no longer waiting in %(room)s. Choose Quick match to wait again.")
-            % {"room": ticket.tier.display_name},
-        )
+        # The room now refuses the player (the operator closed it, or its entry range moved
+        # past their beans): its own refusal says why. Else the page stopped polling (a tab
+        # in the background is slowed to a poll a minute) or the player queued elsewhere.
+        refusal = ticket.tier.entry_refusal(request.user.beans)
+        if refusal:
+            messages.error(request, refusal)
+        else:
+            messages.info(
+                request,
+                _("You are no longer waiting in %(room)s. Choose Quick match to wait again.")
+                % {"room": ticket.tier.display_name},
+            )
         return _redirect(request, "/")
     waited = int((timezone.now() - ticket.created_at).total_seconds())
     bot_in = matchmaking.bot_fill_due(ticket)

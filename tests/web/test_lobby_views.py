@@ -764,3 +764,19 @@ def test_a_host_who_sits_down_elsewhere_closes_their_open_room(alice, bob, clien
     assert room.state == PrivateRoom.State.CLOSED
     response = client_of(bob).post(reverse("lobby:room_join", args=[room.code]), follow=True)
     assert not Match.objects.exists() and response.context["messages"]
+
+
+def test_a_player_waiting_in_a_room_the_operator_closes_is_told_and_back_in_the_lobby(
+    alice, client_of, htmx
+):
+    """Alone in the queue, nobody was ever paired with them nor a bot given, and the page
+    said "waiting" for good after the room had closed."""
+    c = client_of(alice)
+    quick(c)
+    ticket = QueueTicket.objects.get(player=alice)
+    RoomTier.objects.filter(pk=ticket.tier_id).update(is_active=False)  # the admin's list
+    response = c.get(ticket.get_absolute_url(), headers=htmx())
+    assert response["HX-Redirect"] == "/"
+    ticket.refresh_from_db()
+    assert ticket.state == QueueTicket.State.CANCELLED
+    assert "新手场 暂未开放。" in c.get("/").content.decode()
