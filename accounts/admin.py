@@ -269,6 +269,8 @@ class UserAdmin(DjangoUserAdmin):
 
     @admin.action(description=_("Grant or deduct beans…"), permissions=["change"])
     def adjust_beans(self, request, queryset):
+        if self._touches_a_superuser(request, queryset):
+            return None
         if "apply" in request.POST:
             form = AdjustBeansForm(request.POST)
             if form.is_valid():
@@ -319,6 +321,16 @@ class UserAdmin(DjangoUserAdmin):
                 messages.WARNING,
             )
 
+    def _touches_a_superuser(self, request, queryset, refusal=None) -> bool:
+        """A superuser's account is not a staff member's to change (has_change_permission),
+        and an action is allowed by the permission alone: a staff member could mute one,
+        lift a ban a superuser had made, or grant one beans. Refused with a message."""
+        if request.user.is_superuser or not queryset.filter(is_superuser=True).exists():
+            return False
+        refusal = refusal or _("Only a superuser may change a superuser's account.")
+        self.message_user(request, refusal, messages.ERROR)
+        return True
+
     def _players_of(self, request, queryset):
         """Bans and mutes are for players. A bot is one account per level, seated at many
         tables: its ban closed them all as its escape, each opponent paid the penalty
@@ -336,13 +348,10 @@ class UserAdmin(DjangoUserAdmin):
 
     @admin.action(description=_("Ban (cannot log in)…"), permissions=["change"])
     def ban_players(self, request, queryset):
+        if self._touches_a_superuser(request, queryset, _("Only a superuser may ban a superuser.")):
+            return None
         queryset = self._players_of(request, queryset)
         if not queryset.exists():
-            return None
-        if not request.user.is_superuser and queryset.filter(is_superuser=True).exists():
-            self.message_user(
-                request, _("Only a superuser may ban a superuser."), messages.ERROR
-            )
             return None
         form = BanForm(request.POST if "apply" in request.POST else None)
         if form.is_bound and form.is_valid():
@@ -365,6 +374,8 @@ class UserAdmin(DjangoUserAdmin):
 
     @admin.action(description=_("Lift the ban"), permissions=["change"])
     def unban_players(self, request, queryset):
+        if self._touches_a_superuser(request, queryset):
+            return None
         queryset = self._players_of(request, queryset)
         if not queryset.exists():
             return None
@@ -379,6 +390,8 @@ class UserAdmin(DjangoUserAdmin):
 
     @admin.action(description=_("Mute (no chat, no nickname change)…"), permissions=["change"])
     def mute_players(self, request, queryset):
+        if self._touches_a_superuser(request, queryset):
+            return None
         queryset = self._players_of(request, queryset)
         if not queryset.exists():
             return None
@@ -403,6 +416,8 @@ class UserAdmin(DjangoUserAdmin):
 
     @admin.action(description=_("Unmute"), permissions=["change"])
     def unmute_players(self, request, queryset):
+        if self._touches_a_superuser(request, queryset):
+            return None
         queryset = self._players_of(request, queryset)
         if not queryset.exists():
             return None

@@ -1145,3 +1145,36 @@ def test_bans_and_mutes_leave_bots_the_bank_and_the_house_alone(
     # Nor on the bot's page: its Active box is not offered.
     page = client.get(reverse("admin:accounts_user_change", args=[bot.pk])).content.decode()
     assert 'name="is_active"' not in page and 'name="ban_reason"' not in page
+
+
+@pytest.mark.parametrize(
+    "action, data",
+    [
+        ("mute_players", {"apply": "1", "hours": "24"}),
+        ("unban_players", {}),
+        ("unmute_players", {}),
+        ("adjust_beans", {"apply": "1", "amount": "5000", "note": "x", "token": "t-9"}),
+    ],
+)
+def test_a_staff_member_cannot_moderate_or_pay_a_superuser_by_an_action(
+    builtin, client, action, data
+):
+    """The superuser's page is read-only to them, but the actions asked only for the
+    'change player' permission: a staff member muted a superuser, lifted a ban another
+    superuser had made, or granted one beans."""
+    from django.contrib.auth.models import Permission
+
+    boss = User.objects.create_superuser("boss", "boss@example.com", "pw-boss-123456")
+    User.objects.filter(pk=boss.pk).update(is_active=False, ban_reason="left the company")
+    staffer = User.objects.create_user("staffer", password="pw-staff-123456", is_staff=True)
+    staffer.user_permissions.add(
+        *Permission.objects.filter(codename__in=["view_user", "change_user"])
+    )
+    client.force_login(staffer)
+    client.cookies.load({"django_language": "en"})
+    done = _action(client, action, [boss], follow=True, **data)
+    assert [str(m) for m in done.context["messages"]] == [
+        "Only a superuser may change a superuser's account."
+    ]
+    boss.refresh_from_db()
+    assert (boss.is_active, boss.muted_until, boss.beans) == (False, None, 0)
