@@ -11,6 +11,7 @@ from django.contrib import admin, messages
 from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
 from django.contrib.auth.admin import UserAdmin as DjangoUserAdmin
 from django.contrib.auth.forms import AdminUserCreationForm, UserChangeForm
+from django.core import validators
 from django.forms.models import BaseInlineFormSet, BaseModelFormSet
 from django.template.response import TemplateResponse
 from django.urls import reverse
@@ -21,7 +22,7 @@ from django.utils.translation import ngettext
 from mahjong.admin_readonly import ReadOnlyAdmin, ReadOnlyInline
 
 from . import services, wallet
-from .forms import check_nickname_free
+from .forms import USERNAME_MAX_LENGTH, check_nickname_free
 from .models import EconomySettings, LedgerEntry, RankLevel, User
 
 
@@ -110,6 +111,16 @@ class PlayerNames:
     "Alice" on a leaderboard, no bots' badge, no invisible characters, and no user name
     that is another player's nickname. A name left as it was is not checked again."""
 
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        field = self.fields.get("username")  # read-only to a staff member without rights
+        if field is not None:
+            field.widget.attrs["maxlength"] = str(USERNAME_MAX_LENGTH)
+            field.help_text = _(
+                "Required. At most %(limit)d characters: letters (Chinese characters too), "
+                "digits and @ . + - _ only."
+            ) % {"limit": USERNAME_MAX_LENGTH}
+
     def clean_nickname(self):
         nickname = self.cleaned_data["nickname"]
         if self.instance.pk and "nickname" not in self.changed_data:
@@ -119,8 +130,12 @@ class PlayerNames:
     def clean_username(self):
         clean = getattr(super(), "clean_username", None)
         username = clean() if clean else self.cleaned_data["username"]
-        others = User.objects.exclude(pk=self.instance.pk)
-        if "username" in self.changed_data and others.filter(nickname__iexact=username).exists():
+        if "username" not in self.changed_data:
+            return username
+        # Shown wherever a player has no nickname: held to sign-up's length, as 150
+        # characters pushed every page wider than a phone.
+        validators.MaxLengthValidator(USERNAME_MAX_LENGTH)(username)
+        if User.objects.exclude(pk=self.instance.pk).filter(nickname__iexact=username).exists():
             raise forms.ValidationError(_("This name is another player's nickname."))
         return username
 

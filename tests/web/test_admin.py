@@ -1178,3 +1178,25 @@ def test_a_staff_member_cannot_moderate_or_pay_a_superuser_by_an_action(
     ]
     boss.refresh_from_db()
     assert (boss.is_active, boss.muted_until, boss.beans) == (False, None, 0)
+
+
+def test_an_operator_cannot_give_a_player_a_user_name_longer_than_sign_up_allows(
+    staff, client, alice
+):
+    """Shown wherever a player has no nickname: 150 characters pushed every page wider
+    than a phone, which is why sign-up takes 24."""
+    url = reverse("admin:accounts_user_change", args=[alice.pk])
+    response = client.post(url, _player_form(alice, username="a" * 25))
+    assert form_errors(response, "username") == [
+        "Ensure this value has at most 24 characters (it has 25)."
+    ]
+    added = client.post(
+        reverse("admin:accounts_user_add"), {"username": "b" * 30, "usable_password": "false"}
+    )
+    assert form_errors(added, "username") == [
+        "Ensure this value has at most 24 characters (it has 30)."
+    ]
+    assert User.objects.get(pk=alice.pk).username == "alice"
+    assert client.post(url, _player_form(alice, username="a" * 24)).status_code == 302
+    page = client.get(url).content.decode()
+    assert 'maxlength="24"' in page and "At most 24 characters" in page
