@@ -168,7 +168,7 @@ class UserAdmin(DjangoUserAdmin):
     )
     list_filter = ("kind", "is_active", "is_staff")
     search_fields = ("username", "nickname", "email", "public_id")
-    readonly_fields = ("public_id", "beans", "ledger_link", "last_login", "date_joined")
+    readonly_fields = ("public_id", "beans_shown", "ledger_link", "last_login", "date_joined")
     ordering = ("-date_joined",)
     inlines = [LedgerInline]
     actions = ["adjust_beans", "ban_players", "unban_players", "mute_players", "unmute_players"]
@@ -180,7 +180,7 @@ class UserAdmin(DjangoUserAdmin):
             {
                 "fields": (
                     "nickname",
-                    "beans",
+                    "beans_shown",
                     "ledger_link",
                     "rank_score",
                     "games_played",

@@ -583,6 +583,8 @@ def test_bean_amounts_in_the_admin_are_grouped_as_on_the_site(staff, client, ali
     assert "· 20,000</li>" in page
     detail = client.get(reverse("admin:accounts_user_change", args=[alice.pk])).content.decode()
     assert "+20,000" in detail
+    # The balance itself, at the top of the page, was the raw 20000.
+    assert re.search(r'<label>Beans:</label>\s*<div class="readonly">20,000</div>', detail)
 
 
 def test_every_admin_label_is_chinese(builtin, rf):
