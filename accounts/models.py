@@ -187,7 +187,9 @@ class LedgerEntry(models.Model):
         indexes = [models.Index(fields=["account", "-created_at"])]
 
     def __str__(self):
-        return f"{self.account_id} {self.amount:+d} {self.reason}"
+        # The caption of each row of a player's ledger in the admin: read, in its language
+        # ("9 +20000 signup" gave the account's internal id and the stored code).
+        return f"{self.amount:+,} · {self.get_reason_display()}"
 
     # Notes the site writes itself (in English, as stored), shown in the reader's language;
     # an operator's note on a grant or deduction is shown as typed.

@@ -1202,3 +1202,13 @@ def test_an_operator_cannot_give_a_player_a_user_name_longer_than_sign_up_allows
     assert client.post(url, _player_form(alice, username="a" * 24)).status_code == 302
     page = client.get(url).content.decode()
     assert 'maxlength="24"' in page and "At most 24 characters" in page
+
+
+def test_a_players_ledger_rows_are_captioned_in_the_admins_language(staff, client, alice):
+    """Each row of the ledger on a player's page was captioned "9 +20000 signup": the
+    account's internal id and the stored reason code, in the Chinese admin too."""
+    client.cookies.load({"django_language": "zh-hans"})
+    url = reverse("admin:accounts_user_change", args=[alice.pk])
+    page = client.get(url).content.decode()
+    assert "+20,000 · 注册赠送" in page
+    assert f"{alice.pk} +20000 signup" not in page
