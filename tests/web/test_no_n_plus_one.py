@@ -94,3 +94,39 @@ def test_every_admin_changelist_costs_the_same_with_5_or_50_rows(world, client):
     world(50)
     many = query_counts(client, admin_urls())
     assert many == few
+
+
+def test_the_admins_configuration_lists_cost_the_same_with_3_or_20_rows(builtin, client):
+    """The world above grows players, tables and the ledger; an operator's own rows
+    (boards, rulesets, rooms, rank levels, stage progress) grow here, with their links
+    to rooms and rulesets, so an N+1 in those lists shows too."""
+    from accounts import services as accounts
+    from accounts.models import RankLevel, User
+    from lobby.models import Leaderboard, RoomTier, Ruleset
+    from mahjong.stages import services as stages
+
+    tier = RoomTier.objects.get(slug="novice")
+    classic = Ruleset.objects.get(slug="classic")
+
+    def grow(n):
+        for i in range(RankLevel.objects.filter(level__gte=100).count(), n):
+            only = {"tier": tier} if i % 2 else {"ruleset": classic}
+            Leaderboard.objects.create(name=f"b{i}", metric="net_beans", **only)
+            rules = Ruleset.objects.create(slug=f"r{i}", engine_slug="classic", name=f"r{i}")
+            RoomTier.objects.create(
+                slug=f"t{i}", name=f"t{i}", ruleset=rules, beans_per_point=1, entry_min=0,
+                entry_max=10,
+            )
+            RankLevel.objects.create(level=100 + i, name=f"L{i}", threshold=10**6 + i)
+            stages.progress_for(accounts.register(username=f"s{i}", password="pw-s-1234567"))
+
+    urls = [
+        reverse(f"admin:{name}_changelist")
+        for name in ("lobby_leaderboard", "lobby_ruleset", "lobby_roomtier",
+                     "accounts_ranklevel", "stages_stageprogress")
+    ]
+    client.force_login(User.objects.create_superuser("root", "r@example.com", "pw-root-12345"))
+    grow(3)
+    few = query_counts(client, urls)
+    grow(20)
+    assert query_counts(client, urls) == few
