@@ -36,6 +36,13 @@ def _balance_after(entry) -> str:
     return f"{entry.balance_after:,}"
 
 
+@admin.display(description=_("note"), ordering="note")
+def _note(entry) -> str:
+    # The site's own notes ("bot top-up", "stage stake") are stored in English: read in
+    # the admin's language as on the player's profile; an operator's note is as typed.
+    return entry.note_display or None  # None: the admin's "-" for none
+
+
 LEDGER_SHOWN = 50  # on a player's page; the whole ledger is a link away (ledger_link)
 
 
@@ -55,7 +62,7 @@ class LedgerInline(ReadOnlyInline):
     model = LedgerEntry
     fk_name = "account"
     formset = LatestLedgerFormSet
-    fields = ("created_at", _amount, _balance_after, "reason", "note", "ref", "actor")
+    fields = ("created_at", _amount, _balance_after, "reason", _note, "ref", "actor")
     ordering = ("-created_at", "-id")
     show_change_link = False
     verbose_name_plural = _("ledger (newest first)")
@@ -452,7 +459,7 @@ class LedgerEntryAdmin(ReadOnlyAdmin):
         _amount,
         _balance_after,
         "reason",
-        "note",
+        _note,
         "ref",
         "actor",
     )

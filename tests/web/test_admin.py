@@ -1212,3 +1212,16 @@ def test_a_players_ledger_rows_are_captioned_in_the_admins_language(staff, clien
     page = client.get(url).content.decode()
     assert "+20,000 · 注册赠送" in page
     assert f"{alice.pk} +20000 signup" not in page
+
+
+def test_the_sites_own_ledger_notes_are_read_in_the_admins_language(staff, client, alice):
+    """The profile says 电脑补豆 for a bot's top-up; the Chinese admin said "bot top-up"."""
+    from accounts.bot_wallets import top_up
+
+    bot = User.objects.get(username="bot-novice")
+    top_up(bot, bot.beans + 5_000)
+    client.cookies.load({"django_language": "zh-hans"})
+    ledger = client.get(reverse("admin:accounts_ledgerentry_changelist")).content.decode()
+    assert '<td class="field-_note">电脑补豆</td>' in ledger
+    page = client.get(reverse("admin:accounts_user_change", args=[bot.pk])).content.decode()
+    assert "电脑补豆" in page and "bot top-up" not in page
