@@ -40,7 +40,11 @@ def bot_username(level: str) -> str:
 
 def load() -> dict[str, int]:
     created = {"rank levels": 0, "bots": 0}
-    for level, name, name_en, threshold in RANK_LEVELS:
+    # Only on a fresh site: a level the operator deleted came back at the next start, out
+    # of order with the ladder they made, or clashing with a threshold they had moved
+    # (a unique one: the start itself failed).
+    levels = [] if RankLevel.objects.exists() else RANK_LEVELS
+    for level, name, name_en, threshold in levels:
         _obj, new = RankLevel.objects.get_or_create(
             level=level, defaults={"name": name, "name_en": name_en, "threshold": threshold}
         )

@@ -1,5 +1,6 @@
 """Built-in lobby data: one Ruleset row per engine ruleset, the five room tiers of
-RULES.md 4.6 and a few leaderboards. Creates what is missing, never overwrites edits."""
+RULES.md 4.6 and a few leaderboards. Creates what is missing, never overwrites edits; the
+rooms and boards only on a fresh site, so one the operator deleted stays deleted."""
 
 from __future__ import annotations
 
@@ -46,8 +47,11 @@ def load() -> dict[str, int]:
             },
         )
         created["rulesets"] += new
+    # Only on a fresh site, as the boards below: a room the operator deleted came back,
+    # open, at the next start (load runs at every start).
+    tiers = [] if RoomTier.objects.exists() else TIERS
     classic = Ruleset.objects.get(slug=TIER_RULESET)
-    for order, (slug, name, name_en, bpp, low, high) in enumerate(TIERS):
+    for order, (slug, name, name_en, bpp, low, high) in enumerate(tiers):
         _obj, new = RoomTier.objects.get_or_create(
             slug=slug,
             defaults={

@@ -61,6 +61,18 @@ def test_loading_again_creates_nothing_and_keeps_admin_edits(builtin):
     assert User.objects.get(username="bot-efficient").beans == 1_000_000  # floated once only
 
 
+def test_rooms_and_rank_levels_the_operator_deleted_stay_deleted_at_the_next_start(builtin):
+    """load runs at every start: a deleted room came back open, and a deleted level came
+    back out of order with the operator's ladder, or clashed with a threshold they had
+    moved to its place (a unique one: the start failed with an IntegrityError)."""
+    RoomTier.objects.filter(slug="junior").delete()
+    RankLevel.objects.filter(level=3).delete()
+    RankLevel.objects.filter(level=4).update(threshold=80)  # level 3's old threshold
+    assert "0 new room tiers" in load() and "0 new rank levels" in load()
+    assert not RoomTier.objects.filter(slug="junior").exists()
+    assert not RankLevel.objects.filter(level=3).exists()
+
+
 @pytest.mark.parametrize(
     "score, level, next_level, percent",
     [
