@@ -59,15 +59,21 @@ def load() -> dict[str, int]:
 
 
 def _ensure_bot(level) -> tuple[User, bool]:
-    bot, new = User.objects.get_or_create(
-        username=bot_username(level.slug),
-        defaults={
-            "nickname": f"电脑·{level.name_zh}",
-            "kind": User.Kind.BOT,
-            "bot_level": level.slug,
-            "is_active": False,
-        },
-    )
+    # Found by its level, as bot_for finds it: by its user name, one an operator renamed
+    # in the admin was made again at the next start, a second bot of the level with a
+    # second float.
+    bot = User.objects.filter(kind=User.Kind.BOT, bot_level=level.slug).order_by("pk").first()
+    new = False
+    if bot is None:
+        bot, new = User.objects.get_or_create(
+            username=bot_username(level.slug),
+            defaults={
+                "nickname": f"电脑·{level.name_zh}",
+                "kind": User.Kind.BOT,
+                "bot_level": level.slug,
+                "is_active": False,
+            },
+        )
     if new:
         bot.set_unusable_password()
         bot.save(update_fields=["password"])

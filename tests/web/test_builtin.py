@@ -73,6 +73,16 @@ def test_rooms_and_rank_levels_the_operator_deleted_stay_deleted_at_the_next_sta
     assert not RankLevel.objects.filter(level=3).exists()
 
 
+def test_a_bot_the_operator_renamed_is_not_made_again_at_the_next_start(builtin):
+    """Found by its user name, a renamed bot-strong was made again with a second float of
+    1,000,000 beans: two 电脑·高手 in the player list."""
+    User.objects.filter(username="bot-strong").update(username="strong-bot")
+    assert "0 new bots" in load()
+    assert list(User.objects.filter(bot_level="strong").values_list("username", flat=True)) == [
+        "strong-bot"
+    ]
+
+
 @pytest.mark.parametrize(
     "score, level, next_level, percent",
     [
