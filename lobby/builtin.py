@@ -37,6 +37,8 @@ LEADERBOARDS = [
 def load() -> dict[str, int]:
     created = {"rulesets": 0, "room tiers": 0, "leaderboards": 0}
     for order, (slug, rs) in enumerate(RULESETS.items()):
+        if Ruleset.objects.filter(engine_slug=slug).exists():
+            continue  # found by its engine: a row whose slug the operator changed is kept
         _obj, new = Ruleset.objects.get_or_create(
             slug=slug,
             defaults={
@@ -50,7 +52,7 @@ def load() -> dict[str, int]:
     # Only on a fresh site, as the boards below: a room the operator deleted came back,
     # open, at the next start (load runs at every start).
     tiers = [] if RoomTier.objects.exists() else TIERS
-    classic = Ruleset.objects.get(slug=TIER_RULESET)
+    classic = Ruleset.objects.get(slug=TIER_RULESET) if tiers else None
     for order, (slug, name, name_en, bpp, low, high) in enumerate(tiers):
         _obj, new = RoomTier.objects.get_or_create(
             slug=slug,

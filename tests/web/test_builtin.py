@@ -73,6 +73,16 @@ def test_rooms_and_rank_levels_the_operator_deleted_stay_deleted_at_the_next_sta
     assert not RankLevel.objects.filter(level=3).exists()
 
 
+def test_a_ruleset_whose_slug_the_operator_changed_is_not_made_again(builtin):
+    """Found by its slug, a renamed "classic" came back as a second classic ruleset,
+    active, offered for private rooms and games against the computer."""
+    Ruleset.objects.filter(slug="classic").update(slug="erren")
+    assert "0 new rulesets" in load()
+    assert list(Ruleset.objects.filter(engine_slug="classic").values_list("slug", flat=True)) == [
+        "erren"
+    ]
+
+
 def test_a_bot_the_operator_renamed_is_not_made_again_at_the_next_start(builtin):
     """Found by its user name, a renamed bot-strong was made again with a second float of
     1,000,000 beans: two 电脑·高手 in the player list."""
