@@ -40,7 +40,8 @@ def _balance_after(entry) -> str:
 def _note(entry) -> str:
     # The site's own notes ("bot top-up", "stage stake") are stored in English: read in
     # the admin's language as on the player's profile; an operator's note is as typed.
-    return entry.note_display or None  # None: the admin's "-" for none
+    # The admin's mark for none: a list shows None as it, a read-only inline as "None".
+    return entry.note_display or admin.site.empty_value_display
 
 
 LEDGER_SHOWN = 50  # on a player's page; the whole ledger is a link away (ledger_link)

@@ -1225,3 +1225,5 @@ def test_the_sites_own_ledger_notes_are_read_in_the_admins_language(staff, clien
     assert '<td class="field-_note">电脑补豆</td>' in ledger
     page = client.get(reverse("admin:accounts_user_change", args=[bot.pk])).content.decode()
     assert "电脑补豆" in page and "bot top-up" not in page
+    # A row without a note (the bot's float) shows the admin's "-", not "None".
+    assert re.search(r'<td class="field-_note">\s*<p>-</p>', page) and "<p>None</p>" not in page
