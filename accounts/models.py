@@ -271,6 +271,19 @@ class EconomySettings(models.Model):
     def __str__(self):
         return str(_("Economy settings"))
 
+    def clean(self):
+        # As an administrator's grant (wallet.MAX_ADJUSTMENT): a typo of many digits was
+        # saved (SQLite holds it) and every sign-up or relief would have paid it.
+        from .wallet import MAX_ADJUSTMENT
+
+        errors = {
+            name: _("At most %(max)s beans.") % {"max": f"{MAX_ADJUSTMENT:,}"}
+            for name in ("signup_grant", "relief_amount")
+            if (getattr(self, name) or 0) > MAX_ADJUSTMENT
+        }
+        if errors:
+            raise ValidationError(errors)
+
     @classmethod
     def load(cls) -> "EconomySettings":
         obj, _created = cls.objects.get_or_create(pk=1)

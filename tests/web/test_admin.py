@@ -1227,3 +1227,18 @@ def test_the_sites_own_ledger_notes_are_read_in_the_admins_language(staff, clien
     assert "电脑补豆" in page and "bot top-up" not in page
     # A row without a note (the bot's float) shows the admin's "-", not "None".
     assert re.search(r'<td class="field-_note">\s*<p>-</p>', page) and "<p>None</p>" not in page
+
+
+def test_a_sign_up_grant_or_relief_beyond_an_administrators_grant_is_refused(staff, client):
+    """A typo of many digits was saved, and every sign-up or relief would have paid it."""
+    from accounts.models import EconomySettings
+
+    url = reverse("admin:accounts_economysettings_change", args=[EconomySettings.load().pk])
+    for language, said in (("en", "At most 1,000,000,000 beans."),
+                           ("zh-hans", "最多 1,000,000,000 欢乐豆。")):
+        client.cookies.load({"django_language": language})
+        response = client.post(url, {"signup_grant": "2000000000", "relief_amount": "3000"})
+        assert form_errors(response, "signup_grant") == [said]
+    assert EconomySettings.load().signup_grant == 20_000
+    done = client.post(url, {"signup_grant": "1000000000", "relief_amount": "5000"})
+    assert done.status_code == 302 and EconomySettings.load().relief_amount == 5_000
