@@ -716,6 +716,9 @@ def _finish(locked: Locked, state: GameState, called_off: bool = False) -> dict:
         "decomposition": _decomposition(score),
         "points": points.points if points else 0,
         "deltas": [points.delta(0), points.delta(1)] if points else [0, 0],
+        # the house's cut of the points (quesheng's 5%): the deltas then sum to minus it,
+        # and a table without beans must say where the winner's missing points went
+        "points_rake": points.rake if points else 0,
         "beans": None,
         "rake": 0,
     }

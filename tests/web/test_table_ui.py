@@ -350,3 +350,37 @@ def test_fan_names_are_in_the_pages_language_and_values_on_one_line(settings, cl
     for fan, _name, text, row in rows(page_of(client, table)):
         assert re.sub(r"\s+", " ", text) == f'{fan["en"]} ({fan["zh"]})', row
         assert 'class="fan-value"' in row
+
+
+def settlement_line(html: str) -> str:
+    start = html.index('class="settlement"')
+    return html[start : html.index("</p>", start)]
+
+
+def test_a_points_table_says_where_the_rake_went(settings, client_of, alice, bob):
+    """雀神 takes 5% of a win for the house in points too, where no beans are at stake (play
+    vs bot, a private room): the winner's points came out one short of the fans' total and
+    the two scores no longer summed to 0, with nothing on the card saying why. It now says
+    the rake, as a beans table does."""
+    from tests.web.tables_support import play_out
+
+    settings.MAHJONG_TEST_SEED = "history-rake"  # ends in a win of 20 fan or more
+    table = services.open_table(Ruleset.objects.get(engine_slug="quesheng"), [alice, bob])
+    hand = play_out(table)
+    rake = hand.result["points_rake"]
+    assert rake >= 1 and hand.result["beans"] is None, hand.result
+    assert sum(hand.result["deltas"]) == -rake
+    html = page_of(client_of(alice), table)
+    settlement = settlement_line(html)
+    assert f'台费：<span data-points-rake="{rake}">{rake}</span>' in settlement
+    client_of(alice).post("/accounts/language/", {"language": "en", "next": "/"})
+    settlement = settlement_line(page_of(client_of(alice), table))
+    assert f'Rake: <span data-points-rake="{rake}">{rake}</span>' in settlement
+
+
+def test_a_points_table_without_a_rake_shows_none(client_of, alice, duel):
+    from tests.web.tables_support import play_out
+
+    hand = play_out(duel)
+    assert hand.result["points_rake"] == 0
+    assert "data-points-rake" not in page_of(client_of(alice), duel)
