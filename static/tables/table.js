@@ -320,6 +320,16 @@
     mark(false);
   });
   document.addEventListener("htmx:wsOpen", function () { banner(false); mark(true); });
+  // The browser hears of a lost network before the socket does: the socket still looks
+  // open (no close comes until the connection times out, minutes on a phone), so the
+  // clock ran down to 0s and sat there with nothing saying the screen had stopped
+  // following the table. Back online, a socket still open carries on (a dead one closes,
+  // and the close above shows the banner again while it is retried).
+  window.addEventListener("offline", function () { banner(true); });
+  window.addEventListener("online", function () {
+    var table = document.querySelector(".mj-table");
+    if (table && table.hasAttribute("data-socket")) banner(false);
+  });
 })();
 
 // The heartbeat: while the table's WebSocket is open, a ping every data-heartbeat seconds

@@ -9,7 +9,7 @@ import time
 import pytest
 from playwright.sync_api import Error as PlaywrightError
 
-from tests.e2e.conftest import shot
+from tests.e2e.conftest import FAST_TIMERS, shot
 from tests.e2e.tour import sit_vs_bot
 
 pytestmark = pytest.mark.e2e
@@ -347,3 +347,28 @@ def test_a_dropped_socket_is_retried_within_seconds_however_long_it_was_down(pla
     page.wait_for_selector("#mj-offline", state="hidden", timeout=5_000)
     # and the socket is the table's again: the page follows the bot's moves
     play_to_end(page)
+
+
+def test_a_lost_network_is_said_at_once_and_the_page_follows_again_when_it_is_back(
+    player, site
+):
+    """Offline, the socket stays open to the page until the connection times out: the
+    clock ran down to 0s and sat there, no banner, nothing to say the screen had stopped
+    following the table. The browser's offline event now shows the banner at once; back
+    online, the open socket hides it and the moves made meanwhile arrive."""
+    page = player("oli")
+    sit_vs_bot(page)
+    page.wait_for_function(TURN_OR_END)
+    if ended(page):
+        pytest.skip("the hand ended before the player's turn")
+    before = version(page)
+    page.context.set_offline(True)
+    page.wait_for_selector("#mj-offline", state="visible", timeout=2_000)
+    assert page.get_attribute(".mj-table", "data-socket") == "open"  # the socket never said
+    page.wait_for_timeout(FAST_TIMERS["decision"] * 1000 + 1_000)  # the server plays for us
+    page.context.set_offline(False)
+    page.wait_for_selector("#mj-offline", state="hidden", timeout=2_000)
+    page.wait_for_function(
+        f"Number(document.querySelector('#mj-status').dataset.version) > {before}",
+        timeout=10_000,
+    )
