@@ -40,6 +40,8 @@ VERB_LABELS = {
     "chi": _("Chow"),
     "ting": _("Declare ready"),
 }
+# A win on the opponent's added kong (抢杠) says so: its tile shows nowhere else.
+ROB_LABEL = _("Rob the kong")
 # Offered but not as prompt buttons: discards are the hand's own tiles, and the 关卡
 # offers have their panel ({% stage_offer %}, in the prompt partial).
 NOT_PROMPTED = ("discard", *STAGE_OFFERS)
@@ -97,6 +99,18 @@ def _prompt(action: str) -> dict:
         "verb": verb,
         "key": VERB_KEYS.get(verb, ""),
     }
+
+
+def _prompts(v: dict) -> list[dict]:
+    """The prompt buttons. A win offered on an added kong (抢杠) names itself and shows
+    the kong's tile: the meld is still the pong and no discard is marked, so a bare
+    "Win" said neither what it would win on nor why it was offered."""
+    prompts = [_prompt(a) for a in v["legal_actions"] if a.split(" ", 1)[0] not in NOT_PROMPTED]
+    if v["phase"] == "rob" and v["rob_tile"]:
+        for p in prompts:
+            if p["verb"] == "hu":
+                p.update(label=ROB_LABEL, tiles=[v["rob_tile"]])
+    return prompts
 
 
 def latest_discarder(v: dict) -> int | None:
@@ -248,7 +262,7 @@ def context_for(
         "opp": opp,
         "own": own,
         "drawn": drawn,
-        "prompts": [_prompt(a) for a in legal if a.split(" ", 1)[0] not in NOT_PROMPTED],
+        "prompts": _prompts(v),
         "my_turn": v["turn"] == seat,
         # the server plays this turn after the short delay (托管, or a ready hand with
         # nothing to decide): the clock's seconds are not the player's to count down

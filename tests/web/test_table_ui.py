@@ -384,3 +384,29 @@ def test_a_points_table_without_a_rake_shows_none(client_of, alice, duel):
     hand = play_out(duel)
     assert hand.result["points_rake"] == 0
     assert "data-points-rake" not in page_of(client_of(alice), duel)
+
+
+def test_a_win_on_an_added_kong_names_itself_and_its_tile(client_of, duel, alice, bob):
+    """抢杠: alice adds 5m to her pong of 5m, and bob waits on it. His prompt said only
+    胡 / 过: the meld was still the pong and no discard was marked, so nothing on his
+    screen said what he would win on, or why a win was offered on alice's turn."""
+    from mahjong.engine.game import legal_actions
+
+    script(duel, dealer_hand="55m123m789m11z2347z", other_hand="5m34m666m777m444z2z",
+           draws="2z7z5m")
+    players = [alice, bob]
+    # alice lets 7z go, bob 5m (ready on 2m 5m), alice pongs it and lets 3z go, bob his
+    # drawn 7z; alice draws the last 5m and adds it to her pong
+    for seat, move in ((0, "discard 7z"), (1, "discard 5m"), (0, "pon 5m"), (0, "discard 3z"),
+                       (1, "discard 7z"), (0, "addkan 5m")):
+        hand = duel.current_hand()
+        assert move in [str(a) for a in legal_actions(hand.game(), seat)], move
+        services.act(duel, players[seat], move, hand.version)
+    assert duel.current_hand().game().phase == "rob"
+    prompt = between(page_of(client_of(bob), duel), 'id="mj-prompt"', 'id="mj-result"')
+    win = re.search(r'<button[^>]*data-verb="hu".*?</button>', prompt, re.S).group(0)
+    assert "抢杠胡" in win and 'data-face="5m"' in win and 'aria-keyshortcuts="h"' in win
+    client_of(bob).post("/accounts/language/", {"language": "en", "next": "/"})
+    prompt = between(page_of(client_of(bob), duel), 'id="mj-prompt"', 'id="mj-result"')
+    assert "Rob the kong" in prompt and ">Win<" not in prompt
+
