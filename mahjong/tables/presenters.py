@@ -264,10 +264,9 @@ def context_for(
         "drawn": drawn,
         "prompts": _prompts(v),
         "my_turn": v["turn"] == seat,
-        # the server plays this turn after the short delay (托管, or a ready hand with
-        # nothing to decide): the clock's seconds are not the player's to count down
-        "auto_turn": v["turn"] == seat and not ended
-        and (seats[seat].auto_play or (state.seat(seat).locked and is_forced(state, seat))),
+        # the server plays this turn after the short delay: the clock's seconds are
+        # nobody's decision to count down
+        "auto_turn": not ended and _server_plays(state, seats, v["turn"], seat),
         "ended": ended,
         "result": result,
         "fans": (result or {}).get("fans", []),
@@ -297,6 +296,20 @@ def context_for(
         "prefs": _prefs(seats[seat].user),
         "emotes": emotes.choices(),
     }
+
+
+def _server_plays(state: GameState, seats: list[Seat], turn: int | None, viewer: int) -> bool:
+    """Whether the server moves the seat to play after a short delay: the viewer's on 托管
+    or with a ready hand and nothing to decide; the opponent's when it is a bot or on 托管
+    (both shown at the table). A bot's second of "thinking" showed as "Bot to move 1s" in
+    red, the last seconds of a clock, at every one of its moves. Whether the opponent's
+    locked hand has a choice is not the viewer's to see: its seconds stay."""
+    if turn is None:
+        return False
+    row = seats[turn]
+    if turn != viewer:
+        return row.is_bot or row.auto_play
+    return row.auto_play or (state.seat(turn).locked and is_forced(state, turn))
 
 
 def table_urls(public_id: str) -> dict[str, str]:

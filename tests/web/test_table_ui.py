@@ -410,3 +410,23 @@ def test_a_win_on_an_added_kong_names_itself_and_its_tile(client_of, duel, alice
     prompt = between(page_of(client_of(bob), duel), 'id="mj-prompt"', 'id="mj-result"')
     assert "Rob the kong" in prompt and ">Win<" not in prompt
 
+
+
+def test_a_bots_turn_shows_no_seconds_running_out(client_of, bot_table, alice):
+    """The bot's turn has the server's short delay for a deadline: the clock read "电脑 to
+    move 1s" in red, a decision's last seconds, at every move of the bot. Its turn now
+    counts nothing down, as the player's own auto-played turns do; the player's own
+    decision keeps its seconds."""
+    script(bot_table)
+    clock = re.search(r'<div id="mj-clock"[^>]*>', page_of(client_of(alice), bot_table)).group(0)
+    assert 'data-turn="me"' in clock and "data-auto" not in clock
+    services.act(bot_table, alice, "discard 3z", bot_table.current_hand().version)
+    clock = re.search(r'<div id="mj-clock"[^>]*>', page_of(client_of(alice), bot_table)).group(0)
+    assert 'data-turn="opp"' in clock and 'data-auto="1"' in clock
+
+
+def test_a_person_opponents_decision_keeps_its_seconds(client_of, duel, alice):
+    script(duel)
+    services.act(duel, alice, "discard 3z", duel.current_hand().version)
+    clock = re.search(r'<div id="mj-clock"[^>]*>', page_of(client_of(alice), duel)).group(0)
+    assert 'data-turn="opp"' in clock and "data-auto" not in clock and "data-deadline=\"2" in clock
