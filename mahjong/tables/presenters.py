@@ -151,6 +151,13 @@ def _seat_view(seat_data: dict, row: Seat, latest_seat: int | None = None) -> di
     }
 
 
+def doubling(state: GameState, seat: int) -> int:
+    """雀神's 过胡加倍: the factor the seat's passed wins put on its fan (×2 per pass, up
+    to max_guo passes), 1 where the ruleset has none. Public: both seats see the passes."""
+    rs = state.ruleset
+    return 2 ** min(state.seat(seat).guo, rs.max_guo) if rs.guo_hu else 1
+
+
 def hint_enabled(table: Table, seats: list[Seat], seat: int) -> bool:
     """听牌提示: the room tier's setting; without a tier (play vs bot, a private room)
     it helps against a bot, and stays off between two people."""
@@ -238,6 +245,9 @@ def context_for(
         _seat_view(v["seats"][seat], seats[seat], latest),
         _seat_view(v["seats"][1 - seat], seats[1 - seat], latest),
     )
+    # the passed wins' doubling: a tag at each seat, and the result's line between the
+    # fans and a total that was their sum times it (it read as a wrong sum)
+    me["doubling"], opp["doubling"] = doubling(state, seat), doubling(state, 1 - seat)
     legal = v["legal_actions"]
     ended = v["phase"] == "ended"
     hint_on = hint_enabled(table, seats, seat)
@@ -270,6 +280,8 @@ def context_for(
         "ended": ended,
         "result": result,
         "fans": (result or {}).get("fans", []),
+        "won_doubling": doubling(state, result["winner"])
+        if result and result.get("fans") and result.get("winner") is not None else 1,
         # the winning hand's reading, block by block ("123m 55z" -> tiles per block)
         "blocks": [tiles_of(b) for b in ((result or {}).get("decomposition") or "").split()],
         "my_delta": (result or {}).get("deltas", [0, 0])[seat] if result else 0,

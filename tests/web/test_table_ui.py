@@ -430,3 +430,40 @@ def test_a_person_opponents_decision_keeps_its_seconds(client_of, duel, alice):
     services.act(duel, alice, "discard 3z", duel.current_hand().version)
     clock = re.search(r'<div id="mj-clock"[^>]*>', page_of(client_of(alice), duel)).group(0)
     assert 'data-turn="opp"' in clock and "data-auto" not in clock and "data-deadline=\"2" in clock
+
+
+def test_passed_wins_show_their_doubling_at_the_seat_and_in_the_result(client_of, alice, bob):
+    """雀神's 过胡加倍: each passed win doubles the fan. Nothing at the table showed a
+    seat's passes, and the result listed the fans with a total twice their sum."""
+    from mahjong.engine.game import legal_actions
+
+    table = services.open_table(Ruleset.objects.get(engine_slug="quesheng"), [alice, bob])
+    script(table, other_hand="444555666777z1m", rules="quesheng", draws="1z2z")
+    players = [alice, bob]
+    for seat, move in ((0, "ting 3z"), (1, "discard 1z"), (0, "guo")):
+        hand = table.current_hand()
+        assert move in [str(a) for a in legal_actions(hand.game(), seat)], move
+        services.act(table, players[seat], move, hand.version)
+    mine = between(page_of(client_of(alice), table), 'id="mj-hand"', 'class="mj-row mj-own"')
+    theirs = between(page_of(client_of(bob), table), 'id="mj-opponent"', 'class="mj-row"')
+    assert 'data-doubling="2"' in mine and "过胡加倍 ×2" in mine
+    assert 'data-doubling="2"' in theirs and "data-doubling" not in between(
+        page_of(client_of(bob), table), 'id="mj-hand"', 'class="mj-row mj-own"')
+    services.act(table, alice, "hu", table.current_hand().version)  # 2z: self-drawn
+    result = table.current_hand().result
+    assert result["winner"] == 0
+    fans = sum(f["fan"] * f["count"] for f in result["fans"])
+    assert result["total"] == 2 * fans
+    html = page_of(client_of(bob), table)
+    card = between(html, 'class="fans"', "</table>")
+    assert re.search(r'<tr data-doubling="2"><td>过胡加倍</td><td class="fan-value">× 2</td>', card)
+    client_of(bob).post("/accounts/language/", {"language": "en", "next": "/"})
+    card = between(page_of(client_of(bob), table), 'class="fans"', "</table>")
+    assert "Passed wins (过胡加倍)" in card
+
+
+def test_no_doubling_is_shown_without_a_passed_win(client_of, duel, alice):
+    from tests.web.tables_support import play_out
+
+    play_out(duel)
+    assert "data-doubling" not in page_of(client_of(alice), duel)
