@@ -28,6 +28,7 @@ from mahjong.engine.tiles import format_tile, parse_tiles
 from mahjong.engine.views import HIDDEN_KONG, view
 
 from . import broadcast, compiled, watchers
+from .presenters import doubling
 from .models import Hand, Seat, Table
 
 _RENDERING = threading.Lock()
@@ -102,9 +103,11 @@ def _seat(data: dict, row: Seat, wild: str | None) -> dict:
 def context_for(table: Table, hand: Hand | None = None) -> dict:
     hand = hand or table.current_hand()
     rows = compiled.seats(table.pk)
-    v = view(hand.game(), None)
+    state = hand.game()
+    v = view(state, None)
     ended = v["phase"] == "ended"
-    seats = [_seat(v["seats"][i], rows[i], v["wild"]) for i in (0, 1)]
+    seats = [_seat(v["seats"][i], rows[i], v["wild"]) | {"doubling": doubling(state, i)}
+             for i in (0, 1)]
     result = hand.result if ended else None
     scores = list(v["session"]["scores"])
     if result:  # as the next hand will start them, like the players' panel
@@ -122,6 +125,9 @@ def context_for(table: Table, hand: Hand | None = None) -> dict:
         "closed": table.status == Table.Status.FINISHED,
         "result": result,
         "winner": seats[result["winner"]] if result and result.get("winner") is not None else None,
+        # 过胡加倍: the factor between the fans' sum and the total
+        "won_doubling": seats[result["winner"]]["doubling"]
+        if result and result.get("fans") and result.get("winner") is not None else 1,
         "escaper": seats[result["escaper"]] if (result or {}).get("escaper") is not None else None,
         "loser": seats[result["loser"]] if (result or {}).get("loser") is not None else None,
         # the winning hand block by block, drawn as tiles (not the engine's "567m 66z")

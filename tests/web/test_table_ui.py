@@ -6,6 +6,7 @@ import re
 
 import pytest
 from django.test import Client
+from django.urls import reverse
 from django.utils import translation
 
 from accounts.models import User
@@ -432,7 +433,8 @@ def test_a_person_opponents_decision_keeps_its_seconds(client_of, duel, alice):
     assert 'data-turn="opp"' in clock and "data-auto" not in clock and "data-deadline=\"2" in clock
 
 
-def test_passed_wins_show_their_doubling_at_the_seat_and_in_the_result(client_of, alice, bob):
+def test_passed_wins_show_their_doubling_at_the_seat_and_in_the_result(client_of, alice, bob,
+                                                                      outsider):
     """雀神's 过胡加倍: each passed win doubles the fan. Nothing at the table showed a
     seat's passes, and the result listed the fans with a total twice their sum."""
     from mahjong.engine.game import legal_actions
@@ -449,6 +451,8 @@ def test_passed_wins_show_their_doubling_at_the_seat_and_in_the_result(client_of
     assert 'data-doubling="2"' in mine and "过胡加倍 ×2" in mine
     assert 'data-doubling="2"' in theirs and "data-doubling" not in between(
         page_of(client_of(bob), table), 'id="mj-hand"', 'class="mj-row mj-own"')
+    watch = reverse("tables:watch", args=[table.public_id])
+    assert "过胡加倍 ×2" in client_of(outsider).get(watch).content.decode()  # spectators too
     services.act(table, alice, "hu", table.current_hand().version)  # 2z: self-drawn
     result = table.current_hand().result
     assert result["winner"] == 0
@@ -457,6 +461,9 @@ def test_passed_wins_show_their_doubling_at_the_seat_and_in_the_result(client_of
     html = page_of(client_of(bob), table)
     card = between(html, 'class="fans"', "</table>")
     assert re.search(r'<tr data-doubling="2"><td>过胡加倍</td><td class="fan-value">× 2</td>', card)
+    watched = client_of(outsider).get(watch).content.decode()
+    assert re.search(r'<tr data-doubling="2"><td>过胡加倍</td><td class="fan-value">× 2</td>',
+                     watched)
     client_of(bob).post("/accounts/language/", {"language": "en", "next": "/"})
     card = between(page_of(client_of(bob), table), 'class="fans"', "</table>")
     assert "Passed wins (过胡加倍)" in card
