@@ -17,6 +17,7 @@ from django.utils.translation import gettext_lazy as _
 
 from mahjong.engine import analysis
 from mahjong.engine.game import is_forced
+from mahjong.engine.session import base_points
 from mahjong.engine.stage_offers import VERBS as STAGE_OFFERS
 from mahjong.engine.state import GameState
 from mahjong.engine.tiles import format_tile, max_copies
@@ -158,6 +159,16 @@ def doubling(state: GameState, seat: int) -> int:
     return 2 ** min(state.seat(seat).guo, rs.max_guo) if rs.guo_hu else 1
 
 
+def hand_base(table: Table, state: GameState) -> int | None:
+    """温州's progressive base (进阶分, RULES.md 9.5): the hand's B, rising with the dealer's
+    wins, that a win's fan is paid at. Nothing showed it: a 1-fan win paid 10 in one hand
+    and 40 a few hands later. None for a ruleset with one level."""
+    rs = state.ruleset
+    if len(rs.base_levels) < 2:
+        return None
+    return table.base_points * base_points(rs, state.session)
+
+
 def hint_enabled(table: Table, seats: list[Seat], seat: int) -> bool:
     """听牌提示: the room tier's setting; without a tier (play vs bot, a private room)
     it helps against a bot, and stays off between two people."""
@@ -296,6 +307,7 @@ def context_for(
         "deadline": hand.deadline.isoformat() if hand.deadline and not ended else "",
         "notice": notice,
         "haidi_shown": tiles_of(v["haidi"]["shown"]),
+        "hand_base": hand_base(table, state),
         "ws_url": f"/ws/tables/{table.public_id}/",
         "heartbeat": presence.HEARTBEAT,
         **table_urls(table.public_id),

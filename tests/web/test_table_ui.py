@@ -474,3 +474,19 @@ def test_no_doubling_is_shown_without_a_passed_win(client_of, duel, alice):
 
     play_out(duel)
     assert "data-doubling" not in page_of(client_of(alice), duel)
+
+
+def test_the_wenzhou_base_is_shown_as_it_rises(client_of, alice, bob, duel):
+    """温州's 进阶分 (RULES.md 9.5): the hand's B rises 10, 20, 30, 40 with the dealer's
+    wins, and a win pays fan × B. Nothing at the table showed it: a 1-fan win paid 10 in
+    one hand and 40 a few hands later."""
+    table = services.open_table(Ruleset.objects.get(engine_slug="wenzhou"), [alice, bob])
+    html = page_of(client_of(alice), table)
+    assert re.search(r'data-testid="hand-base">进阶分 <b>10</b>', html)
+    hand = table.current_hand()
+    hand.state["session"]["level"] = 2  # the dealer's third hand after two wins
+    hand.save(update_fields=["state"])
+    client_of(alice).post("/accounts/language/", {"language": "en", "next": "/"})
+    assert re.search(r'data-testid="hand-base">Base \(进阶分\) <b>30</b>',
+                     page_of(client_of(alice), table))
+    assert 'data-testid="hand-base"' not in page_of(client_of(alice), duel)  # one level
