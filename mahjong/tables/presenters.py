@@ -308,6 +308,8 @@ def context_for(
         "notice": notice,
         "haidi_shown": tiles_of(v["haidi"]["shown"]),
         "hand_base": hand_base(table, state),
+        # the most tiles the own row holds (13 + the drawn one; 温州 16 + 1): its tiles' size
+        "hand_slots": state.ruleset.hand_size + 1,
         "ws_url": f"/ws/tables/{table.public_id}/",
         "heartbeat": presence.HEARTBEAT,
         **table_urls(table.public_id),

@@ -322,3 +322,24 @@ def page_send(page, emote: str, status: int = 200) -> None:
     with page.expect_response(lambda r: r.url.endswith("/emote/")) as reply:
         page.click(f'[data-emote-id="{emote}"]')
     assert reply.value.status == status
+
+
+def test_a_wenzhou_hand_of_17_fits_a_phone(browser, site, site_database):
+    """温州 deals 16 (the dealer 17): the row was sized for 14 tiles, so on a 390px phone
+    its last three, the drawn tile among them, ran off the screen (the page scrolled
+    sideways by 64px). Every tile now fits, as a 14-tile hand does."""
+    with new_player_page(browser, site, site_database, "wen") as (page, _name):
+        page.select_option("[data-testid=bot-level]", "random")
+        page.select_option("[data-testid=bot-ruleset]", "wenzhou")
+        page.click("[data-testid=play-bot]")
+        page.wait_for_url(re.compile(r"/tables/\w+/$"))
+        page.wait_for_selector("#mj-hand [data-tile]")
+        page.wait_for_function(
+            "!!document.querySelector('#mj-hand [data-drawn]')"
+            " || document.querySelectorAll('#mj-hand .mj-own .tile').length >= 17",
+            timeout=40_000,  # a non-dealer may be offered a claim first (15s to decide)
+        )
+        m = page.evaluate(MEASURE_HAND)
+        assert len(m["tiles"]) == 17, m["tiles"]
+        assert overflow(m) == [], overflow(m)
+        assert min(m["widths"]) >= 20
