@@ -132,6 +132,8 @@ def replay(request, table_id, number):
         "players": [s.user for s in seats],
         **replays.step_context(steps, index),
     }
+    names = [s.user.display_name for s in seats]
+    context["ending"] = replays.ending(context["outcome"], steps[index].action, names)
     # Back past htmx's history cache asks again with HX-History-Restore-Request: the answer
     # replaces the body, so it is the whole page
     if request.htmx and not request.htmx.history_restore_request:

@@ -144,6 +144,26 @@ def step_context(steps: list[Step], index: int) -> dict:
     }
 
 
+def ending(outcome: dict | None, action: str, names: list[str]) -> str:
+    """How the hand ended, said at its last step. A win, an escape and the operator's close
+    name themselves in the move line; a drawn hand's last move is a discard or a pass, so
+    the board never said the hand was drawn (流局)."""
+    if not outcome or action == CALL_OFF:  # the move line says it was called off
+        return ""
+    kind = outcome["kind"]
+    if kind == "draw":
+        return gettext("Draw (流局): the wall is used up and nobody won.")
+    if kind == "escape":
+        return gettext("%(name)s escaped (逃跑).") % {"name": names[outcome["escaper"]]}
+    named = {"name": names[outcome["winner"]]}
+    if kind == "self_draw":
+        return gettext("%(name)s won, self-drawn (自摸).") % named
+    named["loser"] = names[outcome["loser"]]
+    if outcome.get("robbed_kong"):
+        return gettext("%(name)s won by robbing %(loser)s's kong (抢杠).") % named
+    return gettext("%(name)s won on %(loser)s's discard (点炮).") % named
+
+
 def _meld(text: str) -> dict:
     verb, _, tiles = text.partition(" ")
     return {"label": VERB_LABELS.get(verb, verb), "tiles": tiles_of(tiles.replace(" ", ""))}

@@ -437,3 +437,46 @@ def test_the_replay_page_rings_the_discard_in_its_river(client, bot_table):
         for seat, river in re.findall(rivers, page, flags=re.S)
     }
     assert ringed_tiles == {first.seat: [first.action.split()[1]], 1 - first.seat: []}
+
+
+@pytest.mark.parametrize("outcome,action,said", [
+    ({"kind": "draw"}, "discard 4m", "Draw (流局): the wall is used up and nobody won."),
+    ({"kind": "draw"}, "pass", "Draw (流局): the wall is used up and nobody won."),
+    ({"kind": "self_draw", "winner": 1}, "hu", "Ben won, self-drawn (自摸)."),
+    ({"kind": "discard_win", "winner": 0, "loser": 1}, "hu",
+     "Ann won on Ben's discard (点炮)."),
+    ({"kind": "discard_win", "winner": 1, "loser": 0, "robbed_kong": True}, "hu",
+     "Ben won by robbing Ann's kong (抢杠)."),
+    ({"kind": "escape", "escaper": 0}, "escape", "Ann escaped (逃跑)."),
+    ({"kind": "draw"}, "call_off", ""),  # the move line says the operator called it off
+    (None, "discard 4m", ""),  # not the last step
+])
+def test_the_last_step_says_how_the_hand_ended(outcome, action, said):
+    from django.utils import translation
+
+    with translation.override("en"):
+        assert replays.ending(outcome, action, ["Ann", "Ben"]) == said
+
+
+@pytest.mark.django_db
+def test_a_drawn_hands_replay_ends_saying_it_was_drawn(client, alice, settings):
+    """A drawn hand's last move is a discard (or a pass): its last step read "alice:
+    Discard 4m · 0 tiles in the wall · The hand is over.", nowhere saying 流局."""
+    from accounts.models import User
+    from lobby.models import Ruleset
+    from mahjong.tables import services
+
+    settings.MAHJONG_TEST_SEED = "haidi-29"  # timeouts end this wall drawn
+    bot = User.objects.filter(kind=User.Kind.BOT).order_by("pk").first()
+    table = services.open_table(Ruleset.objects.get(slug="classic"), [alice, bot],
+                                bot_level="random")
+    hand = play_out(table)
+    assert hand.result["kind"] == "draw", "the scripted seed no longer ends drawn"
+    end = {"step": 10_000}
+    page = client.get(replay_url(hand), end).content.decode()
+    assert "流局：牌墙已摸完，无人胡牌。" in page.split('class="replay-end"')[1]
+    client.cookies.load({"django_language": "en"})
+    page = client.get(replay_url(hand), end).content.decode()
+    assert "Draw (流局): the wall is used up and nobody won." in page
+    middle = client.get(replay_url(hand), {"step": 1}).content.decode()
+    assert 'data-testid="replay-ending"' not in middle
