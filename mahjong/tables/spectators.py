@@ -100,6 +100,16 @@ def _seat(data: dict, row: Seat, wild: str | None) -> dict:
     }
 
 
+def _stage_run(table: Table, state):
+    """关卡: the climb's score against the stage's pass score, as the player's top bar shows
+    it; the session's points (the stakes lost) mean nothing there."""
+    if not state.session.stage:
+        return None
+    from mahjong.stages.services import run_at  # stages builds on tables
+
+    return run_at(table)
+
+
 def context_for(table: Table, hand: Hand | None = None) -> dict:
     hand = hand or table.current_hand()
     rows = compiled.seats(table.pk)
@@ -133,6 +143,7 @@ def context_for(table: Table, hand: Hand | None = None) -> dict:
         # the winning hand block by block, drawn as tiles (not the engine's "567m 66z")
         "blocks": [_tiles(b) for b in ((result or {}).get("decomposition") or "").split()],
         "seed": v.get("seed", ""),
+        "stage_run": _stage_run(table, state),
         "deadline": hand.deadline.isoformat() if hand.deadline and not ended else "",
         "haidi_shown": _tiles(v["haidi"]["shown"]),
         "ws_url": f"/ws/tables/{table.public_id}/watch/",

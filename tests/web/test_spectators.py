@@ -365,3 +365,29 @@ def test_a_bot_is_badged_once_on_the_watch_page(bot_table, outsider, client_of):
     html = client_of(outsider).get(reverse("tables:watch", args=[bot_table.public_id]))
     names = re.findall(r'<div class="mj-name">(.*?)</div>', html.content.decode(), flags=re.S)
     assert len(names) == 2 and [n.count("🤖") for n in names].count(1) == 1, names
+
+
+def test_a_stage_tables_spectator_sees_the_climb_not_the_session_points(
+    alice, outsider, client_of
+):
+    """关卡: the watch page read "Alice -600 · 🤖 电脑·高手 0", the stakes lost as session
+    points, while the player's own bar read "Stage 2: your score 2,400, 10,000 to pass."
+    (session points mean nothing there). The spectator now reads the climb too."""
+    from mahjong.stages import services as stages
+
+    table = stages.play(alice)  # stage 1: 1,500 less the stake placed
+    url = reverse("tables:watch", args=[table.public_id])
+    html = client_of(outsider).get(url).content.decode()
+    bar = html.split('data-testid="stage-score">', 1)[1].split("</span>", 1)[0]
+    assert bar == "第 1 关：Alice 的分数 1,200，过关需 4,000。"
+    english = client_of(outsider)
+    english.cookies.load({"django_language": "en"})
+    html = english.get(url).content.decode()
+    assert "Stage 1: Alice's score 1,200, 4,000 to pass." in html
+    assert "Alice <b>0</b>" not in html
+
+
+def test_a_duels_spectator_sees_both_players_points(duel, outsider, client_of):
+    html = client_of(outsider).get(reverse("tables:watch", args=[duel.public_id])).content
+    assert "Alice <b>0</b> · Bob <b>0</b>" in html.decode()
+    assert b'data-testid="stage-score"' not in html
