@@ -184,3 +184,35 @@ def test_a_longest_name_fits_the_replay_and_the_hand_page_on_a_phone(browser, si
                     assert problems(m) == [], url
             finally:
                 context.close()
+
+
+FOCUSED = "document.activeElement && document.activeElement.id"
+
+
+def test_the_focus_stays_on_the_step_button_a_keyboard_user_pressed(
+    browser, site, finished_hand
+):
+    """Tab to Next, Enter: the board is swapped and the focus fell to the page's body, so
+    the next Tab went to the skip link at the top and a keyboard or screen reader user
+    tabbed through the header for every step. It now stays on Next, and at the end on the
+    dimmed Next (not in the Tab order)."""
+    _history, path, last = finished_hand
+    context = browser.new_context(locale="zh-CN", viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    try:
+        page.goto(f"{site}{path}?step={last - 2}")
+        page.wait_for_load_state("domcontentloaded")
+        page.focus("#replay-next")
+        for step in (last - 1, last):
+            page.keyboard.press("Enter")
+            wait_for_step(page, step)
+            page.wait_for_function(f"{FOCUSED} === 'replay-next'")
+        assert page.get_attribute("#replay-next", "aria-disabled") == "true"
+        page.keyboard.press("Shift+Tab")  # back to the step before, from where the focus is
+        assert page.evaluate(FOCUSED) == "replay-prev"
+        page.keyboard.press("Enter")
+        wait_for_step(page, last - 1)
+        page.wait_for_function(f"{FOCUSED} === 'replay-prev'")
+    finally:
+        context.close()

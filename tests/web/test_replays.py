@@ -480,3 +480,4 @@ def test_a_drawn_hands_replay_ends_saying_it_was_drawn(client, alice, settings):
     assert "Draw (流局): the wall is used up and nobody won." in page
     middle = client.get(replay_url(hand), {"step": 1}).content.decode()
     assert 'data-testid="replay-ending"' not in middle
+    assert "{#" not in middle and "Stable ids" not in middle  # no template comment shown
