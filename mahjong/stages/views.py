@@ -99,6 +99,17 @@ def restart(request):
     return _act_on_run(request, services.restart)
 
 
+def _check_size(kind: str, chosen: list) -> None:
+    """游戏中换牌 gives back exactly three tiles: said here in the page's language (the
+    engine's refusal, "swap gives back exactly 3 tiles, not 2", is English and notation)."""
+    size = CHOICES[kind]
+    if size is not None and len(chosen) != size:
+        raise tables.IllegalMove(
+            _("Choose exactly %(size)s tiles to give back: you chose %(n)s. Nothing was done.")
+            % {"size": size, "n": len(chosen)}
+        )
+
+
 @login_required
 @require_POST
 def offer(request, public_id):
@@ -119,6 +130,7 @@ def offer(request, public_id):
             chosen = []
         if not chosen:
             raise tables.IllegalMove(_("Choose the tiles first."))
+        _check_size(kind, chosen)
         action = f"{kind} {format_tiles(sorted(chosen))}"
         tables.act(table, request.user, action, request.POST.get("version", ""))
     except tables.TableError as exc:

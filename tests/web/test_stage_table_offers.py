@@ -98,3 +98,30 @@ def test_a_forged_tile_in_the_offer_form_is_refused_not_a_500(alice, client_of, 
     assert 'class="flash error"' in response.content.decode()
     hand.refresh_from_db()
     assert hand.version == table.current_hand().version and hand.game().phase == "exchange"
+
+
+@pytest.mark.parametrize("count", [2, 4])
+def test_a_swap_of_the_wrong_number_of_tiles_is_refused_in_the_pages_language(
+    alice, client_of, htmx, count
+):
+    """The swap panel's check boxes allow any number: two chosen read "swap gives back
+    exactly 3 tiles, not 2", the engine's English and notation, on a Chinese page."""
+    table = stage_table(alice, 3, p_cuo=0.0, p_swap=1.0)
+    state = until_offer(table, "swap")
+    hand = table.current_hand()
+    give = [format_tile(t) for t in sorted(state.seat(0).hand)[:count]]
+    response = client_of(alice).post(reverse("stages:offer", args=[table.public_id]),
+                                     {"kind": "swap", "tile": give, "version": hand.version},
+                                     headers=htmx())
+    html = response.content.decode()
+    assert f"请正好选择 3 张牌交回：你选了 {count} 张，本次操作未执行。" in html
+    assert "gives back" not in html
+    hand.refresh_from_db()
+    assert hand.version == table.current_hand().version
+    assert table.current_hand().game().stage.offer == "swap"  # still open, nothing moved
+    english = client_of(alice)
+    english.cookies.load({"django_language": "en"})
+    html = english.post(reverse("stages:offer", args=[table.public_id]),
+                        {"kind": "swap", "tile": give, "version": hand.version},
+                        headers=htmx()).content.decode()
+    assert f"Choose exactly 3 tiles to give back: you chose {count}. Nothing was done." in html
