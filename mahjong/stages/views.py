@@ -12,6 +12,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
+from mahjong.engine import stage_run
 from mahjong.engine.errors import EngineError
 from mahjong.engine.stage import FEATURE_NAMES, STAGES
 from mahjong.engine.stage_offers import CHOICES
@@ -58,8 +59,16 @@ def home(request):
             "stages": stages,
             "table": table,
             "stake_beans": run.level.stake * StageSettings.load().beans_per_point,
+            "streak": _live_streak(run),
         },
     )
+
+
+def _live_streak(run) -> int:
+    """The dealer streak (三连庄) still to be built on: a cleared, completed or failed stage
+    goes on from a fresh start (stage_run.start), its streak 0, so "your next dealer win
+    scores double" would be a promise the next hand does not keep."""
+    return run.streak if run.status in (stage_run.READY, stage_run.IN_HAND) else 0
 
 
 def _act_on_run(request, step):

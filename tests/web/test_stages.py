@@ -61,6 +61,24 @@ def test_the_stage_screen_shows_stage_pass_score_stake_and_features(alice, clien
     assert "起始换牌、五张海底摸牌" in html  # a stage's features, joined as Chinese joins a list
 
 
+@pytest.mark.parametrize("status", ["cleared", "failed"])
+def test_a_finished_attempt_promises_no_streak_bonus(alice, client_of, status):
+    """Two dealer wins in a row, then the stage cleared (or failed): the screen still read
+    "Three in a row (三连庄): your next dealer win scores double", but the next stage (or
+    the retry) starts from a fresh run, its streak 0."""
+    promise = "三连庄：下一次坐庄胡牌得分翻倍"
+    set_run(alice, stage=1, score=4_200 if status == "cleared" else 0, status=status, streak=2)
+    html = client_of(alice).get(reverse("stages:home")).content.decode()
+    assert 'data-testid="stage-streak"' not in html and promise not in html
+    set_run(alice, stage=1, score=1_500, status="ready", streak=2)
+    html = client_of(alice).get(reverse("stages:home")).content.decode()
+    assert promise in html
+    step = "advance" if status == "cleared" else "retry"
+    set_run(alice, stage=1, score=4_200 if status == "cleared" else 0, status=status, streak=2)
+    client_of(alice).post(reverse(f"stages:{step}"))
+    assert run_of(alice).streak == 0  # what the promise would have been broken by
+
+
 def test_the_stage_table_in_english_names_and_joins_the_features_in_english(alice, client_of):
     client = client_of(alice)
     client.cookies.load({"django_language": "en"})
