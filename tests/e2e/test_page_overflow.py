@@ -294,3 +294,28 @@ def test_the_tables_leave_control_is_a_tap_target(browser, site, site_database, 
         print(f"\nLeave [{language}]: {box}")
         assert page.evaluate("document.documentElement.lang") == language
         assert box["height"] >= 24 and box["width"] >= 24, box
+
+
+@pytest.mark.parametrize("width", PHONES)
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_live_tables_list_fits_a_phone(browser, site, site_database, language, width):
+    """Five columns (the players, the rules, the room, how many watch, Watch) made the page
+    399px wide at 390px in English with a bot at the table; with a 24-character name
+    wider still. Each row is a card on a phone, Watch on screen."""
+    from tests.e2e.tour import site_shell
+
+    with new_player_on_a_phone(browser, site, site_database, language, width) as (page, name):
+        site_shell(site_database, f"from accounts.models import User; User.objects.filter("
+                                  f"username={name!r}).update(nickname={'W' * 24!r})")
+        sit_vs_bot(page)  # a table being played: on the live list
+        page.goto(f"{site}/tables/live/")
+        row = page.locator("[data-testid=live-tables] tr[data-table]").first
+        row.wait_for()
+        shot(page, f"live-{language}-{width}")
+        m = measure(page, table="[data-testid=live-tables]")
+        assert m["lang"] == language
+        assert problems(m) == []
+        assert page.evaluate(CARDS_OVERFLOW) == []
+        watch = row.locator("a.button").bounding_box()
+        assert watch["x"] >= 0 and watch["x"] + watch["width"] <= width
+        assert row.locator("[data-testid=watching]").inner_text().strip() == "0"

@@ -125,6 +125,6 @@ def test_the_live_list_counts_each_tables_fresh_spectators(
         watchers.arrived(duel, user, tab)
     watchers.arrived(bot_table, outsider, "asleep", now=long_ago)
     html = client_of(outsider).get("/tables/live/").content.decode()
-    row = r'<tr data-table="(\w+)">.*?data-testid="watching">(\d+)<'
+    row = r'<tr data-table="(\w+)"[^>]*>.*?data-testid="watching"[^>]*>(\d+)<'
     watching = dict(re.findall(row, html, re.S))
     assert watching == {duel.public_id: "2", bot_table.public_id: "0"}
