@@ -133,7 +133,9 @@ def replay(request, table_id, number):
         **replays.step_context(steps, index),
     }
     names = [s.user.display_name for s in seats]
-    context["ending"] = replays.ending(context["outcome"], steps[index].action, names)
+    step = steps[index]
+    context["ending"] = replays.ending(context["outcome"], step.action, names,
+                                      stage=bool(step.state.session.stage))
     # Back past htmx's history cache asks again with HX-History-Restore-Request: the answer
     # replaces the body, so it is the whole page
     if request.htmx and not request.htmx.history_restore_request:

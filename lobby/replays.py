@@ -144,7 +144,7 @@ def step_context(steps: list[Step], index: int) -> dict:
     }
 
 
-def ending(outcome: dict | None, action: str, names: list[str]) -> str:
+def ending(outcome: dict | None, action: str, names: list[str], stage: bool = False) -> str:
     """How the hand ended, said at its last step. A win, an escape and the operator's close
     name themselves in the move line; a drawn hand's last move is a discard or a pass, so
     the board never said the hand was drawn (流局)."""
@@ -153,6 +153,9 @@ def ending(outcome: dict | None, action: str, names: list[str]) -> str:
     kind = outcome["kind"]
     if kind == "draw":
         return gettext("Draw (流局): the wall is used up and nobody won.")
+    if kind == "escape" and stage:  # 关卡 has no escape (RULES.md 5.1): the stake is lost
+        return gettext("%(name)s left the hand: its stake is lost.") % {
+            "name": names[outcome["escaper"]]}
     if kind == "escape":
         return gettext("%(name)s escaped (逃跑).") % {"name": names[outcome["escaper"]]}
     named = {"name": names[outcome["winner"]]}

@@ -458,6 +458,19 @@ def test_the_last_step_says_how_the_hand_ended(outcome, action, said):
         assert replays.ending(outcome, action, ["Ann", "Ben"]) == said
 
 
+def test_a_stage_hand_left_is_no_escape_at_its_end():
+    """关卡 has no escape (RULES.md 5.1): leaving loses the stake, as the table says."""
+    from django.utils import translation
+
+    left = {"kind": "escape", "escaper": 0}
+    with translation.override("en"):
+        said = replays.ending(left, "escape", ["Ann", "Bot"], stage=True)
+    assert said == "Ann left the hand: its stake is lost."
+    with translation.override("zh-hans"):
+        said = replays.ending(left, "escape", ["Ann", "Bot"], stage=True)
+    assert said == "Ann 中途离开，本局押分已输掉。"
+
+
 @pytest.mark.django_db
 def test_a_drawn_hands_replay_ends_saying_it_was_drawn(client, alice, settings):
     """A drawn hand's last move is a discard (or a pass): its last step read "alice:
