@@ -319,3 +319,30 @@ def test_the_live_tables_list_fits_a_phone(browser, site, site_database, languag
         watch = row.locator("a.button").bounding_box()
         assert watch["x"] >= 0 and watch["x"] + watch["width"] <= width
         assert row.locator("[data-testid=watching]").inner_text().strip() == "0"
+
+
+@pytest.mark.parametrize("width", PHONES)
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_longest_name_on_the_watch_page_fits_a_phone(
+    browser, site, site_database, language, width
+):
+    """A spectator of a table whose player is named 24 Ws: the seat's name, the clock
+    ("WWW… to move") and the stage line did not break, and the page was 412px wide at
+    360px (the seat's tiles wrapping past the felt's edge)."""
+    from tests.e2e.tour import site_shell
+
+    with new_player_on_a_phone(browser, site, site_database, language, width) as (page, name):
+        site_shell(site_database, f"from accounts.models import User; User.objects.filter("
+                                  f"username={name!r}).update(nickname={'W' * 24!r})")
+        sit_vs_bot(page)
+        table = page.url.rstrip("/").rsplit("/", 1)[1]
+        with new_player_on_a_phone(browser, site, site_database, language, width) as (
+            watcher, _name
+        ):
+            watcher.goto(f"{site}/tables/{table}/watch/")
+            watcher.wait_for_selector("#mj-watch-seats [data-tile]")
+            assert "W" * 24 in watcher.inner_text("#mj-watch-seats").replace("\n", "")
+            shot(watcher, f"watch-long-name-{language}-{width}")
+            m = measure(watcher)
+            assert m["lang"] == language
+            assert problems(m) == []
