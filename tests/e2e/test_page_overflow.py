@@ -346,3 +346,34 @@ def test_a_longest_name_on_the_watch_page_fits_a_phone(
             m = measure(watcher)
             assert m["lang"] == language
             assert problems(m) == []
+
+
+MATCH_OF_LONG_NAMES = (
+    "from accounts.models import User; from lobby import rooms; from lobby.models import Ruleset; "
+    "host = User.objects.get(username={name!r}); "
+    "guest = User.objects.create_user({name!r} + 'g', nickname='M' * 24); "
+    "room = rooms.create(host, Ruleset.objects.get(slug='classic'), 1); "
+    "print(rooms.join(room, guest).public_id)"
+)
+
+
+@pytest.mark.parametrize("width", PHONES)
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_match_page_of_two_longest_names_fits_a_phone(
+    browser, site, site_database, language, width
+):
+    """Match found! with both players named 24 letters (no space): the names did not break
+    and the page was 392px wide at 360px."""
+    from tests.e2e.tour import site_shell
+
+    with new_player_on_a_phone(browser, site, site_database, language, width) as (page, name):
+        site_shell(site_database, f"from accounts.models import User; User.objects.filter("
+                                  f"username={name!r}).update(nickname={'W' * 24!r})")
+        match = site_shell(site_database, MATCH_OF_LONG_NAMES.format(name=name)).split()[-1]
+        page.goto(f"{site}/matches/{match}/")
+        page.wait_for_selector(".versus")
+        shot(page, f"match-long-names-{language}-{width}")
+        m = measure(page)
+        assert m["lang"] == language
+        assert problems(m) == []
+        assert page.evaluate(CARDS_OVERFLOW) == []
