@@ -377,3 +377,32 @@ def test_the_match_page_of_two_longest_names_fits_a_phone(
         assert m["lang"] == language
         assert problems(m) == []
         assert page.evaluate(CARDS_OVERFLOW) == []
+
+
+@pytest.mark.parametrize("width", PHONES)
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_private_room_of_a_longest_named_host_fits_a_phone(
+    browser, site, site_database, language, width
+):
+    """'Host: WWW…' (24 letters, no space) did not break: the room's page was 421px wide at
+    360px, for the host and for the friend who opens the shared link."""
+    from tests.e2e.tour import site_shell
+
+    with new_player_on_a_phone(browser, site, site_database, language, width) as (page, name):
+        site_shell(site_database, f"from accounts.models import User; User.objects.filter("
+                                  f"username={name!r}).update(nickname={'W' * 24!r})")
+        page.goto(f"{site}/rooms/new/")
+        page.click("form button.primary")
+        page.wait_for_url(re.compile(r"/rooms/\w+/$"))
+        pages = {"host": measure(page)}
+        friend = browser.new_context(locale=LANGUAGES[language],
+                                     viewport={"width": width, "height": PHONES[width]})
+        try:
+            link = friend.new_page()
+            link.goto(page.url)
+            shot(link, f"room-long-host-{language}-{width}")
+            pages["link"] = measure(link)
+        finally:
+            friend.close()
+        assert {m["lang"] for m in pages.values()} == {language}
+        assert {where: problems(m) for where, m in pages.items() if problems(m)} == {}
