@@ -406,3 +406,36 @@ def test_a_private_room_of_a_longest_named_host_fits_a_phone(
             friend.close()
         assert {m["lang"] for m in pages.values()} == {language}
         assert {where: problems(m) for where, m in pages.items() if problems(m)} == {}
+
+
+LONG_NAMED_OPPONENT_LEFT = (
+    "from accounts.models import User; from lobby.models import RoomTier; "
+    "from mahjong.tables import services; "
+    "me = User.objects.get(username={name!r}); "
+    "them = User.objects.create_user({name!r} + 'o', nickname='M' * 24); "
+    "tier = RoomTier.objects.get(slug='novice'); "
+    "table = services.open_table(tier.ruleset, [me, them], tier=tier, "
+    "beans_per_point=tier.beans_per_point); "
+    "services.leave(table, them); print(table.public_id)"
+)
+
+
+@pytest.mark.parametrize("width", PHONES)
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_result_of_a_longest_named_opponent_leaving_fits_a_phone(
+    browser, site, site_database, language, width
+):
+    """The opponent, named 24 letters (no space), left mid-hand: the result's note 'MMM…
+    left the table.' did not break, and the table was 468px wide on a 360px phone."""
+    from tests.e2e.tour import site_shell
+
+    with new_player_on_a_phone(browser, site, site_database, language, width) as (page, name):
+        table = site_shell(site_database,
+                           LONG_NAMED_OPPONENT_LEFT.format(name=name)).split()[-1]
+        page.goto(f"{site}/tables/{table}/")
+        page.wait_for_selector("#mj-result [data-outcome=escape]")
+        assert "M" * 24 in page.inner_text("#mj-result .flash").replace("\n", "")
+        shot(page, f"table-opponent-left-{language}-{width}")
+        m = measure(page)
+        assert m["lang"] == language
+        assert problems(m) == []
