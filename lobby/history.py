@@ -20,6 +20,7 @@ from mahjong.tables.presenters import VERB_LABELS, tiles_of
 
 WON, LOST, DRAWN, CALLED_OFF = "won", "lost", "drawn", "called_off"
 RESULTS = (WON, LOST, DRAWN, CALLED_OFF)
+LEFT = "left"  # the ending of a stage hand the player left (ending_kind)
 NO_ROOM = "none"  # the tier filter's value for private rooms and games against a bot
 
 
@@ -99,11 +100,18 @@ def _row(hand: Hand, user, beans: int | None) -> dict:
         "table": hand.table,
         "opponent": opponent.user,
         "outcome": outcome_for(result, me.index),
-        "kind": result.get("kind", ""),
+        "kind": ending_kind(result),
         "fan": result.get("total", 0),
         "points": (result.get("deltas") or [0, 0])[me.index],
         "beans": beans,
     }
+
+
+def ending_kind(result: dict) -> str:
+    """How the hand ended, for its tag: a stage hand the player left is no escape (stage
+    mode has none, RULES.md 5.1: the stake is lost), as the stage table says."""
+    kind = result.get("kind", "")
+    return LEFT if kind == "escape" and result.get("stage") else kind
 
 
 def outcome_for(result: dict, seat: int) -> str:

@@ -90,6 +90,7 @@ def hand(request, table_id, number):
             "hand": record,
             "table": record.table,
             "result": record.result or {},
+            "kind": history.ending_kind(record.result or {}),
             "decomposition": [tiles_of(b) for b in history.decomposition(record)],
             "seats": history.seat_records(record),
             "wild": history.wild_of(record),

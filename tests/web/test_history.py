@@ -440,3 +440,20 @@ def test_the_hand_page_names_fans_as_the_result_card_does(client_of, won_hand, a
             name, value = re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)
             assert re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", name)).strip() == name_of(fan)
             assert 'fan-value' in row
+
+
+def test_a_stage_hand_left_is_tagged_left_not_escape(client, client_of, alice):
+    """关卡 has no escape (RULES.md 5.1): leaving loses the stake, as the stage table says.
+    The history list and the hand page tagged such a hand 逃跑 (escape)."""
+    from mahjong.stages import services as stages
+
+    table = stages.play(alice)
+    services.leave(table, alice)
+    hand = table.current_hand()
+    assert hand.result["kind"] == "escape"
+    rows = history.page_rows(history.finished_hands(alice), alice)
+    assert [r["kind"] for r in rows] == ["left"]
+    listed = client_of(alice).get(reverse("history:mine"), follow=True).content.decode()
+    page = client.get(hand_url(hand)).content.decode()
+    for html in (listed, page):
+        assert "中途离开" in html and "逃跑" not in html
