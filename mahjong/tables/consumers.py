@@ -268,7 +268,8 @@ class WatchConsumer(_TableSocket):
         so before closing, or the page just froze with its clock run out, the socket's
         reconnects refused without a word."""
         with translation.override(self.language or settings.LANGUAGE_CODE):  # the page's
-            self.error(_("The host of this private room does not allow spectators."))
+            message = _("The host of this private room does not allow spectators.")
+            self.send(text_data=spectators.closed_fragment(message))
         self.close(code=REFUSED)
 
     def push(self):

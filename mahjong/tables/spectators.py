@@ -175,3 +175,10 @@ def render(table: Table, hand: Hand) -> str:
 
 def notice_fragment(message: str) -> str:
     return render_to_string("tables/watch.html#watch_notice", {"notice": message, "oob": True})
+
+
+def closed_fragment(message: str) -> str:
+    """Why the watching stopped, and the clock cleared: it went on counting down to the
+    deadline of a move the page would never see ("Dave to move 0s" under the notice)."""
+    clock = render_to_string("tables/watch.html#watch_clock", {"closed": True, "oob": True})
+    return notice_fragment(message) + clock

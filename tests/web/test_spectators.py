@@ -171,6 +171,9 @@ def test_a_host_may_close_the_private_room_to_spectators(
     assert notice["type"] == "websocket.send"
     assert 'id="mj-watch-notice"' in notice["text"]
     assert "The host of this private room does not allow spectators." in notice["text"]
+    # and its clock stops: it counted down to a move the page would never see
+    clock = notice["text"].split('id="mj-watch-clock"', 1)[1].split("</div>", 1)[0]
+    assert 'data-deadline=""' in clock and "to move" not in clock
     assert closed == {"type": "websocket.close", "code": REFUSED}
     room.refresh_from_db()
     assert room.allow_spectators is False
