@@ -22,7 +22,12 @@ from django.utils.translation import ngettext
 from mahjong.admin_readonly import ReadOnlyAdmin, ReadOnlyInline
 
 from . import services, wallet
-from .forms import USERNAME_MAX_LENGTH, check_nickname_free
+from .forms import (
+    USERNAME_MAX_LENGTH,
+    check_nickname_free,
+    check_username_free,
+    show_username_limit,
+)
 from .models import EconomySettings, LedgerEntry, RankLevel, User
 
 
@@ -123,11 +128,7 @@ class PlayerNames:
         super().__init__(*args, **kwargs)
         field = self.fields.get("username")  # read-only to a staff member without rights
         if field is not None:
-            field.widget.attrs["maxlength"] = str(USERNAME_MAX_LENGTH)
-            field.help_text = _(
-                "Required. At most %(limit)d characters: letters (Chinese characters too), "
-                "digits and @ . + - _ only."
-            ) % {"limit": USERNAME_MAX_LENGTH}
+            show_username_limit(field)
 
     def clean_nickname(self):
         nickname = self.cleaned_data["nickname"]
@@ -143,9 +144,7 @@ class PlayerNames:
         # Shown wherever a player has no nickname: held to sign-up's length, as 150
         # characters pushed every page wider than a phone.
         validators.MaxLengthValidator(USERNAME_MAX_LENGTH)(username)
-        if User.objects.exclude(pk=self.instance.pk).filter(nickname__iexact=username).exists():
-            raise forms.ValidationError(_("This name is another player's nickname."))
-        return username
+        return check_username_free(username, exclude_pk=self.instance.pk)
 
 
 class PlayerCreationForm(PlayerNames, AdminUserCreationForm):

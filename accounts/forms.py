@@ -42,6 +42,23 @@ def check_nickname_free(nickname: str, *, exclude_pk=None) -> str:
 USERNAME_MAX_LENGTH = 24  # as a nickname's
 
 
+def show_username_limit(field) -> None:
+    """The browser's limit and the help text of a user name field, in sign-up's words."""
+    field.widget.attrs["maxlength"] = str(USERNAME_MAX_LENGTH)
+    field.help_text = _(
+        "Required. At most %(limit)d characters: letters (Chinese characters too), digits"
+        " and @ . + - _ only."
+    ) % {"limit": USERNAME_MAX_LENGTH}
+
+
+def check_username_free(username: str, exclude_pk=None) -> str:
+    """A user name may not be another player's nickname: both would show the same name."""
+    others = User.objects.exclude(pk=exclude_pk) if exclude_pk else User.objects
+    if others.filter(nickname__iexact=username).exists():
+        raise forms.ValidationError(_("This name is another player's nickname."))
+    return username
+
+
 class SignupForm(UserCreationForm):
     nickname = forms.CharField(
         label=_("Nickname"),
@@ -71,18 +88,10 @@ class SignupForm(UserCreationForm):
         field = self.fields["username"]
         field.max_length = USERNAME_MAX_LENGTH
         field.validators.append(validators.MaxLengthValidator(USERNAME_MAX_LENGTH))
-        field.widget.attrs["maxlength"] = str(USERNAME_MAX_LENGTH)
-        field.help_text = _(
-            "Required. At most %(limit)d characters: letters (Chinese characters too), digits"
-            " and @ . + - _ only."
-        ) % {"limit": USERNAME_MAX_LENGTH}
+        show_username_limit(field)
 
     def clean_username(self):
-        """Nor is a new user name another player's nickname: both would show the same."""
-        username = super().clean_username()
-        if User.objects.filter(nickname__iexact=username).exists():
-            raise forms.ValidationError(_("This name is another player's nickname."))
-        return username
+        return check_username_free(super().clean_username())
 
     def clean_nickname(self):
         return check_nickname_free(self.cleaned_data["nickname"])

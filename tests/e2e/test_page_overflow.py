@@ -72,6 +72,14 @@ def new_player_on_a_phone(browser, site, site_database, language, width):
                            viewport={"width": width, "height": PHONES[width]})
 
 
+def name_longest(site_database, name: str) -> None:
+    """Give the player the widest nickname there is: 24 Ws, no space to break at."""
+    from tests.e2e.tour import site_shell
+
+    site_shell(site_database, f"from accounts.models import User; User.objects.filter("
+                              f"username={name!r}).update(nickname={'W' * 24!r})")
+
+
 @pytest.mark.parametrize("width", PHONES)
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_the_lobby_room_and_stages_fit_a_phone(browser, site, site_database, language, width):
@@ -233,11 +241,8 @@ def test_a_longest_name_at_a_table_fits_a_phone(browser, site, site_database, la
     """A table against a bot, the player's name 24 Ws (the widest a nickname may be, and
     the name shown): the status bar (the names and scores, Leave) and the seats wrap inside
     the table. The status bar did not: the page was 417px wide on a 390px phone."""
-    from tests.e2e.tour import site_shell
-
     with new_player_on_a_phone(browser, site, site_database, language, width) as (page, name):
-        site_shell(site_database, f"from accounts.models import User; User.objects.filter("
-                                  f"username={name!r}).update(nickname={'W' * 24!r})")
+        name_longest(site_database, name)
         sit_vs_bot(page)
         assert page.inner_text("#mj-hand .mj-name").startswith("W" * 24)
         m = measure(page)
@@ -302,11 +307,8 @@ def test_the_live_tables_list_fits_a_phone(browser, site, site_database, languag
     """Five columns (the players, the rules, the room, how many watch, Watch) made the page
     399px wide at 390px in English with a bot at the table; with a 24-character name
     wider still. Each row is a card on a phone, Watch on screen."""
-    from tests.e2e.tour import site_shell
-
     with new_player_on_a_phone(browser, site, site_database, language, width) as (page, name):
-        site_shell(site_database, f"from accounts.models import User; User.objects.filter("
-                                  f"username={name!r}).update(nickname={'W' * 24!r})")
+        name_longest(site_database, name)
         sit_vs_bot(page)  # a table being played: on the live list
         page.goto(f"{site}/tables/live/")
         row = page.locator("[data-testid=live-tables] tr[data-table]").first
@@ -329,11 +331,8 @@ def test_a_longest_name_on_the_watch_page_fits_a_phone(
     """A spectator of a table whose player is named 24 Ws: the seat's name, the clock
     ("WWW… to move") and the stage line did not break, and the page was 412px wide at
     360px (the seat's tiles wrapping past the felt's edge)."""
-    from tests.e2e.tour import site_shell
-
     with new_player_on_a_phone(browser, site, site_database, language, width) as (page, name):
-        site_shell(site_database, f"from accounts.models import User; User.objects.filter("
-                                  f"username={name!r}).update(nickname={'W' * 24!r})")
+        name_longest(site_database, name)
         sit_vs_bot(page)
         table = page.url.rstrip("/").rsplit("/", 1)[1]
         with new_player_on_a_phone(browser, site, site_database, language, width) as (
@@ -367,8 +366,7 @@ def test_the_match_page_of_two_longest_names_fits_a_phone(
     from tests.e2e.tour import site_shell
 
     with new_player_on_a_phone(browser, site, site_database, language, width) as (page, name):
-        site_shell(site_database, f"from accounts.models import User; User.objects.filter("
-                                  f"username={name!r}).update(nickname={'W' * 24!r})")
+        name_longest(site_database, name)
         match = site_shell(site_database, MATCH_OF_LONG_NAMES.format(name=name)).split()[-1]
         page.goto(f"{site}/matches/{match}/")
         page.wait_for_selector(".versus")
@@ -386,11 +384,8 @@ def test_a_private_room_of_a_longest_named_host_fits_a_phone(
 ):
     """'Host: WWW…' (24 letters, no space) did not break: the room's page was 421px wide at
     360px, for the host and for the friend who opens the shared link."""
-    from tests.e2e.tour import site_shell
-
     with new_player_on_a_phone(browser, site, site_database, language, width) as (page, name):
-        site_shell(site_database, f"from accounts.models import User; User.objects.filter("
-                                  f"username={name!r}).update(nickname={'W' * 24!r})")
+        name_longest(site_database, name)
         page.goto(f"{site}/rooms/new/")
         page.click("form button.primary")
         page.wait_for_url(re.compile(r"/rooms/\w+/$"))
