@@ -102,7 +102,7 @@ def make_crowd():
                 public_id=f"t{i}",
                 ruleset=variant if i % 5 == 0 else tiers[i % len(tiers)].ruleset,
                 tier=tiers[i % len(tiers)],
-                created_at=now - datetime.timedelta(minutes=rng.randrange(0, 60 * 24 * 60)),
+                created_at=_opened(i, rng, now),
             )
             for i in range(TABLES)
         ),
@@ -111,6 +111,17 @@ def make_crowd():
         _insert_hands(cursor)
         for side in (0, 1):
             cursor.execute(_RESULTS_SQL.format(**_result_sql(side)))
+
+
+def _opened(i: int, rng: random.Random, now: datetime.datetime) -> datetime.datetime:
+    """When table i was opened: any time in the last 60 days, but every seventh today (7: of
+    every room and ruleset). The players' day starts at midnight in Shanghai (16:00 UTC),
+    and in the minutes after it a uniform spread had no table yet today: the day's boards
+    were empty."""
+    if i % 7 == 0:
+        today = leaderboards.period_start("day", now)
+        return today + (now - today) * rng.random()
+    return now - datetime.timedelta(minutes=rng.randrange(0, 60 * 24 * 60))
 
 
 def _insert_hands(cursor):
