@@ -94,6 +94,7 @@ def hand(request, table_id, number):
             "decomposition": [tiles_of(b) for b in history.decomposition(record)],
             "seats": history.seat_records(record),
             "wild": history.wild_of(record),
+            "won_doubling": history.won_doubling(record),
             "movements": history.bean_movements(record),
             "verify_line": json.dumps(line, ensure_ascii=False),
             "verify_query": _verify_query(line),

@@ -464,6 +464,12 @@ def test_passed_wins_show_their_doubling_at_the_seat_and_in_the_result(client_of
     watched = client_of(outsider).get(watch).content.decode()
     assert re.search(r'<tr data-doubling="2"><td>过胡加倍</td><td class="fan-value">× 2</td>',
                      watched)
+    # the history's hand page lists the fans under the same total
+    number = table.current_hand().number
+    past = client_of(bob).get(reverse("history:hand", args=[table.public_id, number]))
+    fans_card = between(past.content.decode(), 'class="table fans"', "</table>")
+    assert re.search(r'<tr data-doubling="2"><td>过胡加倍</td><td class="num fan-value">× 2</td>',
+                     fans_card)
     client_of(bob).post("/accounts/language/", {"language": "en", "next": "/"})
     card = between(page_of(client_of(bob), table), 'class="fans"', "</table>")
     assert "Passed wins (过胡加倍)" in card
