@@ -15,8 +15,9 @@ from django.db.models import Q, QuerySet
 
 from accounts.models import LedgerEntry
 from mahjong.engine.views import view
+from mahjong.tables import presenters
 from mahjong.tables.models import Event, Hand, Seat, Table
-from mahjong.tables.presenters import VERB_LABELS, doubling, tiles_of
+from mahjong.tables.presenters import VERB_LABELS, tiles_of
 
 WON, LOST, DRAWN, CALLED_OFF = "won", "lost", "drawn", "called_off"
 RESULTS = (WON, LOST, DRAWN, CALLED_OFF)
@@ -177,12 +178,8 @@ def decomposition(hand: Hand) -> list[str]:
 
 
 def won_doubling(hand: Hand) -> int:
-    """雀神's 过胡加倍 on the winner's fan (1 elsewhere): the total under the fans is their
-    sum times it, and without the line it read as a wrong sum (as at the table)."""
-    result = hand.result or {}
-    if not result.get("fans") or result.get("winner") is None:
-        return 1
-    return doubling(hand.game(), result["winner"])
+    """雀神's 过胡加倍 on the winner's fan, as the table's result shows it (1 elsewhere)."""
+    return presenters.won_doubling(hand.game(), hand.result)
 
 
 def wild_of(hand: Hand) -> str | None:

@@ -159,6 +159,14 @@ def doubling(state: GameState, seat: int) -> int:
     return 2 ** min(state.seat(seat).guo, rs.max_guo) if rs.guo_hu else 1
 
 
+def won_doubling(state: GameState, result: dict | None) -> int:
+    """The winner's 过胡加倍 factor between the fans' sum and the total, for the result's
+    line (the total read as a wrong sum without it); 1 without a scored win."""
+    if not result or not result.get("fans") or result.get("winner") is None:
+        return 1
+    return doubling(state, result["winner"])
+
+
 def hand_base(table: Table, state: GameState) -> int | None:
     """温州's progressive base (进阶分, RULES.md 9.5): the hand's B, rising with the dealer's
     wins, that a win's fan is paid at. Nothing showed it: a 1-fan win paid 10 in one hand
@@ -291,8 +299,7 @@ def context_for(
         "ended": ended,
         "result": result,
         "fans": (result or {}).get("fans", []),
-        "won_doubling": doubling(state, result["winner"])
-        if result and result.get("fans") and result.get("winner") is not None else 1,
+        "won_doubling": won_doubling(state, result),
         # the winning hand's reading, block by block ("123m 55z" -> tiles per block)
         "blocks": [tiles_of(b) for b in ((result or {}).get("decomposition") or "").split()],
         "my_delta": (result or {}).get("deltas", [0, 0])[seat] if result else 0,

@@ -28,8 +28,8 @@ from mahjong.engine.tiles import format_tile, parse_tiles
 from mahjong.engine.views import HIDDEN_KONG, view
 
 from . import broadcast, compiled, watchers
-from .presenters import doubling
 from .models import Hand, Seat, Table
+from .presenters import doubling, won_doubling
 
 _RENDERING = threading.Lock()
 PARTIALS = ("watch_notice", "watch_status", "watch_seats", "watch_clock", "watch_result")
@@ -136,8 +136,7 @@ def context_for(table: Table, hand: Hand | None = None) -> dict:
         "result": result,
         "winner": seats[result["winner"]] if result and result.get("winner") is not None else None,
         # 过胡加倍: the factor between the fans' sum and the total
-        "won_doubling": seats[result["winner"]]["doubling"]
-        if result and result.get("fans") and result.get("winner") is not None else 1,
+        "won_doubling": won_doubling(state, result),
         "escaper": seats[result["escaper"]] if (result or {}).get("escaper") is not None else None,
         "loser": seats[result["loser"]] if (result or {}).get("loser") is not None else None,
         # the winning hand block by block, drawn as tiles (not the engine's "567m 66z")
