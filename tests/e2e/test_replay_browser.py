@@ -59,8 +59,13 @@ def step_of(page) -> int:
 
 
 def wait_for_step(page, step: int, timeout=10_000) -> None:
+    """Until the board of that step has settled: htmx binds the new links only when the
+    settle ends (20 ms after the swap), and a link pressed before that is followed as a
+    plain link, a whole page load that drops the focus (a CI run failed on it)."""
     page.wait_for_function(
-        f"document.querySelector('#replay-board').dataset.step === '{step}'", timeout=timeout
+        "(b => b && b.dataset.step === '%d' && !b.classList.contains('htmx-settling'))"
+        "(document.querySelector('#replay-board'))" % step,
+        timeout=timeout,
     )
 
 
