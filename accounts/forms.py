@@ -111,6 +111,18 @@ class NicknameForm(forms.ModelForm):
         return check_nickname_free(self.cleaned_data["nickname"], exclude_pk=self.instance.pk)
 
 
+def stored_username(typed: str) -> str:
+    """The account's user name as stored, for one typed in another case ("alice" for
+    "Alice"): sign-up lets nobody take a name that differs only in case, so log-in does
+    not ask for the case either. An exact match wins; names that differ only in case (an
+    operator's rename in the admin can make them) are ambiguous: kept as typed."""
+    names = User.objects.filter(username__iexact=typed).values_list("username", flat=True)
+    names = list(names[:2])
+    if typed in names or len(names) != 1:
+        return typed
+    return names[0]
+
+
 class LoginForm(AuthenticationForm):
     """Django's login form, refusing further guesses after repeated failures."""
 
@@ -127,6 +139,8 @@ class LoginForm(AuthenticationForm):
                 % {"minutes": minutes},
                 code="throttled",
             )
+        if username:  # the failure count above is kept per lower-cased name already
+            username = self.cleaned_data["username"] = stored_username(username)
         try:
             cleaned = super().clean()
         except forms.ValidationError:

@@ -193,6 +193,32 @@ def test_log_in_and_log_out(alice, client):
     assert not client.get("/").context["user"].is_authenticated
 
 
+def test_the_user_name_is_matched_in_any_case_as_sign_up_keeps_it_unique(
+    alice, make_player, client
+):
+    """Sign-up refuses "ALICE" once "alice" exists, so the name is hers in any case: typed
+    "ALICE" (a phone capitalises the first letter) it was refused as a wrong password."""
+    url = reverse("accounts:login")
+    client.cookies.load({"django_language": "en"})
+    wrong = client.post(url, {"username": "ALICE", "password": "wrong"})
+    assert wrong.context["form"].errors["__all__"] == [
+        "Please enter a correct username and password. Note that both fields may be"
+        " case-sensitive."
+    ]
+    assert client.post(url, {"username": "ALICE", "password": PASSWORD}).status_code == 302
+    assert client.get("/").context["user"] == alice
+    # Two names that differ only in case (an operator's rename): each by its exact name.
+    sam, _sam = make_player("sam"), make_player("Sam")
+    other = Client()
+    assert other.post(url, {"username": "SAM", "password": PASSWORD}).status_code == 200
+    assert other.post(url, {"username": "sam", "password": PASSWORD}).status_code == 302
+    assert other.get("/").context["user"] == sam
+    # A banned player who knows the password is told why, in any case too.
+    services.ban(alice, "cheating")
+    banned = Client().post(url, {"username": "ALICE", "password": PASSWORD})
+    assert "此账号已被封禁：cheating" in banned.context["form"].non_field_errors()
+
+
 def test_repeated_wrong_passwords_lock_the_login_for_a_while(alice, client, settings):
     settings.LOGIN_FAILURE_LIMIT = 3
     url = reverse("accounts:login")
