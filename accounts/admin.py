@@ -12,12 +12,14 @@ from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
 from django.contrib.auth.admin import UserAdmin as DjangoUserAdmin
 from django.contrib.auth.forms import AdminUserCreationForm, UserChangeForm
 from django.core import validators
+from django.db.models import Q
 from django.forms.models import BaseInlineFormSet, BaseModelFormSet
 from django.template.response import TemplateResponse
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import ngettext
+from django.utils.translation import ngettext, ngettext_lazy
 
 from mahjong.admin_readonly import ReadOnlyAdmin, ReadOnlyInline
 
@@ -95,6 +97,19 @@ class AdjustBeansForm(forms.Form):
         if amount == 0:
             raise forms.ValidationError(_("The amount must not be zero."))
         return amount
+
+
+# What lifting a ban or a mute leaves alone; "n" picks the plural form.
+NOT_BANNED = ngettext_lazy(
+    "Skipped %(n)d player who was not banned: %(names)s.",
+    "Skipped %(n)d players who were not banned: %(names)s.",
+    "n",
+)
+NOT_MUTED = ngettext_lazy(
+    "Skipped %(n)d player who was not muted: %(names)s.",
+    "Skipped %(n)d players who were not muted: %(names)s.",
+    "n",
+)
 
 
 class BanForm(forms.Form):
@@ -368,6 +383,15 @@ class UserAdmin(DjangoUserAdmin):
             )
         return queryset.filter(kind=User.Kind.PLAYER)
 
+    def _skip(self, request, queryset, message) -> None:
+        """Name the players an action leaves as they were (``message`` takes n and names):
+        lifting a ban nobody had was reported as a success."""
+        names = [str(user) for user in queryset]
+        if names:
+            self.message_user(
+                request, message % {"n": len(names), "names": ", ".join(names)}, messages.WARNING
+            )
+
     @admin.action(description=_("Ban (cannot log in)…"), permissions=["change"])
     def ban_players(self, request, queryset):
         if self._touches_a_superuser(request, queryset, _("Only a superuser may ban a superuser.")):
@@ -401,14 +425,16 @@ class UserAdmin(DjangoUserAdmin):
         queryset = self._players_of(request, queryset)
         if not queryset.exists():
             return None
-        for user in queryset:
+        self._skip(request, queryset.filter(is_active=True), NOT_BANNED)
+        banned = list(queryset.filter(is_active=False))
+        for user in banned:
             services.unban(user)
-        n = len(queryset)
-        self.message_user(
-            request,
-            ngettext("Lifted the ban of %(n)d player.", "Lifted the ban of %(n)d players.", n)
-            % {"n": n},
-        )
+        if n := len(banned):
+            self.message_user(
+                request,
+                ngettext("Lifted the ban of %(n)d player.", "Lifted the ban of %(n)d players.", n)
+                % {"n": n},
+            )
 
     @admin.action(description=_("Mute (no chat, no nickname change)…"), permissions=["change"])
     def mute_players(self, request, queryset):
@@ -443,12 +469,16 @@ class UserAdmin(DjangoUserAdmin):
         queryset = self._players_of(request, queryset)
         if not queryset.exists():
             return None
-        for user in queryset:
+        # A mute whose time is up is no mute (User.is_muted): nothing to lift.
+        is_muted = Q(muted_until__gt=timezone.now())
+        self._skip(request, queryset.exclude(is_muted), NOT_MUTED)
+        muted = list(queryset.filter(is_muted))
+        for user in muted:
             services.unmute(user)
-        n = len(queryset)
-        self.message_user(
-            request, ngettext("Unmuted %(n)d player.", "Unmuted %(n)d players.", n) % {"n": n}
-        )
+        if n := len(muted):
+            self.message_user(
+                request, ngettext("Unmuted %(n)d player.", "Unmuted %(n)d players.", n) % {"n": n}
+            )
 
 
 @admin.register(LedgerEntry)

@@ -427,6 +427,46 @@ def test_ban_and_mute_actions(staff, client, alice, bob):
     assert alice.is_active and not bob.is_muted
 
 
+def test_lifting_a_ban_or_a_mute_a_player_did_not_have_is_skipped_and_said(
+    staff, client, alice, bob, outsider
+):
+    """'Lift the ban' on three players, one of them banned, said 'Lifted the ban of 3
+    players.' and 'Unmuted' counted the unmuted too: the operator believed they had undone
+    bans that never were. Those are left as they were and named."""
+    import datetime
+
+    from django.utils import timezone
+
+    _action(client, "ban_players", [alice], apply="1", reason="collusion", follow=True)
+    lifted = _action(client, "unban_players", [alice, bob, outsider], follow=True)
+    assert [str(m) for m in lifted.context["messages"]] == [
+        f"Skipped 2 players who were not banned: {outsider}, {bob}.",
+        "Lifted the ban of 1 player.",
+    ]
+    assert User.objects.get(pk=alice.pk).is_active
+    # A mute whose time is up is none: only Bob's is lifted, the rest are left untouched.
+    _action(client, "mute_players", [bob], apply="1", hours="24", follow=True)
+    ended = timezone.now() - datetime.timedelta(hours=1)
+    User.objects.filter(pk=outsider.pk).update(muted_until=ended)
+    unmuted = _action(client, "unmute_players", [alice, bob, outsider], follow=True)
+    assert [str(m) for m in unmuted.context["messages"]] == [
+        f"Skipped 2 players who were not muted: {outsider}, {alice}.",
+        "Unmuted 1 player.",
+    ]
+    assert User.objects.get(pk=bob.pk).muted_until is None
+    assert User.objects.get(pk=outsider.pk).muted_until == ended
+    # Nobody to lift: only the skip is said, no success.
+    none = _action(client, "unban_players", [bob], follow=True)
+    assert [str(m) for m in none.context["messages"]] == [
+        f"Skipped 1 player who was not banned: {bob}."
+    ]
+    client.cookies.load({"django_language": "zh-hans"})
+    said = _action(client, "unmute_players", [alice], follow=True)
+    assert [str(m) for m in said.context["messages"]] == [
+        f"已跳过 1 位未被禁言的玩家：{alice}。"
+    ]
+
+
 def test_an_operator_can_add_a_player_with_a_nickname(staff, client):
     response = client.post(
         reverse("admin:accounts_user_add"),
@@ -562,6 +602,7 @@ def test_action_messages_count_players_in_good_english(staff, client, alice, bob
     """"Banned 1 player." / "Banned 2 players.", not "player(s)"; one line in Chinese."""
     one = _action(client, "ban_players", [alice], apply="1", reason="x", follow=True)
     assert [str(m) for m in one.context["messages"]] == ["Banned 1 player."]
+    _action(client, "ban_players", [bob], apply="1", reason="x", follow=True)
     two = _action(client, "unban_players", [alice, bob], follow=True)
     assert [str(m) for m in two.context["messages"]] == ["Lifted the ban of 2 players."]
     client.cookies.load({"django_language": "zh-hans"})
