@@ -383,6 +383,15 @@ class UserAdmin(DjangoUserAdmin):
             )
         return queryset.filter(kind=User.Kind.PLAYER)
 
+    def _moderated(self, request, queryset, refusal=None):
+        """The players of a selection a ban or mute action applies to, or None (nothing to
+        do, and the operator was told why): a staff member's selection with a superuser in
+        it is refused whole, and bots, the bank and the house are left out."""
+        if self._touches_a_superuser(request, queryset, refusal):
+            return None
+        players = self._players_of(request, queryset)
+        return players if players.exists() else None
+
     def _skip(self, request, queryset, message) -> None:
         """Name the players an action leaves as they were (``message`` takes n and names):
         lifting a ban nobody had was reported as a success."""
@@ -394,10 +403,8 @@ class UserAdmin(DjangoUserAdmin):
 
     @admin.action(description=_("Ban (cannot log in)…"), permissions=["change"])
     def ban_players(self, request, queryset):
-        if self._touches_a_superuser(request, queryset, _("Only a superuser may ban a superuser.")):
-            return None
-        queryset = self._players_of(request, queryset)
-        if not queryset.exists():
+        queryset = self._moderated(request, queryset, _("Only a superuser may ban a superuser."))
+        if queryset is None:
             return None
         form = BanForm(request.POST if "apply" in request.POST else None)
         if form.is_bound and form.is_valid():
@@ -420,10 +427,8 @@ class UserAdmin(DjangoUserAdmin):
 
     @admin.action(description=_("Lift the ban"), permissions=["change"])
     def unban_players(self, request, queryset):
-        if self._touches_a_superuser(request, queryset):
-            return None
-        queryset = self._players_of(request, queryset)
-        if not queryset.exists():
+        queryset = self._moderated(request, queryset)
+        if queryset is None:
             return None
         self._skip(request, queryset.filter(is_active=True), NOT_BANNED)
         banned = list(queryset.filter(is_active=False))
@@ -438,10 +443,8 @@ class UserAdmin(DjangoUserAdmin):
 
     @admin.action(description=_("Mute (no chat, no nickname change)…"), permissions=["change"])
     def mute_players(self, request, queryset):
-        if self._touches_a_superuser(request, queryset):
-            return None
-        queryset = self._players_of(request, queryset)
-        if not queryset.exists():
+        queryset = self._moderated(request, queryset)
+        if queryset is None:
             return None
         form = MuteForm(request.POST if "apply" in request.POST else None)
         if form.is_bound and form.is_valid():
@@ -464,10 +467,8 @@ class UserAdmin(DjangoUserAdmin):
 
     @admin.action(description=_("Unmute"), permissions=["change"])
     def unmute_players(self, request, queryset):
-        if self._touches_a_superuser(request, queryset):
-            return None
-        queryset = self._players_of(request, queryset)
-        if not queryset.exists():
+        queryset = self._moderated(request, queryset)
+        if queryset is None:
             return None
         # A mute whose time is up is no mute (User.is_muted): nothing to lift.
         is_muted = Q(muted_until__gt=timezone.now())
