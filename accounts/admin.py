@@ -306,7 +306,7 @@ class UserAdmin(DjangoUserAdmin):
 
     @admin.action(description=_("Grant or deduct beans…"), permissions=["change"])
     def adjust_beans(self, request, queryset):
-        if self._touches_a_superuser(request, queryset):
+        if self._touches_a_superuser(request, queryset) or self._pays_oneself(request, queryset):
             return None
         if "apply" in request.POST:
             form = AdjustBeansForm(request.POST)
@@ -366,6 +366,19 @@ class UserAdmin(DjangoUserAdmin):
             return False
         refusal = refusal or _("Only a superuser may change a superuser's account.")
         self.message_user(request, refusal, messages.ERROR)
+        return True
+
+    def _pays_oneself(self, request, queryset) -> bool:
+        """No operator grants or deducts their own beans, a superuser neither: a grant is
+        another operator's, named as its actor in the ledger. The whole selection is
+        refused, so the rest is not half done."""
+        if not queryset.filter(pk=request.user.pk).exists():
+            return False
+        self.message_user(
+            request,
+            _("You cannot grant or deduct your own beans: another operator must do it."),
+            messages.ERROR,
+        )
         return True
 
     def _players_of(self, request, queryset):

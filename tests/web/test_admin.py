@@ -379,6 +379,38 @@ def test_grant_beans_through_the_intermediate_form_writes_ledger_rows_once(
         assert (entry.note, entry.actor) == ("tournament prize", staff)
 
 
+def test_an_operator_cannot_grant_or_deduct_their_own_beans(staff, client, alice):
+    """A staff member with the 'change player' permission, or a superuser, could grant
+    themselves any amount: the ledger named them as the actor of their own grant. Refused
+    whole, a selection with another player in it too, before and at the form."""
+    from django.contrib.auth.models import Permission
+
+    staffer = User.objects.create_user("staffer", password="pw-staff-123456", is_staff=True)
+    staffer.user_permissions.add(
+        *Permission.objects.filter(codename__in=["view_user", "change_user"])
+    )
+    refusal = ["You cannot grant or deduct your own beans: another operator must do it."]
+    apply = {"apply": "1", "amount": "5000", "note": "bonus", "token": "t-self"}
+    for operator in (staff, staffer):
+        client.force_login(operator)
+        opened = _action(client, "adjust_beans", [operator, alice], follow=True)
+        assert [str(m) for m in opened.context["messages"]] == refusal
+        done = _action(client, "adjust_beans", [operator, alice], follow=True, **apply)
+        assert [str(m) for m in done.context["messages"]] == refusal
+    assert not LedgerEntry.objects.filter(reason="admin_grant").exists()
+    beans = dict(User.objects.values_list("username", "beans"))
+    assert (beans["boss"], beans["staffer"], beans["alice"]) == (0, 0, 20_000)
+    # Another operator's grant is theirs to make.
+    client.force_login(staffer)
+    _action(client, "adjust_beans", [alice], follow=True, **apply)
+    assert User.objects.get(pk=alice.pk).beans == 25_000
+    client.cookies.load({"django_language": "zh-hans"})
+    said = _action(client, "adjust_beans", [staffer], follow=True)
+    assert [str(m) for m in said.context["messages"]] == [
+        "不能给自己发放或扣除欢乐豆：须由其他管理员操作。"
+    ]
+
+
 def test_a_deduction_larger_than_the_balance_is_refused_with_a_message(staff, client, alice):
     response = _action(
         client,
