@@ -12,7 +12,7 @@ from mahjong.ratings.profile import summary as rating_summary
 
 from . import ranks, services, throttle
 from .forms import NicknameForm, SignupForm
-from .models import User
+from .models import EconomySettings, User
 
 
 def _next_url(request) -> str:
@@ -44,7 +44,11 @@ def signup(request):
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(request, _welcome(user))
         return redirect(next_url or "lobby:home")
-    return render(request, "accounts/signup.html", {"form": form, "next": next_url})
+    # The page promises the grant only when there is one (the operator may set it to 0).
+    grant = EconomySettings.load().signup_grant
+    return render(
+        request, "accounts/signup.html", {"form": form, "next": next_url, "signup_grant": grant}
+    )
 
 
 def _welcome(user) -> str:

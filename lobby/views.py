@@ -97,6 +97,8 @@ def home(request):
             .select_related("tier")
             .first()
         )
+    else:  # the sign-up button says how many beans it gives; none when the grant is 0
+        context["signup_grant"] = EconomySettings.load().signup_grant
     return render(request, "lobby/home.html", context)
 
 

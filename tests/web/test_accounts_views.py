@@ -143,6 +143,29 @@ def test_with_no_sign_up_grant_the_welcome_does_not_count_zero_beans(builtin, cl
     assert not LedgerEntry.objects.filter(account__username="newbie").exists()
 
 
+def test_the_sign_up_page_and_the_lobby_promise_the_grant_only_when_there_is_one(
+    builtin, client
+):
+    """They promised free beans (注册即送欢乐豆) without a number, and still did when the
+    operator had set the grant to 0: the new player found none. The amount is said, or
+    nothing is."""
+    signup, lobby = reverse("accounts:signup"), reverse("lobby:home")
+    EconomySettings.objects.update_or_create(pk=1, defaults={"signup_grant": 12_000})
+    assert "新玩家注册即送 12,000 欢乐豆" in client.get(signup).content.decode()
+    assert "注册即送 12,000 欢乐豆" in client.get(lobby).content.decode()
+    client.cookies.load({"django_language": "en"})
+    assert "New players receive 12,000 beans" in client.get(signup).content.decode()
+    assert "Sign up and get 12,000 free beans" in client.get(lobby).content.decode()
+    EconomySettings.objects.filter(pk=1).update(signup_grant=0)
+    for language in ("en", "zh-hans"):
+        client.cookies.load({"django_language": language})
+        for page in (client.get(signup), client.get(lobby)):
+            text = page.content.decode()
+            assert "free beans" not in text and "New players receive" not in text
+            assert "注册即送" not in text
+    assert f'href="{signup}">注册</a>' in client.get(lobby).content.decode()
+
+
 def test_sign_up_goes_to_the_lobby_when_next_is_another_site(builtin, client):
     response = client.post(
         reverse("accounts:signup"),
