@@ -303,6 +303,49 @@ def test_a_room_tier_with_min_above_max_is_refused(staff, client):
     ]
 
 
+def test_a_room_played_in_cannot_be_deleted_and_the_operator_is_told_why(
+    staff, client, alice, bob
+):
+    """Deleting a room with tables said "your account doesn't have permission to delete
+    the following types of objects: table", to a superuser too: the records of the games
+    played in it keep it. The operator is told that, and to close the room instead."""
+    from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
+
+    from mahjong.tables import services
+
+    novice = RoomTier.objects.get(slug="novice")
+    spare = RoomTier.objects.create(
+        slug="spare", name="备用场", name_en="Spare", ruleset=novice.ruleset,
+        beans_per_point=10, entry_min=0, entry_max=1_000,
+    )
+    services.open_table(novice.ruleset, [alice, bob], tier=novice, beans_per_point=50)
+    said = ["Novice cannot be deleted: players have played or queued in it, and those records"
+            " keep its name. Untick Open to close it instead."]
+    page = client.get(reverse("admin:lobby_roomtier_delete", args=[novice.pk]), follow=True)
+    assert page.redirect_chain[-1][0] == reverse("admin:lobby_roomtier_change", args=[novice.pk])
+    assert [str(m) for m in page.context["messages"]] == said
+    assert "permission" not in page.content.decode()
+    # The list's action refuses the whole selection, and the confirmed post too.
+    changelist = reverse("admin:lobby_roomtier_changelist")
+    for data in ({}, {"post": "yes"}):
+        done = client.post(changelist, {"action": "delete_selected", **data,
+                                        ACTION_CHECKBOX_NAME: [novice.pk, spare.pk]}, follow=True)
+        assert [str(m) for m in done.context["messages"]] == said
+    assert RoomTier.objects.filter(pk__in=[novice.pk, spare.pk]).count() == 2
+    # A room nobody has played in is deleted as before.
+    asked = client.get(reverse("admin:lobby_roomtier_delete", args=[spare.pk])).content.decode()
+    assert "Are you sure you want to delete the room tier" in asked
+    client.post(changelist, {"action": "delete_selected", "post": "yes",
+                             ACTION_CHECKBOX_NAME: [spare.pk]}, follow=True)
+    assert not RoomTier.objects.filter(pk=spare.pk).exists()
+    client.cookies.load({"django_language": "zh-hans"})
+    page = client.get(reverse("admin:lobby_roomtier_delete", args=[novice.pk]), follow=True)
+    assert [str(m) for m in page.context["messages"]] == [
+        "新手场 不能删除：已有玩家在其中对局或排队，这些记录保留着场次的名称。"
+        "如要关闭，请取消勾选“开放”。"
+    ]
+
+
 def test_a_room_tier_cannot_play_the_single_player_stages(staff, client):
     tier = RoomTier.objects.get(slug="novice")
     response = client.post(
