@@ -159,7 +159,13 @@ class PlayerNames:
         # Shown wherever a player has no nickname: held to sign-up's length, as 150
         # characters pushed every page wider than a phone.
         validators.MaxLengthValidator(USERNAME_MAX_LENGTH)(username)
-        return check_username_free(username, exclude_pk=self.instance.pk)
+        username = check_username_free(username, exclude_pk=self.instance.pk)
+        # Sign-up and the add form refuse "ALICE" beside "alice" (log-in takes either case:
+        # forms.stored_username); a rename was checked only in the exact case.
+        others = User.objects.exclude(pk=self.instance.pk)
+        if self.instance.pk and others.filter(username__iexact=username).exists():
+            raise forms.ValidationError(self.instance.unique_error_message(User, ["username"]))
+        return username
 
 
 class PlayerCreationForm(PlayerNames, AdminUserCreationForm):

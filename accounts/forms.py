@@ -115,7 +115,7 @@ def stored_username(typed: str) -> str:
     """The account's user name as stored, for one typed in another case ("alice" for
     "Alice"): sign-up lets nobody take a name that differs only in case, so log-in does
     not ask for the case either. An exact match wins; names that differ only in case (an
-    operator's rename in the admin can make them) are ambiguous: kept as typed."""
+    operator's rename made them before the admin refused it) are ambiguous: kept as typed."""
     names = User.objects.filter(username__iexact=typed).values_list("username", flat=True)
     names = list(names[:2])
     if typed in names or len(names) != 1:

@@ -1320,6 +1320,21 @@ def test_an_operator_cannot_give_a_player_a_user_name_longer_than_sign_up_allows
     assert 'maxlength="24"' in page and "At most 24 characters" in page
 
 
+def test_an_operator_cannot_rename_a_player_to_another_players_name_in_another_case(
+    staff, client, bob, make_player
+):
+    """Sign-up refuses "DAVE" beside "dave", and log-in takes a name in any case, but a
+    rename in the admin was checked in the exact case only: Bob renamed "DAVE" showed as a
+    second dave (who has no nickname), and neither could log in as "Dave"."""
+    make_player("dave")
+    url = reverse("admin:accounts_user_change", args=[bob.pk])
+    response = client.post(url, _player_form(bob, username="DAVE"))
+    assert form_errors(response, "username") == ["A user with that username already exists."]
+    assert User.objects.get(pk=bob.pk).username == "bob"
+    assert client.post(url, _player_form(bob, username="Bob")).status_code == 302
+    assert User.objects.get(pk=bob.pk).username == "Bob"
+
+
 def test_a_players_ledger_rows_are_captioned_in_the_admins_language(staff, client, alice):
     """Each row of the ledger on a player's page was captioned "9 +20000 signup": the
     account's internal id and the stored reason code, in the Chinese admin too."""
