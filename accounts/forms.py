@@ -2,6 +2,7 @@ import unicodedata
 
 from django import forms
 from django.conf import settings
+from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
 from django.core import validators
 from django.db.models import Q
@@ -163,3 +164,9 @@ class LoginForm(AuthenticationForm):
         if user is None or not password or not user.check_password(password):
             return
         raise forms.ValidationError(bans.message(user), code="banned")
+
+
+class AdminLoginForm(LoginForm, AdminAuthenticationForm):
+    """The admin's log-in, with the site's lockout and any-case user name: Django's own
+    form let a guesser try an operator's password without end at /admin/login/.
+    AdminAuthenticationForm adds only its staff check, which LoginForm's clean reaches."""

@@ -5,9 +5,12 @@ from django.utils.functional import lazy
 from django.utils.translation import gettext_lazy as _
 from django.views.generic import RedirectView
 
+from accounts.forms import AdminLoginForm
+
 admin.site.site_header = _("二人麻将 Online administration")
 admin.site.site_title = _("二人麻将 Online admin")
 admin.site.index_title = _("Operations")
+admin.site.login_form = AdminLoginForm  # the site's lockout, not Django's endless tries
 
 urlpatterns = [
     # browsers ask for /favicon.ico whatever the page links (and the admin's did not): the

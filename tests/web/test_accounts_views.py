@@ -522,3 +522,25 @@ def test_a_bots_profile_has_no_rank_progress(client, builtin):
     bot = User.objects.filter(kind=User.Kind.BOT).order_by("pk").first()
     page = client.get(bot.get_absolute_url()).content.decode()
     assert "电脑不参与排位" in page and "等级分 0<" not in page and "还差" not in page
+
+
+def test_the_admin_log_in_locks_out_guessers_and_takes_any_case(make_player, client, settings):
+    """/admin/login/ was Django's own form: no lockout, so an operator's password could be
+    guessed without end, and the name only in its stored case."""
+    settings.LOGIN_FAILURE_LIMIT = 3
+    operator = make_player("Ops")
+    operator.is_staff = True
+    operator.save(update_fields=["is_staff"])
+    url = reverse("admin:login")
+    assert client.post(url, {"username": "ops", "password": PASSWORD}).status_code == 302
+    assert client.get(reverse("admin:index")).status_code == 200
+    client.logout()
+    for _ in range(3):
+        assert client.post(url, {"username": "ops", "password": "wrong"}).status_code == 200
+    locked = client.post(url, {"username": "Ops", "password": PASSWORD})
+    assert locked.context["form"].errors["__all__"][0].startswith("登录失败次数过多")
+    assert client.get(reverse("admin:index")).status_code == 302
+    # A player who is not staff is still refused with the admin's own words.
+    make_player("carol")
+    refused = Client().post(url, {"username": "carol", "password": PASSWORD})
+    assert refused.status_code == 200 and not refused.context["user"].is_authenticated
