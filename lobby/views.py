@@ -18,6 +18,7 @@ from accounts import ranks, wallet
 from accounts.models import EconomySettings, RankLevel
 from mahjong.engine.bots import LEVEL_SLUGS, LEVELS
 from mahjong.tables import spectators
+from mahjong.tables.models import Hand
 from mahjong.tables.services import table_in_play
 
 from . import leaderboards, matchmaking, rooms
@@ -237,8 +238,22 @@ def match(request, public_id):
     return render(
         request,
         "lobby/match.html",
-        {"match": found, "seats": seats, "engine": found.ruleset.engine()},
+        {
+            "match": found,
+            "seats": seats,
+            "engine": found.ruleset.engine(),
+            "last_hand": _last_hand(found),
+        },
     )
+
+
+def _last_hand(found: Match):
+    """A finished match's last hand, whose record the page links to: its table is closed,
+    so there is nothing left to sit down at (every hand of a closed table has ended)."""
+    if found.state != Match.State.FINISHED:
+        return None
+    hands = Hand.objects.filter(table__match=found).select_related("table")
+    return hands.order_by("-number").first()
 
 
 # ----- private rooms ---------------------------------------------------------------------

@@ -100,6 +100,31 @@ def test_the_match_page_takes_both_players_to_the_table_and_keeps_the_link(clien
     assert "匹配成功" not in html and "<h1>对局已取消</h1>" in html
 
 
+def test_a_finished_match_says_it_is_over_and_links_to_its_result(client_of, alice, bob):
+    """Its table closed (Bob left during the first hand): the page said "Match found!" over
+    "Finished" and offered to sit down at a table that was closed."""
+    from lobby.models import Match, RoomTier
+    from mahjong.tables import services
+
+    tier = RoomTier.objects.get(slug="novice")
+    match = Match.objects.create(
+        kind=Match.Kind.QUICK, tier=tier, ruleset=tier.ruleset, player_one=alice, player_two=bob
+    )
+    client_of(alice).get(f"/tables/match/{match.public_id}/")
+    table = Table.objects.get(match=match)
+    services.leave(table, bob)
+    ca = client_of(alice)
+    html = ca.get(match.get_absolute_url()).content.decode()
+    assert 'http-equiv="refresh"' not in html and 'data-testid="sit-down"' not in html
+    assert "匹配成功" not in html and "<h1>对局已结束</h1>" in html
+    assert "牌桌已关闭，共打了 1 局。 Bob 离开了牌桌。" in html
+    assert f'data-testid="last-result" href="/history/hands/{table.public_id}/1/"' in html
+    assert ca.get(f"/history/hands/{table.public_id}/1/").status_code == 200
+    ca.cookies.load({"django_language": "en"})
+    html = ca.get(match.get_absolute_url()).content.decode()
+    assert "<h1>Match over</h1>" in html and "The table is closed after 1 hand." in html
+
+
 def _match_made(alice, bob, minutes_ago):
     import datetime
 
