@@ -142,6 +142,7 @@ def context_for(table: Table, hand: Hand | None = None) -> dict:
         # the winning hand block by block, drawn as tiles (not the engine's "567m 66z")
         "blocks": [_tiles(b) for b in ((result or {}).get("decomposition") or "").split()],
         "seed": v.get("seed", ""),
+        "stage_table": bool(state.session.stage),  # 关卡: leaving is no escape (RULES.md 5.1)
         "stage_run": _stage_run(table, state),
         "deadline": hand.deadline.isoformat() if hand.deadline and not ended else "",
         "haidi_shown": _tiles(v["haidi"]["shown"]),

@@ -295,6 +295,51 @@ def test_a_stage_hand_that_keeps_the_climb_going_shows_the_score_and_the_next_ha
     assert 'data-testid="next-hand"' in html and 'data-testid="to-stages"' not in html
 
 
+def test_the_watch_page_says_whether_the_stage_was_cleared_or_failed(
+        alice, make_player, outsider, client_of):
+    """A spectator's result of a stage hand named the winner only: whether the hand
+    cleared the stage or failed it was on the player's own panel alone."""
+    set_run(alice, stage=1, score=3999)
+    table = services.play(alice)
+    hand = script(table, dealer_hand="123m456p789s11122z", other_hand="19m19p19s1234567z")
+    tables.act(table, alice, "hu", hand.version)
+    dora = make_player("dora", nickname="Dora")
+    set_run(dora, stage=1, score=500)
+    lost = services.play(dora)
+    hand = script(lost, dealer=1, dealer_hand="123m456p789s11122z",
+                  other_hand="19m19p19s1234567z")
+    tables.act(lost, lost.seats.get(index=1).user, "hu", hand.version)
+    watcher = client_of(outsider)
+    cleared = watcher.get(reverse("tables:watch", args=[table.public_id])).content.decode()
+    failed = watcher.get(reverse("tables:watch", args=[lost.public_id])).content.decode()
+    assert 'data-stage-status="cleared"' in cleared and "Alice 通过了第 1 关！" in cleared
+    assert 'data-stage-status="failed"' in failed
+    assert "第 1 关闯关失败：Dora 的分数不够押分。" in failed
+    assert "第 1 关：Dora 的分数 200，过关需 4,000。" in failed
+    watcher.cookies.load({"django_language": "en"})
+    cleared = watcher.get(reverse("tables:watch", args=[table.public_id])).content.decode()
+    failed = watcher.get(reverse("tables:watch", args=[lost.public_id])).content.decode()
+    score = f"{run_of(alice).score:,}"
+    assert "Alice cleared stage 1!" in cleared
+    assert f"Stage 1: Alice's score {score}, 4,000 to pass." in cleared
+    assert "Stage 1 failed: Dora's score cannot cover the stake." in failed
+
+
+def test_the_watch_page_of_a_stage_hand_left_speaks_of_the_stake_not_an_escape(
+        alice, outsider, client_of):
+    """Stage mode has no escape (RULES.md 5.1), as the player's panel and the history
+    say: the spectator read 'Alice escaped (逃跑)'."""
+    table = services.play(alice)
+    tables.leave(table, alice)
+    watcher = client_of(outsider)
+    html = watcher.get(reverse("tables:watch", args=[table.public_id])).content.decode()
+    assert "Alice 中途离开，本局押分已输掉。" in html and "逃跑" not in html
+    assert 'data-stage-status="ready"' in html  # the climb goes on: neither cleared nor failed
+    watcher.cookies.load({"django_language": "en"})
+    html = watcher.get(reverse("tables:watch", args=[table.public_id])).content.decode()
+    assert "Alice left the hand: its stake is lost." in html and "escaped" not in html
+
+
 def test_leaving_a_stage_hand_loses_only_its_stake(alice):
     table = services.play(alice)
     tables.leave(table, alice)
