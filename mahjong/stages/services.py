@@ -270,7 +270,8 @@ def settle_stage_hand(table: Table, number: int, state, score) -> dict:
             note="stage hand",
         )
     if run.status in (stage_run.CLEARED, stage_run.COMPLETE):
-        progress.record_clear(run.stage, run.hands)
+        # the stage's own hands: the climb's (run.hands) include every earlier stage
+        progress.record_clear(run.stage, run.stage_hands)
     _save(progress, run)
     return {
         "points": run.last_score,
