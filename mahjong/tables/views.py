@@ -119,9 +119,11 @@ def leave(request, public_id):
             messages.error(request, str(exc))
             return redirect(table.get_absolute_url())
         return _fragments(table, seat, str(exc))
-    if outcome == "escaped":
-        messages.warning(request, _("You left during a hand: its stake is lost.") if stage
-                         else _("You left during a hand: that counts as an escape."))
+    # 关卡: leaving loses the hand's stake and nothing more, news rather than a warning
+    if outcome == "escaped" and stage:
+        messages.info(request, _("You left during a hand: its stake is lost."))
+    elif outcome == "escaped":
+        messages.warning(request, _("You left during a hand: that counts as an escape."))
     url = reverse("stages:home") if stage else "/"
     return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
 

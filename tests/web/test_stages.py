@@ -382,6 +382,8 @@ def test_leaving_a_stage_table_speaks_of_the_stake_not_an_escape_penalty(alice, 
     assert response["HX-Redirect"] == reverse("stages:home")
     html = client.get(reverse("stages:home")).content.decode()
     assert "你在对局中离开，本局押分已输掉。" in html and "逃跑" not in html
+    # news, not a success: it was a warning, which the site draws green as a success
+    assert '<div class="flash info" role="status">你在对局中离开，本局押分已输掉。</div>' in html
     assert run_of(alice).score == 1200
     # back at the table's address, its result says the same, not 你逃跑了 (an escape)
     html = client.get(table.get_absolute_url()).content.decode()
