@@ -1,5 +1,5 @@
-"""The vendored htmx files are exactly the ones static/vendor/README.md documents, and the
-pages name their icon."""
+"""The vendored htmx files are exactly the ones static/vendor/README.md documents, the
+pages name their icon, and each kind of message has its colour."""
 
 import hashlib
 import re
@@ -60,3 +60,12 @@ def test_favicon_ico_redirects_to_the_static_icon_and_the_admin_names_it(
     client.force_login(staff)
     for url in ("/admin/", "/admin/accounts/user/", f"/admin/accounts/user/{staff.pk}/change/"):
         assert icon in client.get(url).content.decode(), url
+
+
+def test_each_level_of_message_but_success_has_a_colour_of_its_own():
+    """A message is drawn ``flash <level>``; a level without a rule of its own is the plain
+    flash, green, as a success. "You left during a hand: that counts as an escape." (a
+    warning) read as good news."""
+    css = (VENDOR.parents[0] / "css" / "site.css").read_text()
+    for level in ("info", "warning", "error"):
+        assert re.search(rf"^\.flash\.{level} \{{[^}}]*background:", css, flags=re.M), level
