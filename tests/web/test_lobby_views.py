@@ -291,6 +291,30 @@ def test_a_private_room_has_a_code_and_a_share_link_and_is_unranked(alice, bob, 
     assert not LedgerEntry.objects.filter(reason="settlement").exists()
 
 
+def test_the_host_has_a_copy_button_for_the_rooms_link_and_a_live_region_for_it(
+    alice, bob, client_of
+):
+    """The host had to select the link and copy it by hand, on a phone a long press in a
+    field. The button (shown by its script, tests/e2e/test_room_link_browser.py) names
+    the field it copies and the live region that says it was copied; a guest has neither."""
+    room = _open_room(alice)
+    ca = client_of(alice)
+    html = ca.get(room.get_absolute_url()).content.decode()
+    field = f'id="room-share" readonly value="http://testserver/rooms/{room.code}/"'
+    assert field in html and "/static/lobby/copy.js" in html
+    button = re.search(r'<button type="button"[^>]*data-testid="copy-link"[^>]*>([^<]+)<', html)
+    assert button and button.group(1) == "复制链接"
+    assert 'data-copy="room-share" data-copy-status="room-share-status"' in button.group(0)
+    status = re.search(r'<p class="share-status" id="room-share-status" role="status"[^>]*>', html)
+    assert status and 'data-copied="链接已复制。"' in status.group(0)
+    assert "按 Ctrl+C（Mac 上按 ⌘C）复制" in status.group(0)
+    ca.cookies.load({"django_language": "en"})
+    html = ca.get(room.get_absolute_url()).content.decode()
+    assert ">Copy link<" in html and 'data-copied="Link copied."' in html
+    guest = client_of(bob).get(room.get_absolute_url()).content.decode()
+    assert 'data-testid="copy-link"' not in guest and "copy.js" not in guest
+
+
 def test_the_hosts_poll_swaps_nothing_until_the_room_changes(alice, client_of, htmx):
     """Each 2-second poll re-rendered the share link the host may be selecting to copy."""
     room = _open_room(alice)
