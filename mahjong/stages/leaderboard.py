@@ -1,4 +1,4 @@
-"""The stage leaderboard: highest stage cleared, then fewest hands that stage took."""
+"""The stage leaderboard: highest stage cleared, then fewest hands used to reach it."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from .models import StageProgress
 
 
 def stage_leaderboard(limit: int) -> list[tuple[User, int, int]]:
-    """(player, highest stage cleared, hands that stage took), best first; ties go to
+    """(player, highest stage cleared, hands used to reach it), best first; ties go to
     whoever reached the result first."""
     best = (
         StageProgress.objects.filter(

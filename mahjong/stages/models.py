@@ -30,8 +30,7 @@ class StageProgress(models.Model):
         verbose_name=_("table"),
     )
     best_stage = models.PositiveSmallIntegerField(_("highest stage cleared"), default=0)
-    # of that stage's clearing attempt, not of the climb: "Stage 3 cleared in 4 hands"
-    best_hands = models.PositiveIntegerField(_("hands that stage took"), null=True, blank=True)
+    best_hands = models.PositiveIntegerField(_("hands used to reach it"), null=True, blank=True)
     best_at = models.DateTimeField(_("best result reached"), null=True, blank=True)
     updated_at = models.DateTimeField(_("updated"), default=timezone.now)
 
@@ -63,8 +62,7 @@ class StageProgress(models.Model):
             )
 
     def record_clear(self, stage: int, hands: int) -> bool:
-        """Keep the best result: a higher stage, or the same stage in fewer hands (the
-        hands of the attempt that cleared it)."""
+        """Keep the best result: a higher stage, or the same stage in fewer hands."""
         better = stage > self.best_stage or (
             stage == self.best_stage and (self.best_hands is None or hands < self.best_hands)
         )

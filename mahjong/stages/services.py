@@ -270,8 +270,7 @@ def settle_stage_hand(table: Table, number: int, state, score) -> dict:
             note="stage hand",
         )
     if run.status in (stage_run.CLEARED, stage_run.COMPLETE):
-        # the stage's own hands: the climb's (run.hands) include every earlier stage
-        progress.record_clear(run.stage, run.stage_hands)
+        progress.record_clear(run.stage, run.hands)
     _save(progress, run)
     return {
         "points": run.last_score,
