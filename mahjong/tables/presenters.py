@@ -27,7 +27,10 @@ from . import compiled, emotes, presence
 from .models import Hand, Seat, Table
 
 RIVER_ROW = 11
-KEYS = "1234567890-="  # keyboard play: the hand's first twelve tiles, left to right
+# Keyboard play: a key for each hand tile, left to right -- the digit row, then the row
+# below it up to t, so the 16 tiles and the drawn one of a 温州 hand all have one (y u i o
+# would do too, but p is Pong). table.js and the help popover list the same keys.
+KEYS = "1234567890-=qwert"
 
 # The moves' names as buttons and meld titles say them (English source, 胡/碰/杠 in Chinese).
 VERB_LABELS = {

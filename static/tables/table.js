@@ -153,7 +153,7 @@
     if (drawn && pref("discard_drawn") && !$("#mj-prompt [data-action]")) fire(drawn, now.version);
   }
 
-  // ----- keyboard play: 1-9 0 - = discard that tile, arrows + Enter choose one, h p c k the
+  // ----- keyboard play: 1-9 0 - = q w e r t discard that tile, arrows + Enter choose one, h p c k the
   // claims, Space or Esc pass. Keys never fire while typing in a field.
   var VERB_KEYS = { h: ["hu"], p: ["pon"], c: ["chi"], k: ["kan", "ankan", "addkan"] };
   function handButtons() { return Array.prototype.slice.call(document.querySelectorAll("#mj-hand .tile-button")); }
@@ -169,8 +169,8 @@
     if (document.querySelector("[popover]:popover-open")) return;  // Esc closes it first
     if (e.target.closest && e.target.closest("input, select, textarea, [contenteditable], [popover]")) return;
     var key = e.key, target = null;
-    if (/^[0-9=-]$/.test(key)) {
-      target = $('#mj-hand button[data-key="' + key + '"]');
+    if (/^[0-9=qwert-]$/i.test(key)) {  // Caps Lock on still plays the tile
+      target = $('#mj-hand button[data-key="' + key.toLowerCase() + '"]');
     } else if (VERB_KEYS[key.toLowerCase()]) {
       target = prompt(VERB_KEYS[key.toLowerCase()]);
     } else if (key === "Escape" || (key === " " && !(e.target.closest && e.target.closest("button, a")))) {

@@ -343,3 +343,39 @@ def test_a_wenzhou_hand_of_17_fits_a_phone(browser, site, site_database):
         assert len(m["tiles"]) == 17, m["tiles"]
         assert overflow(m) == [], overflow(m)
         assert min(m["widths"]) >= 20
+
+
+def test_the_13th_tile_of_a_wenzhou_hand_is_discarded_by_its_key(browser, site, site_database):
+    """The keys stopped at the 12th tile (=): the last five of a 温州 hand of 17, the drawn
+    tile among them, had none. They take q w e r t, the row below. q is pressed on a tile
+    unlike the 16th and the drawn one, either of which the turn's timeout would discard."""
+    face = "el => el.querySelector('[data-tile]').dataset.tile"
+    with new_player_page(browser, site, site_database, "wkey") as (page, _name):
+        page.select_option("[data-testid=bot-level]", "random")
+        page.select_option("[data-testid=bot-ruleset]", "wenzhou")
+        page.click("[data-testid=play-bot]")
+        page.wait_for_url(re.compile(r"/tables/\w+/$"))
+        for _ in range(30):
+            page.wait_for_function(
+                "!!document.querySelector('#mj-clock[data-turn=me]')"
+                " || !!document.querySelector('[data-outcome]')", timeout=40_000)
+            if page.query_selector("[data-outcome]"):
+                pytest.fail("the hand ended before a turn of 17 tiles")
+            row = {k: page.query_selector(f'#mj-hand button[data-key="{k}"]') for k in "qrt"}
+            if all(row.values()) and not page.query_selector("#mj-prompt [data-action]"):
+                tile = row["q"].evaluate(face)
+                if tile not in (row["r"].evaluate(face), row["t"].evaluate(face)):
+                    break
+            if page.query_selector('#mj-prompt [data-verb="pass"]'):
+                page.keyboard.press("Escape")
+            page.wait_for_timeout(300)
+        before = len(page.query_selector_all("#mj-rivers .river.me .tile"))
+        version = int(page.get_attribute("#mj-status", "data-version"))
+        page.keyboard.press("q")
+        page.wait_for_function(
+            f"Number(document.querySelector('#mj-status').dataset.version) > {version}")
+        mine = page.query_selector_all("#mj-rivers .river.me .tile")
+        if len(mine) == before:  # the bot claimed it at once
+            assert page.query_selector_all("#mj-opponent .meld img"), "q discarded nothing"
+        else:
+            assert mine[-1].get_attribute("data-face") == tile

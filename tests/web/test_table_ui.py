@@ -92,8 +92,22 @@ def test_the_drawn_tile_is_marked_apart_and_every_own_tile_has_a_key(client_of, 
     assert drawn and "tile--drawn" in drawn.group(0)
     assert re.search(r'alt="[^"]+（刚摸到）"', drawn.group(0))
     keys = re.findall(r'data-key="([^"]*)"', own)
-    assert keys[:12] == list("1234567890-=") and set(keys[12:]) <= {""}
-    assert 'aria-keyshortcuts="1"' in own
+    assert keys == list("1234567890-=qw")  # 13 tiles and the drawn one
+    assert 'aria-keyshortcuts="1"' in own and 'aria-keyshortcuts="w"' in drawn.group(0)
+
+
+def test_every_tile_of_a_wenzhou_hand_has_its_key_as_the_help_lists(client_of, alice):
+    bot = User.objects.filter(kind=User.Kind.BOT).order_by("pk").first()
+    table = services.open_table(Ruleset.objects.get(slug="wenzhou"), [alice, bot])
+    script(table, dealer_hand="1112345678999m55p23s", other_hand="1234567899p123456s",
+           rules="wenzhou")
+    html = page_of(client_of(alice), table)
+    own = between(html, 'id="mj-hand"', 'id="mj-prompt"')
+    # 16 tiles and the drawn one: past the digit row, q w e r t
+    keys = re.findall(r'<button[^>]*data-key="([^"]*)"', own)
+    assert keys == list("1234567890-=qwert")
+    help_keys = re.findall(r"<kbd>([^<]+)</kbd>", between(html, 'id="mj-help"', "</dl>"))
+    assert set("qwert") <= set(help_keys)
 
 
 def test_the_wenzhou_wild_is_marked_wherever_it_shows(client_of, alice):
