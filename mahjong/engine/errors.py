@@ -10,7 +10,17 @@ class InvalidAction(EngineError):
 
 
 class IllegalAction(EngineError):
-    """Well-formed, but not allowed now: out of turn, tile not in hand, stale version."""
+    """Well-formed, but not allowed now: out of turn, tile not in hand, stale version.
+
+    ``code`` "not_held", with ``facts["tiles"]`` (notation, e.g. "4z"), when the action
+    names tiles the seat does not hold (a tampered client's discard or exchange), so a
+    front end can say it in its own language; None for the other refusals.
+    """
+
+    def __init__(self, message, *, code=None, **facts):
+        super().__init__(message)
+        self.code = code
+        self.facts = facts
 
 
 class InvalidRuleset(EngineError):

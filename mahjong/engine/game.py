@@ -160,24 +160,27 @@ def _check_legal(state: GameState, seat: int, action: Action) -> None:
         offered = legal_actions(state, seat)
         if action in offered or stage_offers.allows(state, seat, action):
             return
-    raise IllegalAction(f"{action}: {_why_illegal(state, seat, action)}")
+    why, facts = _why_illegal(state, seat, action)
+    raise IllegalAction(f"{action}: {why}", **facts)
 
 
-def _why_illegal(state: GameState, seat: int, action: Action) -> str:
+def _why_illegal(state: GameState, seat: int, action: Action) -> tuple[str, dict]:
+    """The refusal's text, and its code and facts (IllegalAction) where it has them."""
     if seat not in (0, 1):
-        return f"there is no seat {seat!r}"
+        return f"there is no seat {seat!r}", {}
     if state.phase == ENDED:
-        return "the hand has ended"
+        return "the hand has ended", {}
     if seat != state.turn:
-        return f"not your turn: seat {state.turn} is to act ({state.phase})"
+        return f"not your turn: seat {state.turn} is to act ({state.phase})", {}
     player = state.seat(seat)
     if action.verb in ("discard", "ting") and action.tile not in player.hand:
-        return f"{format_tile(action.tile)} is not in your hand"
+        tile = format_tile(action.tile)
+        return f"{tile} is not in your hand", {"code": "not_held", "tiles": tile}
     refusal = stage_offers.why_not(state, seat, action)
     if refusal:
         return refusal
     offered = ", ".join(str(a) for a in legal_actions(state, seat))
-    return f"not allowed now ({state.phase}); offered: {offered}"
+    return f"not allowed now ({state.phase}); offered: {offered}", {}
 
 
 def _on_discard(state: GameState, seat: int, action: Action):

@@ -83,19 +83,22 @@ def _choice_open(state: GameState, seat: int, verb: str) -> bool:
         and _offer_open(state, seat, verb)
 
 
-def why_not(state: GameState, seat: int, action: Action) -> str | None:
-    """Why a chosen exchange or swap cannot be taken as given (None: it can, or it is
-    no choice): a clearer refusal than the list of what is offered."""
+def why_not(state: GameState, seat: int, action: Action) -> tuple[str, dict] | None:
+    """Why a chosen exchange or swap cannot be taken as given, and the refusal's code and
+    facts (IllegalAction), if any (None: it can, or it is no choice): a clearer refusal
+    than the list of what is offered."""
     if action.verb not in CHOICES:
         return None
     size = CHOICES[action.verb]
     if size is not None and len(action.tiles) != size:
-        return f"{action.verb} gives back exactly {size} tiles, not {len(action.tiles)}"
+        return f"{action.verb} gives back exactly {size} tiles, not {len(action.tiles)}", {}
     if not action.tiles:
-        return f"{action.verb} needs at least one tile"
-    missing = Counter(action.tiles) - Counter(state.seat(seat).hand)
+        return f"{action.verb} needs at least one tile", {}
+    missing = format_tiles(sorted((Counter(action.tiles)
+                                   - Counter(state.seat(seat).hand)).elements()))
     if missing:
-        return f"{action.verb}: {format_tiles(sorted(missing.elements()))} not in your hand"
+        return f"{action.verb}: {missing} not in your hand", {"code": "not_held",
+                                                              "tiles": missing}
     return None
 
 

@@ -18,8 +18,8 @@ from django.conf import settings
 from django.db import transaction
 from django.db.models import Case, Exists, F, OuterRef, Q, Value, When
 from django.utils import timezone
+from django.utils.translation import get_language, gettext_noop, pgettext
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop
 
 from accounts import bot_wallets, ranks, wallet
 from accounts.models import User
@@ -31,9 +31,10 @@ from mahjong.engine.session import base_points, match_over
 from mahjong.engine.settlement import HOUSE, settle
 from mahjong.engine.settlement import Table as MoneyFacts
 from mahjong.engine.state import GameState
-from mahjong.engine.tiles import format_tiles
+from mahjong.engine.tiles import format_tiles, parse_tiles
 from mahjong.engine.wall import new_seed
 from mahjong.ratings import services as ratings
+from mahjong.ui import render
 
 from . import broadcast, compiled, notes, presence, watchers
 from .models import Hand, Seat, Table
@@ -234,13 +235,24 @@ def act(table: Table, user, text, version, *, origin: str = "") -> Locked:
     return replace(locked, state=new)
 
 
+def _refusal(exc: EngineError) -> str:
+    """The engine's refusal as the player reads it: tiles not held (a tampered client's
+    discard or exchange) in the page's language, by name (五万); any other, its own text."""
+    if getattr(exc, "code", None) != "not_held":
+        return str(exc)
+    language = get_language() or settings.LANGUAGE_CODE
+    names = pgettext("list separator", ", ").join(
+        render.tile_label(t, language) for t in parse_tiles(exc.facts["tiles"]))
+    return _("Not in your hand: %(tiles)s. Nothing was done.") % {"tiles": names}
+
+
 def _apply(locked: Locked, seat: int, action: Action, *, by: str, origin: str = "") -> GameState:
     """Apply under the lock: engine, save with version + 1, events, seat flags, timers."""
     state = locked.state
     try:
         new, events = engine.apply(state, seat, action)
     except EngineError as exc:
-        raise IllegalMove(str(exc)) from None
+        raise IllegalMove(_refusal(exc)) from None
     row = locked.seats[seat]
     if by == "player" and (row.timeouts or row.auto_play):
         # a move of the player's own: back from 托管 too, as "I'm back" would have it (the

@@ -408,6 +408,8 @@ def test_illegal_actions_raise_naming_the_action_and_change_nothing(seat, text, 
     with pytest.raises(IllegalAction) as err:
         apply(state, seat, parse_action(text))
     assert text.split()[0] in str(err.value) and words in str(err.value)
+    # what a front end needs to say it in its own language (None: the text is all)
+    assert err.value.code == ("not_held" if "is not in your hand" in words else None)
     assert state.to_json() == before
 
 

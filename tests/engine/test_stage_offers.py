@@ -211,8 +211,9 @@ def test_regression_a_swap_of_the_whole_hand_is_refused_and_changes_nothing():
         apply(state, 0, whole)
     with pytest.raises(InvalidAction):  # the notation refuses it before the engine does
         parse_action("swap 12678m2358p256s44z")
-    with pytest.raises(IllegalAction, match="swap: 4z not in your hand"):
+    with pytest.raises(IllegalAction, match="swap: 4z not in your hand") as err:
         apply(state, 0, parse_action("swap 444z"))   # two 4z held, not three
+    assert err.value.code == "not_held" and err.value.facts == {"tiles": "4z"}  # for the page
     with pytest.raises(IllegalAction, match="9s not in your hand"):
         apply(state, 0, parse_action("swap 12m9s"))
     with pytest.raises(IllegalAction):               # not the open offer's verb

@@ -9,7 +9,7 @@ from django.urls import reverse
 from lobby.models import Ruleset
 from mahjong.engine.stage import stage_level
 from mahjong.engine.stage_run import StageRun
-from mahjong.engine.tiles import format_tile
+from mahjong.engine.tiles import format_tile, tile_name
 from mahjong.stages import services
 from mahjong.tables import presenters
 from mahjong.tables import services as tables
@@ -125,3 +125,35 @@ def test_a_swap_of_the_wrong_number_of_tiles_is_refused_in_the_pages_language(
                         {"kind": "swap", "tile": give, "version": hand.version},
                         headers=htmx()).content.decode()
     assert f"Choose exactly 3 tiles to give back: you chose {count}. Nothing was done." in html
+
+
+@pytest.mark.parametrize("kind", ["exchange", "swap"])
+def test_an_offer_of_a_tile_not_held_is_refused_in_the_pages_language(
+    alice, client_of, htmx, kind
+):
+    """A tampered panel's tile the player does not hold read "exchange 4z: 4z not in your
+    hand", the engine's English and notation, on a Chinese page; now it names the tile
+    (东风 / East wind) as the page's other refusals do, and nothing moves."""
+    if kind == "exchange":
+        table = stage_table(alice, 2)
+        state = table.current_hand().game()
+    else:
+        table = stage_table(alice, 3, p_cuo=0.0, p_swap=1.0)
+        state = until_offer(table, "swap")
+    hand = table.current_hand()
+    held = sorted(state.seat(0).hand)
+    absent = next(t for t in range(34) if t not in held)
+    give = [format_tile(t) for t in [*held[:2], absent]]
+    url = reverse("stages:offer", args=[table.public_id])
+    html = client_of(alice).post(url, {"kind": kind, "tile": give, "version": hand.version},
+                                 headers=htmx()).content.decode()
+    name = tile_name(absent, "zh")
+    assert f"你手中没有：{name}，本次操作未执行。" in html
+    assert "not in your hand" not in html
+    hand.refresh_from_db()
+    assert hand.version == table.current_hand().version
+    english = client_of(alice)
+    english.cookies.load({"django_language": "en"})
+    html = english.post(url, {"kind": kind, "tile": give, "version": hand.version},
+                        headers=htmx()).content.decode()
+    assert f"Not in your hand: {tile_name(absent, 'en')}. Nothing was done." in html

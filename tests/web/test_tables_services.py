@@ -8,6 +8,7 @@ from django.utils import timezone, translation
 
 from accounts.models import LedgerEntry
 from mahjong.engine.game import default_action, legal_actions
+from mahjong.engine.tiles import format_tile, tile_name
 from mahjong.tables import presence, services
 from mahjong.tables.models import Event, Hand, Seat, Table
 from tests.web.tables_support import bot_table, duel, no_eager_timers, play_out  # noqa: F401
@@ -55,6 +56,23 @@ def test_it_refuses_a_stale_version_and_garbage(duel, alice, bob):
         services.act(duel, mover, "discard 99x", hand.version)
     with pytest.raises(services.TableError):
         services.act(duel, mover, "pass", "not-a-number")
+    hand.refresh_from_db()
+    assert hand.version == 1
+
+
+def test_a_discard_of_a_tile_not_held_is_refused_in_the_players_language(duel, alice, bob):
+    """A tampered client's "discard 7z" read "discard 7z: 7z is not in your hand", the
+    engine's English and notation, on a Chinese page: it names the tile, and nothing moves."""
+    hand = duel.current_hand()
+    state = hand.game()
+    mover = [alice, bob][state.turn]
+    absent = next(t for t in range(34) if t not in state.seat(state.turn).hand)
+    action = f"discard {format_tile(absent)}"
+    for language, said in (("zh-hans", f"你手中没有：{tile_name(absent, 'zh')}，本次操作未执行。"),
+                           ("en", f"Not in your hand: {tile_name(absent, 'en')}. Nothing was done.")):
+        with translation.override(language), pytest.raises(services.IllegalMove) as refused:
+            services.act(duel, mover, action, hand.version)
+        assert str(refused.value) == said
     hand.refresh_from_db()
     assert hand.version == 1
 
