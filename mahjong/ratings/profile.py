@@ -19,7 +19,7 @@ class Summary:
     rating: int
     margin: int  # 2·RD: the rating is within rating ± margin with about 95% confidence
     games: int
-    chart: chart.Chart | None
+    charts: list[chart.Chart]  # the wide one and the phone's (chart.NARROW); none under 2 points
 
 
 def _day(at) -> str:
@@ -43,5 +43,6 @@ def summary(user) -> Summary | None:
         rating=round(today.rating),
         margin=round(2 * today.deviation),
         games=row.games if row else 0,
-        chart=chart.build(points),
+        charts=[c for c in (chart.build(points, layout) for layout in (chart.WIDE, chart.NARROW))
+                if c],
     )

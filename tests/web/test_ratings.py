@@ -182,9 +182,10 @@ def test_the_chart_spans_its_points_and_needs_two():
     points = [chart.Point(1500 + 10 * i, 300 - 20 * i, f"d{i}") for i in range(8)]
     drawn = chart.build(points)
     xy = [tuple(map(float, p.split(","))) for p in drawn.line.split()]
-    assert len(xy) == 8 and xy[0][0] == chart.LEFT and xy[-1][0] == chart.WIDTH - chart.RIGHT
+    wide = chart.WIDE
+    assert len(xy) == 8 and xy[0][0] == wide.left and xy[-1][0] == wide.width - wide.right
     assert xy[-1][1] < xy[0][1]  # a rising rating is drawn upwards
-    assert all(chart.TOP <= y <= chart.HEIGHT - chart.BOTTOM for _x, y in xy)
+    assert all(wide.top <= y <= wide.height - wide.bottom for _x, y in xy)
     assert len(drawn.band.split()) == 16
     assert drawn.x_labels[0][2] == "d0" and drawn.x_labels[-1][2] == "d7"
     ticks = [value for _y, value in drawn.y_ticks]
@@ -209,9 +210,13 @@ def test_the_profile_shows_rating_games_history_chart_and_rank(duel, alice, bob,
     assert "已计分 3 局" in html and "评分走势" in html
     # the rank's score is another number under another name (等级分: the rank levels' 等级)
     assert html.count("等级分") == 1 and "等级分 0" in html
-    svg = re.search(r"<svg class=\"rating-chart\".*?</svg>", html, re.S).group(0)
-    line = re.search(r'<polyline points="([^"]+)"', svg).group(1)
-    assert len(line.split()) == 4  # the start and one point per rated hand
+    # the computer's chart and the phone's (CSS shows one), each the start and one point
+    # per rated hand
+    for layout in ("wide", "narrow"):
+        svg = re.search(rf'<svg class="rating-chart rating-chart--{layout}".*?</svg>', html,
+                        re.S).group(0)
+        line = re.search(r'<polyline points="([^"]+)"', svg).group(1)
+        assert len(line.split()) == 4
     assert "rank-badge" in html  # the rank level alongside
 
 
