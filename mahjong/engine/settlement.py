@@ -17,6 +17,7 @@ from .shapes import DISCARD_WIN, DRAW, ESCAPE, SELF_DRAW, Outcome
 HOUSE = "house"
 STAGE_YAKUMAN_SCORE = 10_000
 STAGE_STREAK_BONUS_FROM = 3   # 三连庄拍分: the 3rd consecutive dealer win onwards doubles
+GB_BONUS_FAN = 8              # gb pays (Σ fan + 8) × 底分 (RULES.md 8.5)
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,7 +117,7 @@ def _stage_draw(table: Table) -> Settlement:
 
 
 SCORING = {"classic": _classic, "stage": _stage, "quesheng": _quesheng,
-           "tiao72": _fan_times_base(0), "gb": _fan_times_base(8), "wenzhou": _wenzhou}
+           "tiao72": _fan_times_base(0), "gb": _fan_times_base(GB_BONUS_FAN), "wenzhou": _wenzhou}
 
 
 # ----- shared pieces -----------------------------------------------------------------------

@@ -23,7 +23,7 @@ from mahjong.engine.state import GameState
 from mahjong.engine.tiles import format_tile, max_copies
 from mahjong.engine.views import view
 
-from . import compiled, emotes, presence
+from . import compiled, emotes, points_help, presence
 from .models import Hand, Seat, Table
 
 RIVER_ROW = 11
@@ -303,6 +303,9 @@ def context_for(
         "result": result,
         "fans": (result or {}).get("fans", []),
         "won_doubling": won_doubling(state, result),
+        # a win's payment formula with this table's numbers, under its points
+        "points_help": points_help.lines(table, state.ruleset) if result and result.get("fans")
+        else [],
         # the winning hand's reading, block by block ("123m 55z" -> tiles per block)
         "blocks": [tiles_of(b) for b in ((result or {}).get("decomposition") or "").split()],
         "my_delta": (result or {}).get("deltas", [0, 0])[seat] if result else 0,

@@ -510,3 +510,41 @@ def test_the_wenzhou_base_is_shown_as_it_rises(client_of, alice, bob, duel):
     assert re.search(r'data-testid="hand-base">Base \(进阶分\) <b>30</b>',
                      page_of(client_of(alice), table))
     assert 'data-testid="hand-base"' not in page_of(client_of(alice), duel)  # one level
+
+
+def test_the_result_explains_how_points_are_counted_with_the_tables_numbers(
+    settings, client_of, alice
+):
+    """The card showed the fans, their total and the points, never how one made the other;
+    a 'How points are counted' under the points gives the formula with this table's
+    numbers: the operator's multiplier (4 here, not the rules' 3), the room's 底分 (2)."""
+    from tests.web.tables_support import play_out
+
+    settings.MAHJONG_TEST_SEED = "win254"  # this wall ends hand 1 in a self-drawn win
+    Ruleset.objects.filter(slug="classic").update(overrides={"self_draw_multiplier": 4})
+    bot = User.objects.filter(kind=User.Kind.BOT).order_by("pk").first()
+    table = services.open_table(Ruleset.objects.get(slug="classic"), [alice, bot], base_points=2)
+    result = play_out(table).result
+    assert result["kind"] == "self_draw" and result["points"] == result["total"] * 4 * 2
+    card = between(page_of(client_of(alice), table), 'id="mj-result"', 'class="muted mj-seed"')
+    shown = re.search(r'<details class="mj-points-help".*?</details>', card, re.S).group(0)
+    assert "<summary>分数怎么算</summary>" in shown
+    assert "<li>自摸或抢杠胡：总番数 × 4 × 底分 2。</li>" in shown
+    assert "<li>点炮：总番数 × 1 × 底分 2。</li>" in shown
+    assert "<li>计分番数最多 13 番。</li>" in shown
+
+
+@pytest.mark.parametrize("slug", ["classic", "stage", "quesheng", "tiao72", "gb", "wenzhou"])
+def test_every_ruleset_explains_its_points_in_both_languages(slug):
+    from mahjong.engine.rulesets import get_ruleset
+    from mahjong.tables.models import Table
+
+    table = Table(base_points=1, beans_per_point=10)
+    said = {}
+    for language in ("zh-hans", "en"):
+        with translation.override(language):
+            said[language] = presenters.points_help.lines(table, get_ruleset(slug))
+    assert said["en"] and all(said["en"]) and said["en"][-1] == "Beans: points × 10."
+    assert all(zh != en for zh, en in zip(said["zh-hans"], said["en"], strict=True))
+    if slug == "wenzhou":  # the progressive base's levels, from the ruleset
+        assert "B is 10 / 20 / 30 / 40:" in said["en"][1]
