@@ -121,6 +121,39 @@ def test_the_result_card_says_how_and_names_fans_in_chinese_on_one_line(tour, si
     assert [f for f in card["fans"] if f["lines"] != 1] == []
 
 
+def wait_for_plain_turn(page, ready, timeout: int):
+    """What ``ready()`` finds at the first of the player's turns with no prompt (tiles to
+    discard, nothing to claim) where it finds anything; a claim offered meanwhile is passed."""
+    for _ in range(30):
+        page.wait_for_function(
+            "!!document.querySelector('#mj-clock[data-turn=me]')"
+            " || !!document.querySelector('[data-outcome]')", timeout=timeout)
+        if page.query_selector("[data-outcome]"):
+            pytest.fail("the hand ended before the turn looked for")
+        found = ready()
+        if found and not page.query_selector("#mj-prompt [data-action]"):
+            return found
+        if page.query_selector('#mj-prompt [data-verb="pass"]'):
+            page.keyboard.press("Escape")  # Esc passes a claim
+        page.wait_for_timeout(300)
+    pytest.fail("no such turn in 30 looks")
+
+
+def assert_discarded_by_key(page, key: str, tile: str) -> None:
+    """Pressing ``key`` discarded ``tile``: it is the last of the player's river, or the bot
+    claimed it at once and it went into the bot's meld."""
+    before = len(page.query_selector_all("#mj-rivers .river.me .tile"))
+    version = int(page.get_attribute("#mj-status", "data-version"))
+    page.keyboard.press(key)
+    page.wait_for_function(
+        f"Number(document.querySelector('#mj-status').dataset.version) > {version}")
+    mine = page.query_selector_all("#mj-rivers .river.me .tile")
+    if len(mine) == before:
+        assert page.query_selector_all("#mj-opponent .meld img"), f"{key} discarded nothing"
+    else:
+        assert len(mine) == before + 1 and mine[-1].get_attribute("data-face") == tile
+
+
 def test_keyboard_play_help_and_the_clock_announcement(browser, site, site_database):
     desktop = {"width": 1200, "height": 900}
     with new_player_page(browser, site, site_database, "kim", viewport=desktop) as (page, _):
@@ -142,31 +175,11 @@ def keyboard_play(page):
     page.keyboard.press("Escape")
     assert not page.is_visible("#mj-help")
     # wait for a plain turn (tiles to discard, no prompt), then discard the first tile by "1"
-    for _ in range(30):
-        page.wait_for_function(
-            "!!document.querySelector('#mj-clock[data-turn=me]')"
-            " || !!document.querySelector('[data-outcome]')", timeout=30_000)
-        if page.query_selector("[data-outcome]"):
-            pytest.fail("the hand ended before a plain turn")
-        first = page.query_selector('#mj-hand button[data-key="1"]')
-        if first and not page.query_selector("#mj-prompt [data-action]"):
-            break
-        if page.query_selector('#mj-prompt [data-verb="pass"]'):
-            page.keyboard.press("Escape")  # Esc passes a claim
-        page.wait_for_timeout(300)
+    first = wait_for_plain_turn(
+        page, lambda: page.query_selector('#mj-hand button[data-key="1"]'), 30_000
+    )
     tile = first.query_selector("[data-tile]").get_attribute("data-tile")
-    before = len(page.query_selector_all("#mj-rivers .river.me .tile"))
-    version = int(page.get_attribute("#mj-status", "data-version"))
-    page.keyboard.press("1")
-    page.wait_for_function(
-        f"Number(document.querySelector('#mj-status').dataset.version) > {version}")
-    mine = page.query_selector_all("#mj-rivers .river.me .tile")
-    if len(mine) == before:  # the bot claimed it at once: it went into the bot's meld
-        melds = [t.get_attribute("data-face") for t in page.query_selector_all(
-            "#mj-opponent .meld img")]
-        assert melds, "the key press discarded nothing"
-    else:
-        assert len(mine) == before + 1 and mine[-1].get_attribute("data-face") == tile
+    assert_discarded_by_key(page, "1", tile)
     # arrows move the focus through the hand (visible focus ring on the tile)
     page.wait_for_function("!!document.querySelector('#mj-clock[data-turn=me]')", timeout=30_000)
     page.keyboard.press("ArrowRight")
@@ -355,27 +368,14 @@ def test_the_13th_tile_of_a_wenzhou_hand_is_discarded_by_its_key(browser, site, 
         page.select_option("[data-testid=bot-ruleset]", "wenzhou")
         page.click("[data-testid=play-bot]")
         page.wait_for_url(re.compile(r"/tables/\w+/$"))
-        for _ in range(30):
-            page.wait_for_function(
-                "!!document.querySelector('#mj-clock[data-turn=me]')"
-                " || !!document.querySelector('[data-outcome]')", timeout=40_000)
-            if page.query_selector("[data-outcome]"):
-                pytest.fail("the hand ended before a turn of 17 tiles")
+
+        def q_unlike_r_and_t():
             row = {k: page.query_selector(f'#mj-hand button[data-key="{k}"]') for k in "qrt"}
-            if all(row.values()) and not page.query_selector("#mj-prompt [data-action]"):
+            if all(row.values()):
                 tile = row["q"].evaluate(face)
                 if tile not in (row["r"].evaluate(face), row["t"].evaluate(face)):
-                    break
-            if page.query_selector('#mj-prompt [data-verb="pass"]'):
-                page.keyboard.press("Escape")
-            page.wait_for_timeout(300)
-        before = len(page.query_selector_all("#mj-rivers .river.me .tile"))
-        version = int(page.get_attribute("#mj-status", "data-version"))
-        page.keyboard.press("q")
-        page.wait_for_function(
-            f"Number(document.querySelector('#mj-status').dataset.version) > {version}")
-        mine = page.query_selector_all("#mj-rivers .river.me .tile")
-        if len(mine) == before:  # the bot claimed it at once
-            assert page.query_selector_all("#mj-opponent .meld img"), "q discarded nothing"
-        else:
-            assert mine[-1].get_attribute("data-face") == tile
+                    return tile
+            return None
+
+        tile = wait_for_plain_turn(page, q_unlike_r_and_t, 40_000)
+        assert_discarded_by_key(page, "q", tile)
