@@ -175,6 +175,7 @@ INSTALLED_APPS = [
     "mahjong.ui",
     "mahjong.ratings",
     "mahjong.stages",
+    "mahjong.rulebook",
 ]
 
 MIDDLEWARE = [

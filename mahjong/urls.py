@@ -24,5 +24,6 @@ urlpatterns = [
     path("history/", include("lobby.history_urls")),  # match history, hands, replays
     path("ratings/", include("mahjong.ratings.urls")),
     path("stages/", include("mahjong.stages.urls")),  # 关卡 stage mode
+    path("rules/", include("mahjong.rulebook.urls")),  # the players' rule book
     path("", include("lobby.urls")),
 ]

@@ -60,8 +60,17 @@ def home(request):
             "table": table,
             "stake_beans": run.level.stake * StageSettings.load().beans_per_point,
             "streak": _live_streak(run),
+            "rules": _rules(),
         },
     )
+
+
+def _rules():
+    """The stage ruleset's page in the rule book, while stage mode is on offer."""
+    try:
+        return services.stage_ruleset()
+    except services.StageError:
+        return None
 
 
 def _live_streak(run) -> int:

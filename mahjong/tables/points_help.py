@@ -12,12 +12,18 @@ from mahjong.engine.settlement import GB_BONUS_FAN, STAGE_STREAK_BONUS_FROM, STA
 
 def lines(table, ruleset) -> list[str]:
     """The formula's lines for ``table`` played under the engine ``ruleset``."""
-    base = table.base_points
+    said = formula(ruleset, table.base_points)
+    if table.beans_per_point:
+        said.append(_("Beans: points × %(n)s.") % {"n": table.beans_per_point})
+    return said
+
+
+def formula(ruleset, base: int) -> list[str]:
+    """The payment formula at a base of ``base`` points, and the cap: the rule book
+    (mahjong.rulebook) says it without a table."""
     said = _FORMULAS[ruleset.scoring](ruleset, base)
     if ruleset.cap and ruleset.scoring != "stage":
         said.append(_("The fan counted is at most %(cap)s.") % {"cap": ruleset.cap})
-    if table.beans_per_point:
-        said.append(_("Beans: points × %(n)s.") % {"n": table.beans_per_point})
     return said
 
 

@@ -1,7 +1,8 @@
 """axe-core (from npm) run in chromium on the lobby, the table mid-hand and at the end of a
-hand, the replay, the profile and the settings page, at both screen sizes: no serious or
-critical violation. The tour walks in Chinese; the stage screen and a stage table are also
-scanned in English on a 360px phone (some rules, as label-in-name, only judge English)."""
+hand, the replay, the profile, the settings page, the rule book and its fan calculator, at
+both screen sizes: no serious or critical violation. The tour walks in Chinese; the stage
+screen and a stage table are also scanned in English on a 360px phone (some rules, as
+label-in-name, only judge English)."""
 
 from __future__ import annotations
 

@@ -434,3 +434,32 @@ def test_the_result_of_a_longest_named_opponent_leaving_fits_a_phone(
         m = measure(page)
         assert m["lang"] == language
         assert problems(m) == []
+
+
+@pytest.mark.parametrize("width", PHONES)
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_rule_book_fits_a_phone(browser, site, language, width):
+    """The rule book is open to visitors: its facts (a two-column list on a desktop), the
+    fans as cards with their tile examples, each ruleset's page in both languages, and the
+    fan calculator with a 温州 hand's result (17 tiles in its reading)."""
+    context = browser.new_context(locale=LANGUAGES[language],
+                                  viewport={"width": width, "height": PHONES[width]})
+    try:
+        page = context.new_page()
+        pages = {}
+        for slug in ("classic", "gb", "wenzhou", "quesheng", "tiao72", "stage"):
+            page.goto(f"{site}/rules/{slug}/")
+            page.wait_for_selector("[data-testid=fan-list] li")
+            pages[slug] = measure(page)
+            assert page.evaluate(CARDS_OVERFLOW) == [], slug
+        shot(page, f"rules-{language}-{width}")
+        page.goto(f"{site}/rules/wenzhou/calculator/"
+                  "?hand=123m456m789m123p456s5z&win=5z&wild=3s&tsumo=on")
+        page.wait_for_selector("[data-testid=calc-result]")
+        pages["calculator"] = measure(page)
+        assert page.evaluate(CARDS_OVERFLOW) == []
+        shot(page, f"calculator-{language}-{width}")
+        assert {m["lang"] for m in pages.values()} == {language}
+        assert {slug: problems(m) for slug, m in pages.items() if problems(m)} == {}
+    finally:
+        context.close()

@@ -24,7 +24,8 @@ from playwright.sync_api import Error as PlaywrightError
 from tests.e2e.conftest import PASSWORD, ROOT
 
 SIZES = {"phone": (390, 844), "desktop": (1440, 900)}
-PAGES = ("lobby", "table-mid", "table-end", "replay", "profile", "settings")
+PAGES = ("lobby", "table-mid", "table-end", "replay", "profile", "settings", "rules",
+         "calculator")
 SCREENSHOTS = ROOT / "var" / "screenshots"
 AXE = ROOT / "tests" / "e2e" / "node" / "node_modules" / "axe-core" / "axe.min.js"
 BLOCKING = {"serious", "critical"}
@@ -284,6 +285,10 @@ class Tour:
         self.keep(page, visit, "profile")
         page.goto(f"{self.site}/accounts/settings/")
         self.keep(page, visit, "settings")
+        page.goto(f"{self.site}/rules/gb/#fan-lv_yi_se")  # the longest book, a fan targeted
+        self.keep(page, visit, "rules")
+        page.goto(f"{self.site}/rules/gb/calculator/?hand=123m456m789m1155z&win=5z&tsumo=on")
+        self.keep(page, visit, "calculator")
         return visit
 
 

@@ -1,0 +1,193 @@
+"""The fan calculator (算番器): a winning hand typed in notation, scored by the engine
+under a ruleset as the operator runs it -- the same ``score_win`` a table's win goes
+through. Nothing is stored; a bad field is said in the page's language, next to it."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from django import forms
+from django.utils.translation import get_language, gettext_lazy
+from django.utils.translation import gettext as _
+
+from mahjong.engine.errors import EngineError
+from mahjong.engine.fans import score_win, table_for
+from mahjong.engine.melds import parse_melds
+from mahjong.engine.shapes import WinContext
+from mahjong.engine.tiles import FLOWERS, format_tile, max_copies, parse_tile, parse_tiles
+from mahjong.ui import render
+
+WINDS = [("1z", gettext_lazy("East")), ("2z", gettext_lazy("South")),
+         ("3z", gettext_lazy("West")), ("4z", gettext_lazy("North"))]
+TING = [("", gettext_lazy("Not declared")), ("ready", gettext_lazy("Declared ready (报听)")),
+        ("tian_ting", gettext_lazy("Heavenly ready (天听)"))]
+# Melds as a Chinese player writes them (the longer words first: 暗杠 before 杠).
+MELD_WORDS = {"，": ",", "、": ",", "暗杠": "ankan ", "明杠": "kan ", "杠": "kan ",
+              "碰": "pon ", "吃": "chi "}
+# The fans a situation can score, by table: a box nobody's fan reads is not offered.
+SITUATIONS = {
+    "kong_replacement": {"gang_shang_kai_hua"},
+    "last_of_kind": {"he_jue_zhang"},
+    "first_turn": {"tian_hu", "di_hu", "ren_hu"},
+    "dealer": {"tian_hu", "di_hu", "ren_hu"},
+    "winds": {"quan_feng_ke", "men_feng_ke"},
+}
+
+
+def _text(label: str, length: int, example: str = "", required: bool = False):
+    return forms.CharField(label=label, max_length=length, required=required, help_text=example)
+
+
+def _box(label: str):
+    return forms.BooleanField(label=label, required=False)
+
+
+class HandForm(forms.Form):
+    hand = _text(gettext_lazy("Concealed tiles"), 60, required=True, example=gettext_lazy(
+        "Without the winning tile, e.g. 123m 456m 789m 1155z."))
+    win = _text(gettext_lazy("Winning tile"), 4, gettext_lazy("e.g. 5z"), required=True)
+    melds = _text(gettext_lazy("Melds"), 80, gettext_lazy(
+        "e.g. pon 777z, chi 123m, kan 1111m, ankan 2222p"))
+    tsumo = _box(gettext_lazy("Self-drawn (自摸)"))
+    last_tile = _box(gettext_lazy("On the last tile of the wall"))
+    kong_replacement = _box(gettext_lazy("On a kong's replacement tile"))
+    robbing_kong = _box(gettext_lazy("Robbing a kong (抢杠)"))
+    last_of_kind = _box(gettext_lazy("The last of its kind (和绝张)"))
+    haidi_phase = _box(gettext_lazy("In the extra draws after the wall (海底捞月)"))
+    first_turn = _box(gettext_lazy("On the first turn (天和, 地和, 人和)"))
+    dealer = _box(gettext_lazy("The winner is the dealer"))
+    ting = forms.ChoiceField(label=gettext_lazy("Ready declaration"), choices=TING, required=False)
+    flowers = forms.IntegerField(label=gettext_lazy("Flowers"), min_value=0,
+                                 max_value=len(FLOWERS), required=False)
+    passes = forms.IntegerField(label=gettext_lazy("Wins passed this hand (过胡)"), min_value=0,
+                                required=False)
+    wild = _text(gettext_lazy("Wild tile (财神)"), 4, gettext_lazy(
+        "The kind the turned-up tile names, e.g. 3m"))
+    seat_wind = forms.ChoiceField(label=gettext_lazy("Seat wind"), choices=WINDS, required=False)
+    round_wind = forms.ChoiceField(label=gettext_lazy("Round wind"), choices=WINDS,
+                                   required=False)
+
+    def __init__(self, data, ruleset):
+        super().__init__(data)
+        self.ruleset = ruleset
+        for name in _not_offered(ruleset):
+            del self.fields[name]
+        if "passes" in self.fields:  # 过胡加倍: at most the ruleset's passes a hand
+            self.fields["passes"].validators.append(_at_most(ruleset.max_guo))
+            self.fields["passes"].widget.attrs["max"] = ruleset.max_guo
+
+    def clean_hand(self):
+        return _tiles(self.cleaned_data["hand"])
+
+    def clean_win(self):
+        return _tile(self.cleaned_data["win"])
+
+    def clean_wild(self):
+        text = self.cleaned_data.get("wild")
+        return _tile(text) if text else None
+
+    def clean_melds(self):
+        text = self.cleaned_data["melds"].strip()
+        for word, verb in MELD_WORDS.items():  # 碰 777z，吃 123m: the Chinese page's spelling
+            text = text.replace(word, verb)
+        try:
+            return tuple(parse_melds(text)) if text else ()
+        except EngineError:
+            raise forms.ValidationError(_(
+                "Write each meld as “pon 777z”, “chi 123m”, “kan 1111m” or “ankan 2222p”, "
+                "separated by commas.")) from None
+
+    def clean(self):
+        data = super().clean()
+        if self.errors:
+            return data
+        hand, melds, win = data["hand"], data["melds"], data["win"]
+        wanted = self.ruleset.hand_size + 1
+        have = len(hand) + 1 + 3 * len(melds)
+        if have != wanted:
+            raise forms.ValidationError(_(
+                "A winning hand here has %(n)s tiles (each meld counts as three): these make "
+                "%(got)s.") % {"n": wanted, "got": have})
+        counts = Counter([*hand, win, *(k for meld in melds for k in meld.tiles)])
+        for kind, n in counts.items():
+            if n > max_copies(kind):
+                raise forms.ValidationError(
+                    _("There are only %(max)s of %(tile)s: these have %(n)s.")
+                    % {"max": max_copies(kind), "n": n, "tile": _name(kind)})
+        if any(kind in FLOWERS for kind in counts):
+            raise forms.ValidationError(
+                _("Flowers are not part of a hand: give their number below."))
+        return data
+
+    def context(self) -> WinContext:
+        data = self.cleaned_data
+        fields = {name: bool(data.get(name)) for name in (
+            "tsumo", "last_tile", "kong_replacement", "robbing_kong", "last_of_kind",
+            "haidi_phase", "first_turn", "dealer")}
+        fields |= {
+            "hand": data["hand"], "melds": data["melds"], "win": data["win"],
+            "flower_count": data.get("flowers") or 0, "passes": data.get("passes") or 0,
+            "ting": data.get("ting") or False, "wild": data.get("wild"),
+            "seat_wind": parse_tile(data.get("seat_wind") or "1z"),
+            "round_wind": parse_tile(data.get("round_wind") or "1z"),
+        }
+        return WinContext.of(fields)
+
+
+def _at_most(limit: int):
+    def check(value):
+        if value is not None and value > limit:
+            raise forms.ValidationError(_("At most %(n)s.") % {"n": limit})
+    return check
+
+
+def _not_offered(rs) -> list[str]:
+    """The fields these rules have no use for."""
+    keys = {fan.key for fan in table_for(rs).fans}
+    off = [name for name, fans in SITUATIONS.items() if not keys & fans]
+    if "winds" in off:
+        off.remove("winds")
+        off += ["seat_wind", "round_wind"]
+    off += [name for name, on in (("ting", rs.bao_ting), ("flowers", rs.flowers),
+                                  ("passes", rs.guo_hu), ("wild", rs.wilds),
+                                  ("haidi_phase", rs.haidi_phase), ("robbing_kong", rs.rob_kong))
+            if not on]
+    return off
+
+
+def _tiles(text: str) -> tuple[int, ...]:
+    try:
+        return tuple(parse_tiles(text.replace(" ", ""), check_copies=False))
+    except EngineError:
+        raise forms.ValidationError(_("Write the tiles in notation, e.g. 123m 456p 55z.")) from None
+
+
+def _tile(text: str) -> int:
+    tiles = _tiles(text)
+    if len(tiles) != 1:
+        raise forms.ValidationError(_("One tile, e.g. 5z."))
+    return tiles[0]
+
+
+def _name(kind: int) -> str:
+    return render.tile_label(format_tile(kind), get_language() or "zh-hans")
+
+
+def score(form: HandForm) -> dict:
+    """The engine's reading of a valid form: {"fans", "total", "blocks", ...} or {"error"}."""
+    try:
+        result = score_win(form.ruleset, form.context())
+    except EngineError:
+        return {"error": _("These tiles cannot be scored under these rules.")}
+    if not result.is_win:
+        return {"error": _("These tiles are not a winning hand under these rules.")}
+    return {
+        "fans": result.fans,
+        "total": result.total,
+        "raw_total": result.raw_total,
+        "below_minimum": result.below_minimum,
+        "min_fan": form.ruleset.min_fan,
+        "soft": result.soft,
+        "blocks": [[format_tile(k) for k in block.tiles] for block in result.decomposition.blocks]
+        if result.decomposition else [],
+    }
