@@ -26,6 +26,7 @@ MELD_WORDS = {"，": ",", "、": ",", "暗杠": "ankan ", "明杠": "kan ", "杠
               "碰": "pon ", "吃": "chi "}
 # The fans a situation can score, by table: a box nobody's fan reads is not offered.
 SITUATIONS = {
+    "last_tile": {"he_di_lao_yue", "he_di_lao_yu", "miao_shou_hui_chun", "hai_di_lao_yue"},
     "kong_replacement": {"gang_shang_kai_hua"},
     "last_of_kind": {"he_jue_zhang"},
     "first_turn": {"tian_hu", "di_hu", "ren_hu"},
