@@ -92,6 +92,8 @@ def test_the_watch_page_heading_names_the_players_in_english_too(duel, outsider,
     html = client.get(reverse("tables:watch", args=[duel.public_id])).content.decode()
     assert '<h1 class="sr-only">Watching Alice vs Bob</h1>' in html
     assert "<title>Watching Alice vs Bob" in html
+    # the rules being played, in the rule book (a spectator may not know 二人雀神's)
+    assert f'href="/rules/{duel.ruleset.slug}/" data-testid="rules-link">Rules of ' in html
 
 
 def test_the_live_list_shows_tables_being_played_and_the_lobby_links_to_it(
