@@ -19,6 +19,7 @@ from django.utils.translation import ngettext
 
 from mahjong.engine import fans, shapes
 from mahjong.engine.errors import EngineError
+from mahjong.engine.stage import HAIDI_DRAWS_FIVE
 from mahjong.engine.tiles import FLOWERS, format_tile, parse_tiles
 from mahjong.tables import points_help
 
@@ -38,17 +39,19 @@ def said(text: dict) -> str:
     return text["en"] if get_language() == "en" else text["zh"]
 
 
-def summary(slug: str) -> str:
-    return said(texts(slug)["summary"])
+def summary(slug: str) -> list[dict]:
+    return parts(said(texts(slug)["summary"]))
 
 
-def play_rules(slug: str) -> list[str]:
-    return [said(item) for item in texts(slug).get("play", [])]
+def play_rules(slug: str) -> list[list[dict]]:
+    """The rules of play, each a text's parts (its tile examples drawn as tiles)."""
+    return [parts(said(item)) for item in texts(slug).get("play", [])]
 
 
 def fan_rows(rs) -> list[dict]:
     """Each fan of ``rs``'s table in its order: names, the value the operator set, what
-    it takes, and the fans it leaves uncounted (不计)."""
+    it takes, and the fans it leaves uncounted (不计). Flower fans are left out of rules
+    without flowers (stage mode plays classic's table with none)."""
     table = fans.table_for(rs)
     value = table.value_of(rs.fan_values)
     by_key = {fan.key: fan for fan in table.fans}
@@ -60,11 +63,14 @@ def fan_rows(rs) -> list[dict]:
             "en": fan.en,
             "value": value(fan.key),
             "yakuman": fan.yakuman,
-            "flower": fan.flower,
             "condition": parts(said(conditions[fan.key])),
-            "excludes": [by_key[key] for key in fan.excludes if key in by_key],
+            # a fan of three suits in classic's 72 tiles of 万 and honors (RULES.md 4.4)
+            "impossible": not set(conditions[fan.key].get("needs", "")) <= set(rs.suits),
+            "excludes": [by_key[key] for key in (*fan.excludes, *fan.replaces) if key in by_key],
+            "excludes_one": [by_key[key] for key in fan.excludes_one if key in by_key],
         }
         for fan in table.fans
+        if rs.flowers or not fan.flower
     ]
 
 
@@ -176,10 +182,7 @@ def _options(rs) -> list[tuple[str, str]]:
         (_("Flowers"), _("Drawn flowers are set aside and replaced; they count at a win.")
          if rs.flowers else ""),
         (_("Declaring ready (报听)"), _bao_ting(rs)),
-        (_("After the wall (海底捞月)"), ngettext(
-            "When the wall runs out, each player may draw %(n)s more tile to win with.",
-            "When the wall runs out, each player may draw %(n)s more tiles to win with.",
-            rs.haidi_draws) % {"n": rs.haidi_draws} if rs.haidi_phase else ""),
+        (_("After the wall (海底捞月)"), _haidi(rs)),
         (_("Wilds (财神)"), _("A tile turned up after the deal names the wild kind: its "
                              "other copies stand for any tile in a winning hand.")
          if rs.wilds else ""),
@@ -194,6 +197,20 @@ def _options(rs) -> list[tuple[str, str]]:
             "A hand needs at least %(n)s fan to win; flowers do not count towards it.",
             rs.min_fan) % {"n": rs.min_fan} if rs.min_fan else ""),
     ]
+
+
+def _haidi(rs) -> str:
+    if not rs.haidi_phase:
+        return ""
+    text = ngettext(
+        "When the wall runs out, a ready player (the first to be ready, if both are) draws up "
+        "to %(n)s more tile, and wins on one that completes the hand.",
+        "When the wall runs out, a ready player (the first to be ready, if both are) draws up "
+        "to %(n)s more tiles, and wins on one that completes the hand.",
+        rs.haidi_draws) % {"n": rs.haidi_draws}
+    if rs.scoring == "stage":  # 五张海底摸牌 (RULES.md 5.2)
+        text += " " + _("From stage 2 on, %(n)s tiles.") % {"n": HAIDI_DRAWS_FIVE}
+    return text
 
 
 def _bao_ting(rs) -> str:

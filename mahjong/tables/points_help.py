@@ -22,7 +22,9 @@ def formula(ruleset, base: int) -> list[str]:
     """The payment formula at a base of ``base`` points, and the cap: the rule book
     (mahjong.rulebook) says it without a table."""
     said = _FORMULAS[ruleset.scoring](ruleset, base)
-    if ruleset.cap and ruleset.scoring != "stage":
+    if ruleset.cap and ruleset.scoring == "wenzhou":  # its items multiply (RULES.md 9.4)
+        said.append(_("The multiplier counted is at most %(cap)s.") % {"cap": ruleset.cap})
+    elif ruleset.cap and ruleset.scoring != "stage":
         said.append(_("The fan counted is at most %(cap)s.") % {"cap": ruleset.cap})
     return said
 

@@ -44,7 +44,8 @@ def test_every_fan_of_every_ruleset_is_described_in_both_languages(slug):
     assert sorted(texts["fans"]) == sorted(keys)
     own = book.texts(slug)
     for text in [*texts["fans"].values(), own["summary"], *own["play"]]:
-        assert set(text) == {"zh", "en"} and text["zh"].strip() and text["en"].strip()
+        assert set(text) - {"needs"} == {"zh", "en"} and text["zh"].strip() and text["en"].strip()
+        assert set(text.get("needs", "")) <= set("mps"), text  # the suits a fan cannot lack
         assert re.search(r"[\u4e00-\u9fff]", text["zh"]), text  # Chinese in the Chinese
         assert re.search(r"[A-Za-z]{3}", text["en"]) and text["en"] != text["zh"], text
 
@@ -146,7 +147,7 @@ def test_each_fan_has_its_names_value_condition_and_the_fans_it_leaves_out(built
     assert book.EXAMPLE.split(conditions["tian_ting"]["en"])[0] in tian_ting
     assert 'href="#fan-men_qing_bao_ting"' in tian_ting  # 不计: a link to the fan it absorbs
     assert "Yakuman (役满)" in fan_item(html, "da_san_yuan")
-    assert "1 fan each" in fan_item(html, "hua_pai")
+    assert ">1 fan</span>" in fan_item(html, "hua_pai")  # each flower: said by its condition
     assert html.count("<li id=\"fan-") == len(TABLES["classic"].fans)
     chinese = page(client, "classic")
     assert book.EXAMPLE.split(conditions["tian_ting"]["zh"])[0] in fan_item(chinese, "tian_ting")
@@ -158,7 +159,8 @@ def test_the_facts_come_from_each_rulesets_own_settings(builtin, client):
            "and 8 flowers." in classic
     assert "13 tiles; the dealer starts with 14." in classic
     assert "国士无双" not in fan_free(classic)  # no 筒 or 条: not a form classic can make
-    assert "3 more tiles to win with" in classic  # 海底捞月, haidi_draws
+    assert "a ready player (the first to be ready, if both are) draws up to 3 more tiles" \
+        in classic  # 海底捞月: haidi_draws, and not both players
     gb = page(client, "gb", "en")
     assert "A hand needs at least 8 fan to win" in gb and "a match is 8 hands" in gb
     assert "(total fan + 8) × base 1" in gb
@@ -171,11 +173,34 @@ def test_the_facts_come_from_each_rulesets_own_settings(builtin, client):
     assert "at most 3 times a hand" in quesheng and "The house takes 5%" in quesheng
     stage = page(client, "stage", "en")
     assert "each hand is played with 71 of them" in stage and "Leaving a hand" not in stage
+    assert "From stage 2 on, 5 tiles." in stage  # 五张海底摸牌
 
 
 def fan_free(html: str) -> str:
     """The page without its fan list (国士无双 is a classic fan, unreachable but listed)."""
     return re.sub(r'<ol class="fan-list".*?</ol>', "", html, flags=re.S)
+
+
+def test_a_fan_the_tiles_cannot_make_is_marked_and_flowers_only_where_there_are_flowers(
+    builtin, client
+):
+    """Classic's 72 tiles have no 筒 or 条: its three-suit fans are in the table but cannot
+    occur; stage mode plays the same table with 136 tiles and no flowers."""
+    classic, stage = page(client, "classic", "en"), page(client, "stage", "en")
+    assert 'data-testid="fan-impossible"' in fan_item(classic, "san_se_tong_shun")
+    assert 'data-testid="fan-impossible"' in fan_item(classic, "lv_yi_se")
+    assert 'data-testid="fan-impossible"' not in fan_item(classic, "qing_yi_se")
+    assert 'data-testid="fan-impossible"' not in stage
+    assert 'data-fan="hua_pai"' in classic and 'data-fan="hua_pai"' not in stage
+
+
+def test_the_fans_a_fan_stands_in_for_or_absorbs_once_are_listed(builtin, client):
+    gb = page(client, "gb", "en")
+    fully_concealed = fan_item(gb, "bu_qiu_ren")  # 不求人 is 门前清 + 自摸 (replaces)
+    assert 'href="#fan-zi_mo"' in fully_concealed and 'href="#fan-men_qian_qing"' in fully_concealed
+    nine_gates = fan_item(gb, "jiu_lian_bao_deng")  # absorbs one 幺九刻 (excludes_one)
+    assert "One of these not counted with it:" in nine_gates
+    assert 'href="#fan-yao_jiu_ke"' in nine_gates
 
 
 def test_the_rooms_that_play_a_ruleset_say_their_beans_per_point(builtin, client):
@@ -277,10 +302,10 @@ def test_a_gb_hand_below_the_minimum_is_said_to_be_no_legal_win(builtin, client)
 
 @pytest.mark.parametrize("fields, message", [
     ({"hand": "123m456m789m115z", "win": "5z"}, "these make 13"),
-    ({"hand": "123m456m789m1155z", "win": "5x"}, "e.g. 123m 456p 55z"),
+    ({"hand": "123m456m789m1155z", "win": "5x"}, "e.g. 123m 456m 55z"),
     ({"hand": "123m456m789m1155z", "win": "55z"}, "One tile, e.g. 5z."),
     ({"hand": "123m789m1155z", "win": "5z", "melds": "chow 456m"}, "separated by commas"),
-    ({"hand": "11111m456m789m11z", "win": "1z"}, "There are only 4 of"),
+    ({"hand": "11111m456m789m11z", "win": "1z"}, "One of characters: there are only 4"),
     ({"hand": "123m456m789m1155z", "win": "4z"}, "not a winning hand under these rules"),
     ({"hand": "", "win": "5z"}, "This field is required."),
 ])
@@ -322,3 +347,51 @@ def test_melds_may_be_written_in_chinese(builtin, client):
     assert fans_of(two) == fans_of(calculate(client, "gb", hand="123m1155z", win="5z",
                                              melds="chi 456m, ankan 7777m"))
     assert "an_gang" in fans_of(two)
+
+
+def test_a_wild_or_a_tile_these_rules_do_not_have_is_refused_by_name(builtin, client):
+    flower_wild = calculate(client, "wenzhou", hand="123m456m789m123p456p9p", win="9p",
+                            wild="1f")  # was a server error in the engine
+    assert "Flowers are not part of a hand" in flower_wild and fans_of(flower_wild) == []
+    dots = calculate(client, "classic", hand="123p456m789m11z22z", win="1z")
+    assert "One of dots is not among these rules&#x27; tiles." in dots
+
+
+def test_full_width_and_capital_notation_is_read(builtin, client):
+    assert fans_of(calculate(client, "gb", hand="１２３Ｍ456M789m1155Z", win="5Z")) == fans_of(
+        calculate(client, "gb", hand="123m456m789m1155z", win="5z"))
+
+
+def test_which_flowers_score_the_flower_sets(builtin, client):
+    hand = {"hand": "123s456s789s11z22z", "win": "2z"}
+    eight = calculate(client, "tiao72", flowers="1f2f3f4f5f6f7f8f", **hand)
+    assert "ba_xian_guo_hai" in fans_of(eight)
+    seasons = calculate(client, "tiao72", flowers="1f 2f 3f 4f", **hand)
+    assert "chun_xia_qiu_dong" in fans_of(seasons) and "ba_xian_guo_hai" not in fans_of(seasons)
+    assert "hua_pai" in fans_of(calculate(client, "tiao72", flowers="2", **hand))
+    assert "each flower once" in calculate(client, "tiao72", flowers="1f1f", **hand)
+
+
+@pytest.mark.parametrize("fields, message", [
+    ({"robbing_kong": "on", "tsumo": "on"}, "it is not self-drawn"),
+    ({"kong_replacement": "on", "tsumo": "on"}, "with a kong among the melds"),
+    ({"ting": "tian_ting", "melds": "pon 111z", "hand": "12m456m789m55z"},
+     "Heavenly ready is declared before any chow, pung or kong."),
+    ({"first_turn": "on", "ting": "ready"}, "A first-turn win comes before"),
+    ({"passes": "2"}, "Wins are passed only by a player who declared ready"),
+    ({"passes": "4", "ting": "ready"}, "At most 3."),
+])
+def test_a_situation_no_table_can_deal_is_refused(builtin, client, fields, message):
+    """The engine scores what it is told: 天听 after a pung scored 32 here, never at a table."""
+    hand = {"hand": "123m456m789m1155z", "win": "5z"} | fields
+    html = calculate(client, "quesheng", **hand)
+    assert message in html and fans_of(html) == []
+
+
+def test_passed_wins_double_the_fans_and_say_so(builtin, client):
+    hand = {"hand": "123m456m789m1155z", "win": "5z", "ting": "ready"}
+    once = calculate(client, "quesheng", **hand)
+    twice = calculate(client, "quesheng", passes="2", **hand)
+    total = int(re.search(r">(\d+) fan</h2>", once).group(1))
+    assert f">{total * 4} fan</h2>" in twice
+    assert "Passed wins (过胡加倍): the fans × 4." in twice and "Before the cap" not in twice
