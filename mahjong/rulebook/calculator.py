@@ -16,7 +16,14 @@ from mahjong.engine.errors import EngineError
 from mahjong.engine.fans import score_win, table_for
 from mahjong.engine.melds import parse_melds
 from mahjong.engine.shapes import WinContext
-from mahjong.engine.tiles import FLOWERS, format_tile, max_copies, parse_tile, parse_tiles
+from mahjong.engine.tiles import (
+    FLOWERS,
+    WHITE,
+    format_tile,
+    max_copies,
+    parse_tile,
+    parse_tiles,
+)
 from mahjong.ui import render
 
 WINDS = [("1z", gettext_lazy("East")), ("2z", gettext_lazy("South")),
@@ -255,6 +262,26 @@ def score(form: HandForm) -> dict:
         "below_minimum": result.below_minimum,
         "min_fan": rs.min_fan,
         "soft": result.soft,
-        "blocks": [[format_tile(k) for k in block.tiles] for block in result.decomposition.blocks]
-        if result.decomposition else [],
+        "blocks": _reading(result.decomposition, form.context()),
     }
+
+
+def _reading(decomposition, ctx: WinContext) -> list[list[dict]]:
+    """The winning reading block by block, each tile a 财神 plays marked: a block shows the
+    kind a wild stands for (3p where the player typed the wild), which alone would read
+    as a tile the player never had. A 白板 is an ordinary tile of the wild's kind."""
+    if decomposition is None:
+        return []
+    wild = ctx.wild
+    held = (*ctx.hand, ctx.win, *(kind for meld in ctx.melds for kind in meld.tiles))
+    played = Counter(wild if kind == WHITE and wild not in (None, WHITE) else kind
+                     for kind in held if kind != wild)
+    blocks = []
+    for block in decomposition.blocks:
+        row = []
+        for kind in block.tiles:
+            plain = played[kind] > 0
+            played[kind] -= plain
+            row.append({"tile": format_tile(kind), "wild": not plain})
+        blocks.append(row)
+    return blocks

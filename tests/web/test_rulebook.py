@@ -395,3 +395,18 @@ def test_passed_wins_double_the_fans_and_say_so(builtin, client):
     total = int(re.search(r">(\d+) fan</h2>", once).group(1))
     assert f">{total * 4} fan</h2>" in twice
     assert "Passed wins (过胡加倍): the fans × 4." in twice and "Before the cap" not in twice
+
+
+def test_the_reading_marks_the_tiles_a_wild_plays(builtin, client):
+    """温州: with 3s the wild, a 3s in the hand stands for another tile and is marked; a
+    白板 plays as an ordinary 3s, unmarked; without a wild nothing is."""
+    from mahjong.ui import render
+
+    wild = render.tile_label("3p", "en", wild=True)  # the accessible name says it is a wild
+    html = calculate(client, "wenzhou", hand="123m456m789m12p456s55z", win="3s", wild="3s",
+                     tsumo="on")
+    reading = html.split('class="calc-reading"', 1)[1].split("</p>", 1)[0]
+    assert reading.count("<img") == 17 and reading.count("tile--wild") == 1
+    assert f'alt="{wild}"' in reading  # the 3p of 123p is the wild typed as 3s
+    plain = calculate(client, "gb", hand="123m456m789m1155z", win="5z")
+    assert "wild" not in plain.split('class="calc-reading"', 1)[1].split("</p>", 1)[0]
