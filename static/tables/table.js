@@ -226,6 +226,25 @@
     if (next) next.focus({ preventScroll: true });
   });
 
+  // An open <details> (the result's "How points are counted") stays open when a push
+  // re-renders its fragment: the opponent's "next hand" re-sent the result while the
+  // player was reading it, and it snapped shut.
+  var openDetails = {};
+  document.addEventListener("htmx:oobBeforeSwap", function (e) {
+    var old = e.detail.target;
+    if (!old || !old.id) return;
+    openDetails[old.id] = Array.prototype.map.call(
+      old.querySelectorAll("details[open][data-testid]"), function (d) { return d.dataset.testid; });
+  });
+  document.addEventListener("htmx:oobAfterSwap", function (e) {
+    var keys = openDetails[e.target.id] || [];
+    delete openDetails[e.target.id];
+    keys.forEach(function (key) {
+      var details = e.target.querySelector('details[data-testid="' + key + '"]');
+      if (details) details.open = true;
+    });
+  });
+
   // ----- switches remembered on the account (accounts.preferences.toggle).
   function remember(name, on) {
     var t = table();

@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import Error as PlaywrightError
 
 from tests.e2e.conftest import FAST_TIMERS, shot
-from tests.e2e.tour import sit_vs_bot
+from tests.e2e.tour import new_player_page, sit_vs_bot
 
 pytestmark = pytest.mark.e2e
 
@@ -372,3 +372,20 @@ def test_a_lost_network_is_said_at_once_and_the_page_follows_again_when_it_is_ba
         f"Number(document.querySelector('#mj-status').dataset.version) > {before}",
         timeout=10_000,
     )
+
+
+def test_an_open_details_of_the_result_stays_open_when_a_push_redraws_it(browser, site,
+                                                                          site_database):
+    """"How points are counted" snapped shut when the opponent's "next hand" re-sent the
+    result fragment while the player read it: a push of the same fragment keeps it open."""
+    with new_player_page(browser, site, site_database, "det") as (page, _name):
+        sit_vs_bot(page)
+        result = ('<div id="mj-result" hx-swap-oob="true"><details class="mj-points-help" '
+                  'data-testid="points-help"><summary>How</summary><ul><li>x</li></ul>'
+                  '</details></div>')
+        push = f"htmx.swap(document.body, {result!r}, {{swapStyle: 'none'}})"
+        page.evaluate(push)
+        page.click("[data-testid=points-help] summary")
+        assert page.evaluate("document.querySelector('[data-testid=points-help]').open")
+        page.evaluate(push)  # the same fragment again, out of band, as a push sends it
+        assert page.evaluate("document.querySelector('[data-testid=points-help]').open")
