@@ -145,7 +145,9 @@ class LoginForm(AuthenticationForm):
         try:
             cleaned = super().clean()
         except forms.ValidationError:
-            if self.request is not None:
+            # a right password refused for another reason (the admin's staff check) is no
+            # guess: counted, it locked a player out of the site for trying /admin/login/
+            if self.request is not None and self.user_cache is None:
                 throttle.hit(
                     throttle.login_key(self.request, username), settings.LOGIN_FAILURE_WINDOW
                 )

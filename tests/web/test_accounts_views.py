@@ -544,3 +544,16 @@ def test_the_admin_log_in_locks_out_guessers_and_takes_any_case(make_player, cli
     make_player("carol")
     refused = Client().post(url, {"username": "carol", "password": PASSWORD})
     assert refused.status_code == 200 and not refused.context["user"].is_authenticated
+
+
+def test_a_player_at_the_admin_log_in_is_not_locked_out_of_the_site(make_player, settings):
+    """The staff check refusing a right password counted as a failed guess, and the count
+    is shared with the site's log-in: three tries at /admin/login/ locked the player out."""
+    settings.LOGIN_FAILURE_LIMIT = 3
+    make_player("carol")
+    client = Client()
+    for _ in range(4):
+        refused = client.post(reverse("admin:login"), {"username": "carol", "password": PASSWORD})
+        assert not refused.context["user"].is_authenticated
+    site = client.post(reverse("accounts:login"), {"username": "carol", "password": PASSWORD})
+    assert site.status_code == 302 and "_auth_user_id" in client.session
