@@ -174,6 +174,30 @@ def test_a_win_clears_the_stage_pays_out_and_keeps_the_best(alice, client_of):
     assert (run.stage, run.score, run.status, run.hands) == (2, 3000, stage_run.READY, 1)
 
 
+def test_a_stage_cleared_keeps_the_hands_of_the_climb_as_the_leaderboard_ranks(
+    alice, client_of
+):
+    """Stage 2 cleared at its first hand, seven hands into the climb: the best result and
+    the stage board count the climb's 8 hands (a lucky retry is not a quick climb), and
+    the screen says they are the climb's, not the stage's."""
+    set_run(alice, stage=2, score=9_999, hands=7)
+    table = services.play(alice)
+    hand = script(table, stage=2, dealer_hand="123m456p789s11122z",
+                  other_hand="19m19p19s1234567z")
+    tables.act(table, alice, "pass", hand.version)  # stage 2's opening exchange: kept
+    tables.act(table, alice, "hu", hand.version + 1)
+    run = run_of(alice)
+    assert run.status == stage_run.CLEARED and (run.hands, run.stage_hands) == (8, 1)
+    progress = StageProgress.objects.get(user=alice)
+    assert (progress.best_stage, progress.best_hands) == (2, 8)
+    assert stage_leaderboard(5) == [(alice, 2, 8)]
+    client = client_of(alice)
+    assert "通过第 2 关，闯关共用 8 局。" in client.get(reverse("stages:home")).content.decode()
+    client.cookies.load({"django_language": "en"})
+    html = client.get(reverse("stages:home")).content.decode()
+    assert "Stage 2 cleared, 8 hands into the climb." in html
+
+
 def test_a_hand_pays_out_at_the_rate_its_stake_was_placed_at(alice):
     """An operator who changes beans per stage point mid-hand changes the next hand's
     stake, not this hand's payout (it was staked at the old rate)."""
@@ -521,7 +545,7 @@ def test_a_best_of_one_hand_reads_in_the_singular(alice, client_of):
     progress.save()
     assert "Stage 1 cleared, 3 hands into the climb." in page()
     client.cookies.load({"django_language": "zh-hans"})
-    assert "通过第 1 关，这次闯关共用 3 局。" in page()
+    assert "通过第 1 关，闯关共用 3 局。" in page()
 
 
 @pytest.mark.parametrize(
