@@ -10,8 +10,14 @@ from django.utils.translation import gettext as _
 from mahjong.engine.settlement import GB_BONUS_FAN, STAGE_STREAK_BONUS_FROM, STAGE_YAKUMAN_SCORE
 
 
-def lines(table, ruleset) -> list[str]:
-    """The formula's lines for ``table`` played under the engine ``ruleset``."""
+STAGE_PLAYER = 0  # 关卡: the player sits at seat 0, the computer at seat 1
+
+
+def lines(table, ruleset, winner: int | None = None) -> list[str]:
+    """The formula's lines for ``table`` played under the engine ``ruleset``; a 关卡
+    hand the computer won scores by no formula (RULES.md 5.3)."""
+    if ruleset.scoring == "stage" and winner not in (None, STAGE_PLAYER):
+        return [_("The computer's win scores nothing: you lose only the hand's stake.")]
     said = formula(ruleset, table.base_points)
     if table.beans_per_point:
         said.append(_("Beans: points × %(n)s.") % {"n": table.beans_per_point})
@@ -24,7 +30,7 @@ def formula(ruleset, base: int) -> list[str]:
     said = _FORMULAS[ruleset.scoring](ruleset, base)
     if ruleset.cap and ruleset.scoring == "wenzhou":  # its items multiply (RULES.md 9.4)
         said.append(_("The multiplier counted is at most %(cap)s.") % {"cap": ruleset.cap})
-    elif ruleset.cap and ruleset.scoring != "stage":
+    elif ruleset.cap:  # 关卡 too: the fan in fan × (fan + 1) × 50 is capped (RULES.md 5.3)
         said.append(_("The fan counted is at most %(cap)s.") % {"cap": ruleset.cap})
     return said
 

@@ -304,7 +304,8 @@ def context_for(
         "fans": (result or {}).get("fans", []),
         "won_doubling": won_doubling(state, result),
         # a win's payment formula with this table's numbers, under its points
-        "points_help": points_help.lines(table, state.ruleset) if result and result.get("fans")
+        "points_help": points_help.lines(table, state.ruleset, result.get("winner"))
+        if result and result.get("fans")
         else [],
         # the winning hand's reading, block by block ("123m 55z" -> tiles per block)
         "blocks": [tiles_of(b) for b in ((result or {}).get("decomposition") or "").split()],

@@ -548,3 +548,19 @@ def test_every_ruleset_explains_its_points_in_both_languages(slug):
     assert all(zh != en for zh, en in zip(said["zh-hans"], said["en"], strict=True))
     if slug == "wenzhou":  # the progressive base's levels, from the ruleset
         assert "B is 10 / 20 / 30 / 40:" in said["en"][1]
+        assert "The multiplier counted is at most 8." in said["en"]  # its items multiply
+    if slug in ("classic", "stage"):  # 关卡's fan × (fan + 1) × 50 is capped too
+        assert "The fan counted is at most 13." in said["en"]
+
+
+def test_a_stage_hand_the_computer_won_is_explained_as_the_lost_stake():
+    """关卡: "Your win scores fan × (fan + 1) × 50" under the computer's win, which scores
+    nothing for it (RULES.md 5.3): the player loses the stake, no more."""
+    from mahjong.engine.rulesets import get_ruleset
+    from mahjong.tables.models import Table
+
+    with translation.override("en"):
+        said = presenters.points_help.lines(Table(base_points=1), get_ruleset("stage"), 1)
+        assert said == ["The computer's win scores nothing: you lose only the hand's stake."]
+        mine = presenters.points_help.lines(Table(base_points=1), get_ruleset("stage"), 0)
+        assert mine[0].startswith("Your win scores fan × (fan + 1) × 50")
