@@ -52,6 +52,7 @@ def _note(entry) -> str:
 
 
 LEDGER_SHOWN = 50  # on a player's page; the whole ledger is a link away (ledger_link)
+SKIPPED_NAMED = 10  # players a skip message names; a selection of 200 is "…" after them
 
 
 class LatestLedgerFormSet(BaseInlineFormSet):
@@ -414,11 +415,11 @@ class UserAdmin(DjangoUserAdmin):
     def _skip(self, request, queryset, message) -> None:
         """Name the players an action leaves as they were (``message`` takes n and names):
         lifting a ban nobody had was reported as a success."""
-        names = [str(user) for user in queryset]
+        names = [str(user) for user in queryset[: SKIPPED_NAMED + 1]]
         if names:
-            self.message_user(
-                request, message % {"n": len(names), "names": ", ".join(names)}, messages.WARNING
-            )
+            n = queryset.count() if len(names) > SKIPPED_NAMED else len(names)
+            shown = ", ".join(names[:SKIPPED_NAMED]) + (", …" if n > SKIPPED_NAMED else "")
+            self.message_user(request, message % {"n": n, "names": shown}, messages.WARNING)
 
     @admin.action(description=_("Ban (cannot log in)…"), permissions=["change"])
     def ban_players(self, request, queryset):

@@ -143,13 +143,15 @@ def assert_discarded_by_key(page, key: str, tile: str) -> None:
     """Pressing ``key`` discarded ``tile``: it is the last of the player's river, or the bot
     claimed it at once and it went into the bot's meld."""
     before = len(page.query_selector_all("#mj-rivers .river.me .tile"))
+    melded = len(page.query_selector_all("#mj-opponent .meld img"))
     version = int(page.get_attribute("#mj-status", "data-version"))
     page.keyboard.press(key)
     page.wait_for_function(
         f"Number(document.querySelector('#mj-status').dataset.version) > {version}")
     mine = page.query_selector_all("#mj-rivers .river.me .tile")
-    if len(mine) == before:
-        assert page.query_selector_all("#mj-opponent .meld img"), f"{key} discarded nothing"
+    if len(mine) == before:  # the bot's new meld, not one it had (a timer moves on too)
+        claimed = len(page.query_selector_all("#mj-opponent .meld img"))
+        assert claimed > melded, f"{key} discarded nothing"
     else:
         assert len(mine) == before + 1 and mine[-1].get_attribute("data-face") == tile
 

@@ -542,6 +542,16 @@ def test_lifting_a_ban_or_a_mute_a_player_did_not_have_is_skipped_and_said(
     ]
 
 
+def test_a_skip_of_many_players_names_ten_and_counts_them_all(staff, client, make_player):
+    """'Lift the ban' on a page of 12 unbanned players named all 12 in one message (200
+    from a full page): the first ten are named, the count says how many."""
+    players = [make_player(f"p{i:02d}") for i in range(12)]
+    said = [str(m) for m in _action(client, "unban_players", players, follow=True)
+            .context["messages"]]
+    assert len(said) == 1 and said[0].startswith("Skipped 12 players who were not banned: ")
+    assert said[0].endswith(", ….") and said[0].count(", ") == 10
+
+
 def test_an_operator_can_add_a_player_with_a_nickname(staff, client):
     response = client.post(
         reverse("admin:accounts_user_add"),
