@@ -30,7 +30,8 @@ FAN_TEXTS = {"stage": "classic"}
 
 @lru_cache(maxsize=None)
 def texts(name: str) -> dict:
-    """texts/<name>.json: {"summary": {zh, en}, "play": [{zh, en}], "fans": {key: {zh, en}}}."""
+    """texts/<name>.json: {"summary": {zh, en}, "play": [{zh, en}], "fans": {key: {zh, en}}};
+    a fan's text may add "needs": the suits ("mps") without which it cannot occur."""
     return json.loads((TEXTS / f"{name}.json").read_text(encoding="utf-8"))
 
 
