@@ -51,8 +51,6 @@ def table(request, public_id):
         match_id=table.match_id, host=request.user, state=PrivateRoom.State.MATCHED
     ).first()
     context["watchers"] = watchers.count(table.pk)
-    # the rule book's page of this table's rules, in a new tab (a retired ruleset has none)
-    context["rules"] = table.ruleset if table.ruleset.is_active else None
     return render(request, "tables/table.html", context)
 
 
