@@ -380,7 +380,10 @@ def test_an_open_details_of_the_result_stays_open_when_a_push_redraws_it(browser
     result fragment while the player read it: a push of the same fragment keeps it open."""
     with new_player_page(browser, site, site_database, "det") as (page, _name):
         sit_vs_bot(page)
-        result = ('<div id="mj-result" hx-swap-oob="true"><details class="mj-points-help" '
+        # a fragment of its own, which the table's real pushes (the bot's moves) never
+        # touch: table.js keeps any fragment's open details, the result's among them
+        page.evaluate("document.body.insertAdjacentHTML('beforeend', '<div id=\"mj-t\"></div>')")
+        result = ('<div id="mj-t" hx-swap-oob="true"><details class="mj-points-help" '
                   'data-testid="points-help"><summary>How</summary><ul><li>x</li></ul>'
                   '</details></div>')
         push = f"htmx.swap(document.body, {result!r}, {{swapStyle: 'none'}})"
