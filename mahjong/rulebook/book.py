@@ -31,7 +31,8 @@ FAN_TEXTS = {"stage": "classic"}
 @lru_cache(maxsize=None)
 def texts(name: str) -> dict:
     """texts/<name>.json: {"summary": {zh, en}, "play": [{zh, en}], "fans": {key: {zh, en}}};
-    a fan's text may add "needs": the suits ("mps") without which it cannot occur."""
+    a fan's text may add "needs", the suits ("mps") without which it cannot occur, or
+    "never": true where the tiles' counts rule it out."""
     return json.loads((TEXTS / f"{name}.json").read_text(encoding="utf-8"))
 
 
@@ -65,14 +66,20 @@ def fan_rows(rs) -> list[dict]:
             "value": value(fan.key),
             "yakuman": fan.yakuman,
             "condition": parts(said(conditions[fan.key])),
-            # a fan of three suits in classic's 72 tiles of 万 and honors (RULES.md 4.4)
-            "impossible": not set(conditions[fan.key].get("needs", "")) <= set(rs.suits),
+            "impossible": _impossible(conditions[fan.key], rs),
             "excludes": [by_key[key] for key in (*fan.excludes, *fan.replaces) if key in by_key],
             "excludes_one": [by_key[key] for key in fan.excludes_one if key in by_key],
         }
         for fan in table.fans
         if rs.flowers or not fan.flower
     ]
+
+
+def _impossible(text: dict, rs) -> bool:
+    """A fan these tiles cannot make: one of three suits in classic's 72 tiles of 万 and
+    honors (RULES.md 4.4), or one the texts mark "never" (tiao72's 全大 needs 14 of the 12
+    tiles 7-9 of bamboo; 无字 always goes with 清一色, which leaves it out)."""
+    return text.get("never", False) or not set(text.get("needs", "")) <= set(rs.suits)
 
 
 EXAMPLE = re.compile(r"`([^`]+)`")

@@ -44,7 +44,8 @@ def test_every_fan_of_every_ruleset_is_described_in_both_languages(slug):
     assert sorted(texts["fans"]) == sorted(keys)
     own = book.texts(slug)
     for text in [*texts["fans"].values(), own["summary"], *own["play"]]:
-        assert set(text) - {"needs"} == {"zh", "en"} and text["zh"].strip() and text["en"].strip()
+        assert set(text) - {"needs", "never"} == {"zh", "en"}, text
+        assert text["zh"].strip() and text["en"].strip() and text.get("never", True) is True
         assert set(text.get("needs", "")) <= set("mps"), text  # the suits a fan cannot lack
         assert re.search(r"[\u4e00-\u9fff]", text["zh"]), text  # Chinese in the Chinese
         assert re.search(r"[A-Za-z]{3}", text["en"]) and text["en"] != text["zh"], text
@@ -192,6 +193,11 @@ def test_a_fan_the_tiles_cannot_make_is_marked_and_flowers_only_where_there_are_
     assert 'data-testid="fan-impossible"' not in fan_item(classic, "qing_yi_se")
     assert 'data-testid="fan-impossible"' not in stage
     assert 'data-fan="hua_pai"' in classic and 'data-fan="hua_pai"' not in stage
+    # 72 bamboo tiles: 全大 needs 14 of the twelve 7s 8s 9s; 无字 always has 清一色 over it
+    tiao72 = page(client, "tiao72", "en")
+    for key in ("quan_da", "quan_zhong", "quan_xiao", "quan_shuang_ke", "quan_dai_wu", "wu_zi"):
+        assert 'data-testid="fan-impossible"' in fan_item(tiao72, key), key
+    assert 'data-testid="fan-impossible"' not in fan_item(tiao72, "qing_yi_se")
 
 
 def test_the_fans_a_fan_stands_in_for_or_absorbs_once_are_listed(builtin, client):
