@@ -243,9 +243,9 @@ def _name(kind: int) -> str:
 
 def score(form: HandForm) -> dict:
     """The engine's reading of a valid form: {"fans", "total", "blocks", ...} or {"error"}."""
-    rs = form.ruleset
+    rs, ctx = form.ruleset, form.context()
     try:
-        result = score_win(rs, form.context())
+        result = score_win(rs, ctx)
     except EngineError:
         return {"error": _("These tiles cannot be scored under these rules.")}
     if not result.is_win:
@@ -262,7 +262,7 @@ def score(form: HandForm) -> dict:
         "below_minimum": result.below_minimum,
         "min_fan": rs.min_fan,
         "soft": result.soft,
-        "blocks": _reading(result.decomposition, form.context()),
+        "blocks": _reading(result.decomposition, ctx),
     }
 
 
