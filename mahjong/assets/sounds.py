@@ -27,10 +27,6 @@ def _noise(seed: int):
         yield state / 0x3FFFFFFF - 1.0
 
 
-def _silence(seconds: float) -> list[float]:
-    return [0.0] * int(RATE * seconds)
-
-
 def _mix(into: list[float], sound: list[float], at: float = 0.0) -> list[float]:
     start = int(at * RATE)
     if len(into) < start + len(sound):

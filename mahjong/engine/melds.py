@@ -21,11 +21,6 @@ class Meld:
     def is_kong(self) -> bool:
         return self.type in ("kan", "ankan")
 
-    @property
-    def is_concealed(self) -> bool:
-        """Only a concealed kong keeps the hand concealed (门清)."""
-        return self.type == "ankan"
-
     def __str__(self) -> str:
         return f"{self.type} {format_tiles(self.tiles)}"
 

@@ -57,24 +57,12 @@ def is_honor(kind: int) -> bool:
     return 27 <= kind < 34
 
 
-def is_wind(kind: int) -> bool:
-    return 27 <= kind < 31
-
-
-def is_dragon(kind: int) -> bool:
-    return 31 <= kind < 34
-
-
 def is_flower(kind: int) -> bool:
     return kind >= 34
 
 
 def is_terminal(kind: int) -> bool:
     return kind < 27 and kind % 9 in (0, 8)
-
-
-def is_yaojiu(kind: int) -> bool:
-    return is_terminal(kind) or is_honor(kind)
 
 
 def max_copies(kind: int) -> int:
@@ -161,10 +149,6 @@ def to_counts(kinds: Iterable[int], size: int = NUM_KINDS) -> list[int]:
     for kind in kinds:
         counts[kind] += 1
     return counts
-
-
-def from_counts(counts: Iterable[int]) -> list[int]:
-    return [kind for kind, n in enumerate(counts) for _ in range(n)]
 
 
 _ZH_NUMBERS = "一二三四五六七八九"

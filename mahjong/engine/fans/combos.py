@@ -30,11 +30,6 @@ def _rank(k: int) -> int:
     return k % 9
 
 
-def _consecutive(values) -> bool:
-    v = sorted(values)
-    return all(b - a == 1 for a, b in zip(v, v[1:]))
-
-
 def _stepped(values, step: int) -> bool:
     v = sorted(values)
     return all(b - a == step for a, b in zip(v, v[1:]))
