@@ -6,8 +6,8 @@ from django.core.cache import cache
 
 
 def client_ip(request) -> str:
-    # REMOTE_ADDR is the proxy behind a load balancer; the proxy must then pass the real
-    # address (daphne --proxy-headers does that for X-Forwarded-For).
+    # mahjong.client_address has already put the address our own proxies saw here
+    # (TRUSTED_PROXY_HOPS); the client cannot choose it by writing X-Forwarded-For.
     return request.META.get("REMOTE_ADDR", "unknown")
 
 

@@ -13,26 +13,20 @@ django_asgi_app = get_asgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402  (needs the app registry)
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
-from django.conf import settings  # noqa: E402
 
+from mahjong import client_address, websocket_origin  # noqa: E402
 from mahjong.startup import warm_up  # noqa: E402
 from mahjong.tables.routing import websocket_urlpatterns as table_routes  # noqa: E402
 
 WEBSOCKET_ROUTES: list = [*table_routes]
 
-http_app = django_asgi_app
-if settings.DEBUG:
-    # `make run` has no separate web server for static files; production serves
-    # collectstatic output from its proxy and never takes this branch.
-    from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
-
-    http_app = ASGIStaticFilesHandler(django_asgi_app)
-
 application = ProtocolTypeRouter(
     {
-        "http": http_app,
-        "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(WEBSOCKET_ROUTES))),
+        # static files: whitenoise (settings.MIDDLEWARE), with DEBUG on or off
+        "http": django_asgi_app,
+        "websocket": client_address.for_websockets(
+            websocket_origin.same_origin_only(AuthMiddlewareStack(URLRouter(WEBSOCKET_ROUTES)))
+        ),
     }
 )
 
