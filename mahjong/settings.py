@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 from urllib.parse import parse_qsl, unquote, urlsplit
 
+from csp.constants import NONE, SELF, UNSAFE_INLINE
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
@@ -179,7 +180,12 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "mahjong.client_address.ClientAddressMiddleware",  # before anything reads REMOTE_ADDR
     "django.middleware.security.SecurityMiddleware",
+    "mahjong.permissions_policy.PermissionsPolicyMiddleware",
+    # static files from the site's own process: `make run` has no web server in front
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "csp.middleware.CSPMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -290,6 +296,10 @@ LOGIN_URL = "accounts:login"
 LOGIN_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 5, minimum=1)
 LOGIN_FAILURE_WINDOW = env_int("LOGIN_FAILURE_WINDOW", 15 * 60, minimum=60)
 SIGNUPS_PER_IP_PER_DAY = env_int("SIGNUPS_PER_IP_PER_DAY", 10, minimum=1)
+# Proxies in front of daphne that append to X-Forwarded-For (nginx alone: 1). The client
+# address is read that many entries from the right (mahjong.client_address); 0 trusts no
+# header and takes the socket's peer.
+TRUSTED_PROXY_HOPS = env_int("TRUSTED_PROXY_HOPS", 0, minimum=0)
 LOGIN_REDIRECT_URL = "lobby:home"
 LOGOUT_REDIRECT_URL = "lobby:home"
 AUTH_PASSWORD_VALIDATORS = [
@@ -327,6 +337,31 @@ SECURE_REFERRER_POLICY = "same-origin"
 if env_bool("BEHIND_TLS_PROXY", False):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 X_FRAME_OPTIONS = "DENY"
+SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
+# Scripts and style sheets from this site's own files only: no inline <script>, <style>
+# or event-handler attribute runs, so markup slipped into a page (a name, a message) can
+# run nothing. htmx needs no eval here (no hx-on, no js: values, no trigger filters).
+# Style attributes are allowed: three templates set a computed size with one (a hand's
+# tile count, the rank bar's width), and the admin's widgets use them; a style
+# attribute runs no script.
+PERMISSIONS_POLICY = ", ".join(
+    f"{feature}=()"
+    for feature in ("camera", "microphone", "geolocation", "payment", "usb", "serial", "bluetooth")
+)
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "style-src-attr": [UNSAFE_INLINE],
+        "img-src": [SELF, "data:"],  # the admin's icons include data: URLs
+        "connect-src": [SELF],  # the table's WebSocket, same origin
+        "object-src": [NONE],
+        "base-uri": [NONE],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    },
+}
 
 # ----- product ---------------------------------------------------------------------------
 
@@ -338,6 +373,21 @@ MATCHMAKING_STALE_SECONDS = env_int("MATCHMAKING_STALE_SECONDS", 20, minimum=5)
 # second, holding this many. Honest play needs about one a second at most.
 TABLES_ACTION_RATE = env_int("TABLES_ACTION_RATE", 10, minimum=1)
 TABLES_ACTION_BURST = env_int("TABLES_ACTION_BURST", 20, minimum=1)
+
+# Spectator sockets (tables.watchers): how many one account may hold open across all
+# tables, and how many one table takes. A player's own seat socket is never counted or
+# refused. Past either, the socket is told why and closed (consumers.CROWDED).
+TABLES_WATCH_SOCKETS_PER_ACCOUNT = env_int("TABLES_WATCH_SOCKETS_PER_ACCOUNT", 6, minimum=1)
+TABLES_WATCH_SOCKETS_PER_TABLE = env_int("TABLES_WATCH_SOCKETS_PER_TABLE", 300, minimum=1)
+
+# Frames one table socket may send (tables.frames), checked before any work: refilled
+# this many a second, holding this many. Well above the action bucket's "slow down", so
+# only a script reaches it; past it the socket is closed (consumers.FLOODED).
+TABLES_SOCKET_FRAME_RATE = env_int("TABLES_SOCKET_FRAME_RATE", 30, minimum=1)
+TABLES_SOCKET_FRAME_BURST = env_int("TABLES_SOCKET_FRAME_BURST", 100, minimum=1)
+# After a flood, the account opens no table socket for this many seconds (0: no pause),
+# or a script would open a new socket after each close and flood on.
+TABLES_SOCKET_FLOOD_COOLDOWN = env_int("TABLES_SOCKET_FLOOD_COOLDOWN", 60, minimum=0)
 
 # Tests only: a fixed wall seed so browser tests are deterministic. Honoured only when
 # TESTING (pytest, or MAHJONG_TESTING=true with DEBUG on); refused outright with DEBUG off.

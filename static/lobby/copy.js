@@ -44,6 +44,7 @@
   document.addEventListener("click", function (event) {
     var button = event.target.closest("button[data-copy]");
     if (button) copy(button);
+    if (event.target.id === "room-share") event.target.select();  // the link, whole
   });
   document.addEventListener("DOMContentLoaded", reveal);
   document.addEventListener("htmx:afterSettle", reveal);

@@ -158,3 +158,29 @@ def test_with_redis_the_site_runs_the_pub_sub_layer_that_reports_redis_coming_ba
     assert result.returncode == 0, result.stderr
     assert "'BACKEND': 'mahjong.channel_layer.ResumingChannelLayer'" in result.stdout
     assert "'address': 'redis://127.0.0.1:6379/9'" in result.stdout
+
+
+def test_make_run_serves_with_debug_off_unless_told_and_keeps_its_own_key(tmp_path, monkeypatch):
+    from mahjong import run
+
+    monkeypatch.setattr(run, "BASE_DIR", tmp_path)
+    env = run.local_settings({"PATH": "/bin"})
+    assert env["DEBUG"] == "false" and env["SECURE_SSL_REDIRECT"] == "false"
+    assert len(env["SECRET_KEY"]) >= 50 and env["SECRET_KEY"] != s.DEV_SECRET_KEY
+    assert run.local_settings({})["SECRET_KEY"] == env["SECRET_KEY"]  # made once
+    assert (tmp_path / "var" / "secret_key").stat().st_mode & 0o077 == 0
+    told = run.local_settings({"DEBUG": "1", "SECRET_KEY": "mine", "SECURE_COOKIES": "true"})
+    assert (told["DEBUG"], told["SECRET_KEY"], told["SECURE_COOKIES"]) == ("1", "mine", "true")
+
+
+def test_make_runs_settings_load_with_debug_off_and_pass_the_checks(tmp_path, monkeypatch):
+    from mahjong import run
+
+    monkeypatch.setattr(run, "BASE_DIR", tmp_path)
+    env = run.local_settings({})
+    result = _django(
+        ["check", "--fail-level", "WARNING"],
+        **{name: env[name] for name in (*run.LOCAL_DEFAULTS, "SECRET_KEY")},
+        DATABASE_URL="sqlite:///:memory:",
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
