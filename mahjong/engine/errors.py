@@ -12,9 +12,10 @@ class InvalidAction(EngineError):
 class IllegalAction(EngineError):
     """Well-formed, but not allowed now: out of turn, tile not in hand, stale version.
 
-    ``code`` "not_held", with ``facts["tiles"]`` (notation, e.g. "4z"), when the action
-    names tiles the seat does not hold (a tampered client's discard or exchange), so a
-    front end can say it in its own language; None for the other refusals.
+    ``code`` names the refusal (see ILLEGAL_ACTIONS) and ``facts`` what it needs, so a
+    front end can say it in its own language ("not_held" carries ``facts["tiles"]``;
+    "not_your_turn" names no phase: the phase of the opponent's decision may be a tell);
+    None for a refusal without one.
     """
 
     def __init__(self, message, *, code=None, **facts):
@@ -40,6 +41,19 @@ class InvalidRuleset(EngineError):
         self.setting = tuple(setting)
         self.value = value
         self.facts = facts
+
+
+# Every ``code`` an IllegalAction of ``game.apply`` may carry, with the facts it has. None
+# names the phase or what the other seat may do: the refusal reaches the player.
+ILLEGAL_ACTIONS = {
+    "no_seat": "",
+    "ended": "",
+    "not_your_turn": "",
+    "not_held": "tiles: the tiles not held, in notation (e.g. '4z', '19m')",
+    "give_back_size": "size: the tiles an exchange or swap gives back; count: those chosen",
+    "give_back_none": "",
+    "not_offered": "",
+}
 
 
 # Every ``code`` an InvalidRuleset may carry, with the facts it has.

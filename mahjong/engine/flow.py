@@ -3,7 +3,9 @@ and kong replacements, the exhaustive draw and the 海底捞月 phase, and the e
 
 Every function takes a state and returns ``(new_state, events)``. Draws are made by the
 server, so after any decision the state rests at the next decision that needs a player
-(or at the end): a claim window opens only when the opponent has something to claim.
+(or at the end): a claim window opens only when the opponent has something to claim, or
+after every discard under ``claim_pause`` (a window that opens only for an option is a
+tell: state.py).
 """
 
 from __future__ import annotations
@@ -91,7 +93,7 @@ def discard(state: GameState, seat: int, tile: int, ting: str | None = None) -> 
     if ting:
         fields["ting"] = ting
     events = [event("ting" if ting else "discard", seat, **fields)]
-    if claim_offers(state, 1 - seat):
+    if state.claim_pause or claim_offers(state, 1 - seat):
         return state, events
     return draw_turn(state, 1 - seat, events)
 
@@ -158,7 +160,7 @@ def added_kong(state: GameState, seat: int, kind: int) -> tuple[GameState, Event
     events = [event("addkan", seat, tile=format_tile(kind))]
     if state.ruleset.rob_kong:
         robbing = state.evolve(phase=ROB, turn=1 - seat)
-        if rob_offers(robbing, 1 - seat):
+        if state.claim_pause or rob_offers(robbing, 1 - seat):
             return robbing, events
     return complete_added_kong(state, seat, events)
 

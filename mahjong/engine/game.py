@@ -31,11 +31,12 @@ from .stage import stage_ruleset
 from .stage_deal import start_stage_hand
 from .state import CLAIM, ENDED, EXCHANGE, HAIDI, ROB, TURN, GameState, SeatState, Session
 from .tiles import format_tile, format_tiles
-from .wall import commitment, deal, derive_salt, seed_bytes
+from .wall import (NO_CONTRIBUTIONS, commitment, contribution, deal, derive_salt, seed_bytes,
+                   wall_seed)
 from .wins import DISCARD, HAIDI as HAIDI_WIN, HEAVEN, ROB as ROB_WIN, SELF_DRAW
 
 __all__ = ["new_hand", "legal_actions", "apply", "default_action", "pending_seats",
-           "is_forced", "decision_seconds", "escape", "call_off", "next_hand", "opening_events",
+           "is_forced", "is_pause_window", "decision_seconds", "escape", "call_off", "next_hand", "opening_events",
            "replay", "GameState"]
 
 
@@ -43,27 +44,35 @@ __all__ = ["new_hand", "legal_actions", "apply", "default_action", "pending_seat
 
 def new_hand(ruleset: Ruleset | str, seed, dealer: int | None = None, session: Session | None = None,
              *, salt: bytes | None = None, wall=None, back=(), stage: int = 0,
-             stage_player: int = 0) -> GameState:
-    """Shuffle, deal and replace flowers (RULES.md 3.1-3.3). ``dealer`` fixes the first
-    dealer (random from the seed otherwise); ``session`` continues a table (its dealer
-    wins). ``wall``/``back`` script the wall's front and back (tests only). ``stage``
-    (1-4) starts a 关卡 table with the human in ``stage_player`` (RULES.md 5); later
-    hands take the stage from the session."""
+             stage_player: int = 0,
+             contributions: tuple[str, str] = NO_CONTRIBUTIONS,
+             claim_pause: bool = False) -> GameState:
+    """Shuffle, deal and replace flowers (RULES.md 3.1-3.3). ``seed`` is the server's
+    (committed); the wall comes from it and the players' ``contributions``
+    (``wall.wall_seed``). ``dealer`` fixes the first dealer (random from the wall's seed
+    otherwise); ``session`` continues a table (its dealer wins). ``wall``/``back`` script
+    the wall's front and back (tests only). ``stage`` (1-4) starts a 关卡 table with the
+    human in ``stage_player`` (RULES.md 5); later hands take the stage from the session.
+    ``claim_pause`` opens a claim window after every discard (state.py): live tables hide
+    whether the opponent could claim."""
     rs = get_ruleset(ruleset) if isinstance(ruleset, str) else ruleset
     seed = seed_bytes(seed)
     salt = derive_salt(seed) if salt is None else salt
+    contributions = (contribution(contributions[0]), contribution(contributions[1]))
+    drawn_from = wall_seed(seed, contributions)
     if session is None:
-        session = first_session(rs, seed, dealer)
+        session = first_session(rs, drawn_from, dealer)
         if stage:
             session = dataclasses.replace(session, stage=stage, stage_player=stage_player)
     if session.stage:
         rs = stage_ruleset(rs, session.stage)
-    dealt = deal(rs, seed, session.dealer, wall=wall, back=back)
+    dealt = deal(rs, drawn_from, session.dealer, wall=wall, back=back)
     seats = tuple(SeatState(concealed=dealt.hands[s], flowers=dealt.flowers[s]) for s in (0, 1))
     state = GameState(
         ruleset=rs, seed=seed, salt=salt, commitment=commitment(seed, salt), session=session,
         seats=seats, live=dealt.live, reserve=dealt.reserve, indicator=dealt.indicator,
-        unused=dealt.unused, phase=TURN, turn=session.dealer,
+        unused=dealt.unused, phase=TURN, turn=session.dealer, contributions=contributions,
+        claim_pause=claim_pause,
     )
     if session.stage:
         return start_stage_hand(state, rig=wall is None and not back)
@@ -83,14 +92,19 @@ def opening_events(state: GameState) -> list[dict]:
 
 
 def next_hand(previous: GameState, outcome: Outcome | None, seed, *,
-              scores: tuple[int, int] | None = None, salt: bytes | None = None) -> GameState:
-    """The next hand at the same table, the dealer chosen by the ruleset's rule."""
+              scores: tuple[int, int] | None = None, salt: bytes | None = None,
+              contributions: tuple[str, str] = NO_CONTRIBUTIONS) -> GameState:
+    """The next hand at the same table, the dealer chosen by the ruleset's rule (a random
+    one drawn from the wall's seed, contributions included)."""
     outcome = outcome or previous.outcome
     if outcome is None:
         raise IllegalAction("next_hand: the previous hand has not ended")
     seed = seed_bytes(seed)
-    session = next_session(previous.ruleset, previous.session, outcome, seed, scores)
-    return new_hand(previous.ruleset, seed, session=session, salt=salt)
+    contributions = (contribution(contributions[0]), contribution(contributions[1]))
+    session = next_session(previous.ruleset, previous.session, outcome,
+                           wall_seed(seed, contributions), scores)
+    return new_hand(previous.ruleset, seed, session=session, salt=salt,
+                    contributions=contributions, claim_pause=previous.claim_pause)
 
 
 # ----- who decides ------------------------------------------------------------------------
@@ -102,9 +116,19 @@ def pending_seats(state: GameState) -> tuple[int, ...]:
 
 def is_forced(state: GameState, seat: int) -> bool:
     """A ready (报听) hand with nothing to decide: the server plays ``default_action``
-    after the short locked delay instead of the decision timer (3.9.5)."""
+    after the short locked delay instead of the decision timer (3.9.5). Also a window
+    opened by ``claim_pause`` with nothing to claim: its only action is ``pass``, which
+    the server plays at the pause's end."""
     actions = legal_actions(state, seat)
-    return state.seat(seat).locked and len(actions) == 1 and actions[0] != HU
+    if len(actions) != 1 or actions[0] == HU:
+        return False
+    return state.seat(seat).locked or is_pause_window(state)
+
+
+def is_pause_window(state: GameState) -> bool:
+    """A claim or rob window that ``claim_pause`` holds open for at least the pause,
+    whether or not the seat to act has anything to claim."""
+    return state.claim_pause and state.phase in (CLAIM, ROB)
 
 
 def decision_seconds(state: GameState, seat: int) -> float | None:
@@ -167,11 +191,13 @@ def _check_legal(state: GameState, seat: int, action: Action) -> None:
 def _why_illegal(state: GameState, seat: int, action: Action) -> tuple[str, dict]:
     """The refusal's text, and its code and facts (IllegalAction) where it has them."""
     if seat not in (0, 1):
-        return f"there is no seat {seat!r}", {}
+        return f"there is no seat {seat!r}", {"code": "no_seat"}
     if state.phase == ENDED:
-        return "the hand has ended", {}
+        return "the hand has ended", {"code": "ended"}
     if seat != state.turn:
-        return f"not your turn: seat {state.turn} is to act ({state.phase})", {}
+        # Nothing of what the other seat is deciding (a claim of this seat's discard, say):
+        # the refusal reaches the player, and the phase would tell them the opponent's options.
+        return "not your turn", {"code": "not_your_turn"}
     player = state.seat(seat)
     if action.verb in ("discard", "ting") and action.tile not in player.hand:
         tile = format_tile(action.tile)
@@ -180,7 +206,7 @@ def _why_illegal(state: GameState, seat: int, action: Action) -> tuple[str, dict
     if refusal:
         return refusal
     offered = ", ".join(str(a) for a in legal_actions(state, seat))
-    return f"not allowed now ({state.phase}); offered: {offered}", {}
+    return f"not allowed now ({state.phase}); offered: {offered}", {"code": "not_offered"}
 
 
 def _on_discard(state: GameState, seat: int, action: Action):

@@ -64,7 +64,7 @@ def check_views(state: GameState) -> list[str]:
     """No viewer sees the opponent's concealed tiles, the wall order or the seed early."""
     problems = []
     ended = state.phase == ENDED
-    secrets = [] if ended else [state.seed.hex(), state.salt.hex()]
+    secrets = [] if ended else [state.seed.hex(), state.salt.hex(), state.wall_seed.hex()]
     if len(state.live) >= MIN_WALL_RUN:
         secrets.append(format_tiles(state.live))
     for viewer in (0, 1, None):

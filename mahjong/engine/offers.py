@@ -196,6 +196,20 @@ def rob_offers(state: GameState, seat: int) -> list[Action]:
     return [HU, *_decline_win(state, player)] if can_win(state, seat, ROB_WIN) else []
 
 
+def _claim_window(state: GameState, seat: int) -> list[Action]:
+    return claim_offers(state, seat) or _pause_only(state)
+
+
+def _rob_window(state: GameState, seat: int) -> list[Action]:
+    return rob_offers(state, seat) or _pause_only(state)
+
+
+def _pause_only(state: GameState) -> list[Action]:
+    """A window opened by ``claim_pause`` with nothing to claim: the seat can only let it
+    go (the server does, at the pause's end: game.is_forced)."""
+    return [PASS] if state.claim_pause else []
+
+
 def _haidi_offers(state: GameState, seat: int) -> list[Action]:
     return [HU, PASS]
 
@@ -204,5 +218,5 @@ def _exchange_offers(state: GameState, seat: int) -> list[Action]:
     return _stage().exchange_offers(state, seat)
 
 
-_OFFERS = {TURN: _turn_offers, CLAIM: claim_offers, ROB: rob_offers, HAIDI: _haidi_offers,
+_OFFERS = {TURN: _turn_offers, CLAIM: _claim_window, ROB: _rob_window, HAIDI: _haidi_offers,
            EXCHANGE: _exchange_offers}

@@ -57,7 +57,7 @@ def bleed_target(state: GameState) -> tuple[str, tuple[int, ...]] | None:
     3+, ``p_bleed``), else none."""
     level = stage_level(state.session.stage)
     options = state.ruleset.options
-    stream = ByteStream(state.seed, b"stage-bleed")
+    stream = ByteStream(state.wall_seed, b"stage-bleed")
     for feature, option, targets in ((BLEED_YAKUMAN, "p_bleed_yakuman", YAKUMAN_TARGETS),
                                      (BLEED, "p_bleed", REGULAR_TARGETS)):
         if level.has(feature) and chance(stream, options[option]):
@@ -88,8 +88,8 @@ def _rigged(state: GameState, name: str, target: tuple[int, ...]) -> GameState:
     player's hand, the other 4 at random among the first 16 live-wall tiles; everything
     else follows the shuffled box."""
     rs = state.ruleset
-    stream = ByteStream(state.seed, b"stage-bleed-deal|" + name.encode())
-    box = list(shuffled(rs.tile_set, state.seed))
+    stream = ByteStream(state.wall_seed, b"stage-bleed-deal|" + name.encode())
+    box = list(shuffled(rs.tile_set, state.wall_seed))
     for kind in target:          # the target's copies leave the box first
         box.remove(kind)
     dealt_idx = set(pick_distinct(stream, len(target), TARGET_DEALT))

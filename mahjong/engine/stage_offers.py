@@ -40,7 +40,7 @@ VERBS = (EXCHANGE, CUO, SWAP)
 
 
 def _stream(state: GameState, what: bytes) -> ByteStream:
-    return ByteStream(state.seed, b"stage-" + what + b"|" + str(state.moves).encode())
+    return ByteStream(state.wall_seed, b"stage-" + what + b"|" + str(state.moves).encode())
 
 
 def _offer_open(state: GameState, seat: int, kind: str) -> bool:
@@ -91,9 +91,10 @@ def why_not(state: GameState, seat: int, action: Action) -> tuple[str, dict] | N
         return None
     size = CHOICES[action.verb]
     if size is not None and len(action.tiles) != size:
-        return f"{action.verb} gives back exactly {size} tiles, not {len(action.tiles)}", {}
+        return (f"{action.verb} gives back exactly {size} tiles, not {len(action.tiles)}",
+                {"code": "give_back_size", "size": size, "count": len(action.tiles)})
     if not action.tiles:
-        return f"{action.verb} needs at least one tile", {}
+        return f"{action.verb} needs at least one tile", {"code": "give_back_none"}
     missing = format_tiles(sorted((Counter(action.tiles)
                                    - Counter(state.seat(seat).hand)).elements()))
     if missing:

@@ -16,11 +16,15 @@ from .melds import Meld
 from .rulesets import RULESETS, OVERRIDABLE, Ruleset, get_ruleset
 from .shapes import Outcome, WinContext
 from .stage import StageState
+from .wall import wall_seed as derive_wall_seed
 
 # Phases: whose decision is pending is always ``GameState.turn``.
 TURN = "turn"      # the seat in turn holds hand_size + 1 tiles: win, kong, ready or discard
 CLAIM = "claim"    # the opponent of the last discarder may win / kong / pon / chi / pass
 ROB = "rob"        # the opponent of an added kong may rob it (hu) or pass
+# With ``claim_pause`` both windows open after every discard / added kong, whatever the
+# opponent holds (only ``pass`` offered when nothing can be claimed): a window that opens
+# only for an option tells the discarder the opponent's tiles.
 HAIDI = "haidi"    # 海底捞月 phase: a reserve tile completes the hand; hu or pass
 EXCHANGE = "exchange"  # stage 起始换牌: the player exchanges tiles or passes before play
 ENDED = "ended"
@@ -111,6 +115,13 @@ class GameState(Value):
     haidi_shown: tuple[int, ...] = ()   # reserve tiles drawn in the phase and set aside
     outcome: Outcome | None = None
     stage: StageState | None = None     # 关卡: this hand's offers and rigged deal
+    contributions: tuple[str, str] = ("", "")  # the players' random values (wall.wall_seed)
+    claim_pause: bool = False           # every discard / added kong opens its window
+
+    @property
+    def wall_seed(self) -> bytes:
+        """What the wall and the hand's seeded choices are drawn from (wall.wall_seed)."""
+        return derive_wall_seed(self.seed, self.contributions)
 
     @property
     def dealer(self) -> int:
@@ -256,10 +267,16 @@ def state_to_dict(state: GameState) -> dict:
         out["session"].update(stage=session.stage, stage_player=session.stage_player)
     if not state.claimed:
         del out["claimed"]  # hands stored before it keep their JSON as it was
+    if not state.claim_pause:
+        del out["claim_pause"]  # stored hands and their replays keep their JSON as it was
     if state.stage is None:
         del out["stage"]  # hands of other rulesets keep their JSON as it was
     else:
         out["stage"] = state.stage.to_dict()
+    if any(state.contributions):
+        out["contributions"] = list(state.contributions)
+    else:
+        del out["contributions"]  # hands without any keep their JSON as it was
     out["seats"] = [_seat_out(s) for s in state.seats]
     for name in _TILE_TUPLES:
         out[name] = list(getattr(state, name))
@@ -281,4 +298,5 @@ def state_from_dict(data: dict) -> GameState:
     if data.get("outcome") is not None:
         data["outcome"] = outcome_from_dict(data["outcome"])
     data["stage"] = StageState.from_dict(data.get("stage"))
+    data["contributions"] = tuple(data.get("contributions") or ("", ""))
     return GameState(**data)

@@ -40,6 +40,7 @@ from .session import base_points, match_over
 from .stage import stage_level
 from .state import CLAIM, ENDED, HAIDI, GameState
 from .tiles import format_tile, format_tiles as _format_tiles
+from .wins import seat_wind
 
 HIDDEN_KONG = "ankan"  # an opponent's concealed kong: its tiles are not shown
 
@@ -124,6 +125,8 @@ def _seat(state: GameState, seat: int, viewer: int | None) -> dict:
         "ting": player.ting,
         "ting_at": player.ting_at,   # the move ("moves") of the 报听 declaration: public
         "guo": player.guo,
+        # where the winds score (gb's matches), each seat's: the dealer East, the other West
+        "wind": format_tile(seat_wind(state, seat)) if state.ruleset.match_hands else None,
     }
 
 

@@ -5,6 +5,11 @@ so it does not use ``random`` (whose algorithms may change). Instead SHA-256 in
 counter mode produces a byte stream that drives a Fisher-Yates shuffle with rejection
 sampling (no modulo bias). Production seeds come from ``secrets.token_bytes(32)``.
 
+The players take part (issue 30): each browser may contribute 32 random bytes, fixed
+before the wall is known, and the wall is shuffled from ``wall_seed(server seed,
+contributions)``; the commitment stays that of the server's seed, published before any
+contribution is accepted, so neither the server nor one player can choose the wall.
+
 Wall order: index 0 is the **front** (normal draws), the last index the **back**
 (replacement draws, the wenzhou 财神 indicator) -- RULES.md 3.1.
 """
@@ -20,6 +25,8 @@ from .rulesets import Ruleset
 from .tiles import format_tiles, is_flower
 
 SEED_BYTES = 32
+CONTRIBUTION_BYTES = 32
+NO_CONTRIBUTIONS = ("", "")  # seat 0's, seat 1's: "" where a seat contributed nothing
 
 
 def new_seed() -> bytes:
@@ -57,6 +64,30 @@ def matches_commitment(seed: bytes, salt: bytes, published: str) -> bool:
     """The fairness check: do the revealed seed and salt hash to what was published?
     (Rebuild the wall itself with ``build_wall(ruleset, seed)``.)"""
     return hashlib.sha256(seed + salt).hexdigest() == published.lower()
+
+
+def contribution(text: str) -> str:
+    """A player's contribution as the engine keeps it: 64 lowercase hex digits (32 bytes),
+    or "" for none. Anything else is refused, naming the input."""
+    if text == "":
+        return ""
+    value = text.strip().lower() if isinstance(text, str) else ""
+    if len(value) == 2 * CONTRIBUTION_BYTES and all(c in "0123456789abcdef" for c in value):
+        return value
+    raise EngineError(f"a contribution is {2 * CONTRIBUTION_BYTES} hex digits or nothing, "
+                      f"got {str(text)[:80]!r}")
+
+
+def wall_seed(server_seed: bytes, contributions: tuple[str, str] = NO_CONTRIBUTIONS) -> bytes:
+    """The seed the wall (and every seeded choice of the hand) is drawn from:
+    ``sha256("mahjong-wall|" + server seed hex + "|" + seat 0's + "|" + seat 1's)``, each
+    contribution in hex and a missing one written as empty. Without any contribution it is
+    the server's seed itself, so hands dealt before contributions existed rebuild as they
+    were (and a hand with none is the server's alone, as its page says)."""
+    if not any(contributions):
+        return server_seed
+    text = "|".join(("mahjong-wall", server_seed.hex(), *contributions))
+    return hashlib.sha256(text.encode("ascii")).digest()
 
 
 class ByteStream:

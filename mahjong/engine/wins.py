@@ -10,6 +10,7 @@ from __future__ import annotations
 from . import analysis
 from .shapes import SAN_CAI_SHEN, WinContext
 from .state import FLOWER, KONG, GameState
+from .tiles import EAST, WEST
 
 # How a win happened
 SELF_DRAW = "self_draw"      # on a drawn tile (front, kong or flower replacement)
@@ -74,29 +75,54 @@ def _concealed_without(tiles: tuple[int, ...], tile: int) -> tuple[int, ...]:
 def win_context(state: GameState, seat: int, how: str) -> WinContext:
     player = state.seat(seat)
     win = win_tile(state, seat, how)
-    tsumo = how in TSUMO_WINS
     concealed = _concealed_without(player.hand, win) if how == HEAVEN else player.concealed
+    return _context(
+        state, seat, concealed, win, how in TSUMO_WINS,
+        last_of_kind=_visible_copies(state, win, how) >= 3,
+        last_tile=_on_last_tile(state, how),
+        kong_replacement=how == SELF_DRAW and state.draw_source == KONG,
+        flower_replacement=how == SELF_DRAW and state.draw_source == FLOWER,
+        robbing_kong=how == ROB,
+        first_turn=not state.melded and player.discards == 0,
+        haidi_phase=how == HAIDI,
+    )
+
+
+def _context(state: GameState, seat: int, concealed: tuple[int, ...], win: int, tsumo: bool,
+             **situation) -> WinContext:
+    """A win of ``seat`` on ``win``: what the seat and the table say, and the situation."""
+    player = state.seat(seat)
     dealer = seat == state.dealer
     return WinContext(
         hand=concealed,
         melds=player.melds,
         win=win,
         tsumo=tsumo,
-        seat_wind=27 if dealer else 29,  # gb: dealer East, opponent West (RULES.md 8.1)
+        seat_wind=seat_wind(state, seat),
         round_wind=state.session.round_wind,
         flowers=player.flowers,
-        last_of_kind=_visible_copies(state, win, how) >= 3,
-        last_tile=_on_last_tile(state, how),
-        kong_replacement=how == SELF_DRAW and state.draw_source == KONG,
-        flower_replacement=how == SELF_DRAW and state.draw_source == FLOWER,
-        robbing_kong=how == ROB,
         dealer=dealer,
         ting=player.ting or False,
-        first_turn=not state.melded and player.discards == 0,
-        haidi_phase=how == HAIDI,
         passes=player.guo,
         wild=state.wild,
+        **situation,
     )
+
+
+def seat_wind(state: GameState, seat: int) -> int:
+    """A seat's wind (gb's 门风, RULES.md 8.1): the dealer is East, the opponent West."""
+    return EAST if seat == state.dealer else WEST
+
+
+def scores_the_minimum(state: GameState, seat: int, concealed: tuple[int, ...],
+                       win: int) -> bool:
+    """Can the ready hand ``concealed`` (3n+1 tiles, the seat's melds beside it) be won
+    on ``win`` at the ruleset's minimum fan, self-drawn or on a discard, with no lucky
+    situation (last tile, kong replacement) counted?"""
+    from .fans import score_win
+
+    return any(score_win(state.ruleset, _context(state, seat, concealed, win, tsumo)).legal
+               for tsumo in (False, True))
 
 
 def _visible_copies(state: GameState, kind: int, how: str) -> int:

@@ -13,12 +13,11 @@ from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 
 from mahjong.engine.errors import EngineError
-from mahjong.engine.fans import score_win, table_for
+from mahjong.engine.fans import score_win, table_for, wild_reading
 from mahjong.engine.melds import parse_melds
 from mahjong.engine.shapes import WinContext
 from mahjong.engine.tiles import (
     FLOWERS,
-    WHITE,
     format_tile,
     max_copies,
     parse_tile,
@@ -250,12 +249,10 @@ def score(form: HandForm) -> dict:
         return {"error": _("These tiles cannot be scored under these rules.")}
     if not result.is_win:
         return {"error": _("These tiles are not a winning hand under these rules.")}
-    passes = form.cleaned_data.get("passes") or 0
-    doubling = 2 ** passes if rs.guo_hu and passes else 1
     return {
         "fans": result.fans,
         "total": result.total,
-        "doubling": doubling,
+        "doubling": result.doubling,
         # the cap cut the sum (classic's 13); 过胡's doubling is said on its own line
         "before_cap": result.raw_total if rs.cap and result.raw_total > rs.cap
         and not table_for(rs).multiplicative else None,
@@ -267,21 +264,6 @@ def score(form: HandForm) -> dict:
 
 
 def _reading(decomposition, ctx: WinContext) -> list[list[dict]]:
-    """The winning reading block by block, each tile a 财神 plays marked: a block shows the
-    kind a wild stands for (3p where the player typed the wild), which alone would read
-    as a tile the player never had. A 白板 is an ordinary tile of the wild's kind."""
-    if decomposition is None:
-        return []
-    wild = ctx.wild
-    held = (*ctx.hand, ctx.win, *(kind for meld in ctx.melds for kind in meld.tiles))
-    played = Counter(wild if kind == WHITE and wild not in (None, WHITE) else kind
-                     for kind in held if kind != wild)
-    blocks = []
-    for block in decomposition.blocks:
-        row = []
-        for kind in block.tiles:
-            plain = played[kind] > 0
-            played[kind] -= plain
-            row.append({"tile": format_tile(kind), "wild": not plain})
-        blocks.append(row)
-    return blocks
+    """The winning reading, each tile a 财神 plays marked (fans.wild_reading)."""
+    return [[{"tile": format_tile(kind), "wild": wild} for kind, wild in block]
+            for block in wild_reading(decomposition, ctx)]

@@ -57,6 +57,12 @@ def test_quesheng_passes_double_the_total():
                         {"id": 2, "hand": "123456789m1112z", "win": "2z", "ting": "ready",
                          "passes": 1})
     assert twice["total"] == 2 * once["total"]
+    # the doubling is a line of its own: the fan lines add up to the total before it
+    assert "guo_hu" not in [f["key"] for f in once["fans"]]
+    [line] = [f for f in twice["fans"] if f["key"] == "guo_hu"]
+    assert line == {"key": "guo_hu", "name": "过胡加倍", "times": 2}
+    summed = sum(f["fan"] * f["count"] for f in twice["fans"] if "fan" in f)
+    assert summed * line["times"] == twice["total"]
 
 
 @pytest.mark.parametrize("line,words", [

@@ -28,6 +28,15 @@ CHOWS = "123456789m123p456s9s 9s"
     ("1155m1199p2233s888p9s 9s tsumo wild=9s", {"ying_pai", "ying_ba_dui"}, 4),
     ("1155m1199p2233s44z9s9s 9s tsumo wild=9s", {"ying_pai", "ying_ba_dui"}, 4),
     ("1155m1199p2233s888p5z 9s tsumo wild=9s", {"ying_pai", "ying_ba_dui"}, 4),
+    # all three 财神 self-drawn with a regular form: hard (it could be declared as the
+    # 三财神 instant win) and 三财神, also when wilds stand in to make the form (9.4)
+    ("123m456m789m12p5p999s1z 1z tsumo wild=9s", {"ying_pai", "san_cai_shen"}, 4),
+    ("123m456m789m12p5p999s1z 1z tsumo first_turn dealer wild=9s",
+     {"ying_pai", "san_cai_shen", "tian_hu"}, 8),
+    ("111m222p333s44z5p999s7z 7z tsumo wild=9s",
+     {"ying_pai", "san_cai_shen", "peng_peng_he"}, 8),
+    # on a discard there is no instant win: wilds standing in keep it soft
+    ("123m456m789m12p5p999s1z 1z wild=9s", {"ruan_pai", "san_cai_shen"}, 2),
 ])
 def test_multiplier(hand, keys, multiplier):
     result = score("wenzhou", hand)
@@ -48,3 +57,14 @@ def test_near_misses():
         "wenzhou", "9s 9s | pon 111m, pon 222m, pon 333m, chi 456p, ankan 5555s")
     assert "san_cai_shen" not in fan_keys("wenzhou", PUNGS + " tsumo wild=1z")
     assert "ying_ba_dui" not in fan_keys("wenzhou", PUNGS + " tsumo wild=1z")
+
+
+def test_the_cap_that_cut_a_win_is_named():
+    from mahjong.engine.fans import cap_cut
+    from mahjong.engine.rulesets import get_ruleset
+
+    capped = score("wenzhou", "11222333m444p555s99s 9s tsumo first_turn dealer wild=9s")
+    rs = get_ruleset("wenzhou")
+    assert cap_cut(rs, [(f.fan, f.count) for f in capped.fans]) == 8
+    under = score("wenzhou", PUNGS + " tsumo wild=1z")
+    assert cap_cut(rs, [(f.fan, f.count) for f in under.fans]) is None

@@ -7,7 +7,7 @@ the front of the live wall in order, ``back`` the replacement draws in order.
 import pytest
 
 from mahjong.engine.actions import parse_action
-from mahjong.engine.errors import IllegalAction
+from mahjong.engine.errors import ILLEGAL_ACTIONS, IllegalAction
 from mahjong.engine.game import apply, default_action, escape, is_forced, legal_actions, pending_seats
 from mahjong.engine.game import call_off
 from mahjong.engine.offers import chi_pairs
@@ -393,24 +393,35 @@ def test_call_off_ends_the_hand_drawn_with_nobody_to_blame():
         call_off(ended)
 
 
-@pytest.mark.parametrize("seat,text,words", [
-    (1, "discard 5m", "not your turn"),
-    (0, "discard 3p", "3p is not in your hand"),
-    (0, "pass", "not allowed now"),
-    (0, "chi 5m 46m", "not allowed now"),
-    (0, "exchange 19m", "not allowed now"),   # stage offers are parse-only for now
-    (0, "hu", "not allowed now"),
-    (2, "discard 5m", "no seat 2"),
+@pytest.mark.parametrize("seat,text,words,code", [
+    (1, "discard 5m", "not your turn", "not_your_turn"),
+    (0, "discard 3p", "3p is not in your hand", "not_held"),
+    (0, "pass", "not allowed now", "not_offered"),
+    (0, "chi 5m 46m", "not allowed now", "not_offered"),
+    (0, "exchange 19m", "not allowed now", "not_offered"),  # stage offers: parse-only here
+    (0, "hu", "not allowed now", "not_offered"),
+    (2, "discard 5m", "no seat 2", "no_seat"),
 ])
-def test_illegal_actions_raise_naming_the_action_and_change_nothing(seat, text, words):
+def test_illegal_actions_raise_naming_the_action_and_change_nothing(seat, text, words, code):
     state = scripted_hand("classic", dealer_hand="11122m59m4445566z", other_hand=QUIET_HONORS)
     before = state.to_json()
     with pytest.raises(IllegalAction) as err:
         apply(state, seat, parse_action(text))
     assert text.split()[0] in str(err.value) and words in str(err.value)
-    # what a front end needs to say it in its own language (None: the text is all)
-    assert err.value.code == ("not_held" if "is not in your hand" in words else None)
+    # what a front end needs to say it in its own language
+    assert err.value.code == code and code in ILLEGAL_ACTIONS
     assert state.to_json() == before
+
+
+def test_an_out_of_turn_refusal_names_no_phase():
+    """Refused during the other seat's claim window, the text said "(claim)": that the
+    opponent could take this seat's discard."""
+    state = scripted_hand("classic", dealer_hand="11122m59m4445566z", other_hand="3455567m112233z")
+    window, _ = play(state, "0 discard 5m")
+    with pytest.raises(IllegalAction) as err:
+        apply(window, 0, parse_action("discard 1m"))
+    assert window.phase == "claim" and err.value.code == "not_your_turn"
+    assert window.phase not in str(err.value) and "seat" not in str(err.value)
 
 
 def test_a_stale_action_after_the_window_closed_is_refused():

@@ -4,7 +4,8 @@ Each input line ``{"id", "hand", "melds", "win", "tsumo", "seat", "round", "flow
 "last_of_kind", "last_tile", "kong_replacement", "robbing_kong", "dealer", "ting",
 "first_turn", "haidi_phase", "passes", "wild"}`` (``hand`` without the winning tile;
 missing optional fields are false/0) gets ``{"id", "total", "fans": [{"key", "name",
-"fan", "count"}]}``, plus ``"below_minimum": true`` for a gb hand under 8 fan (reported,
+"fan", "count"}]}`` (quesheng's 过胡 doubling, already in the total, is its own line
+``{"key": "guo_hu", "name": "过胡加倍", "times": N}``), plus ``"below_minimum": true`` for a gb hand under 8 fan (reported,
 not refused), or ``{"id", "error"}`` for a non-winning or invalid hand. ``total`` is the
 summed fan, the capped basic points for classic/stage, the multiplier for wenzhou.
 """
@@ -47,6 +48,8 @@ def answer(request: dict, ruleset) -> dict:
     out = {"total": result.total,
            "fans": [{"key": s.key, "name": s.zh, "fan": s.fan, "count": s.count}
                     for s in result.fans]}
+    if result.doubling > 1:
+        out["fans"].append({"key": "guo_hu", "name": "过胡加倍", "times": result.doubling})
     if result.below_minimum:
         out["below_minimum"] = True
     return out

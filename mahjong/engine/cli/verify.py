@@ -8,14 +8,17 @@ Each input line names a hand as its page publishes it::
      "stage": 3, "stage_player": 0,                 # optional: a 关卡 hand's stage and player
      "overrides": {"haidi_draws": 2},               # optional: the table's ruleset overrides
      "salt": "<hex>",                               # optional: derived from the seed if absent
+     "contributions": ["<seat 0 hex>", ""],         # optional: the players' random values
      "deal": {"hands": ["<seat 0 tiles>", "<seat 1 tiles>"],   # optional, each optional:
               "flowers": ["1f", ""], "indicator": "3m"},        # what the players were dealt
      "wall": "<tiles>"}                             # optional: the first tiles of the wall
 
 and gets one verdict line: ``{"id", "ok", "commitment": "ok"|"mismatch", "deal": "ok"|
 "mismatch"|"not given", "mismatches": [...], "dealer", "rebuilt": {"hands", "flowers",
-"indicator", "wall"}}``. The wall is rebuilt by ``wall.build_wall`` from the seed alone
-and dealt as a table deals it (``game.new_hand``: flowers replaced, a 关卡 stage's seeded
+"indicator", "wall", "wall_seed", "server_seed_only"}}``. The wall is rebuilt by
+``wall.build_wall`` from ``wall.wall_seed(seed, contributions)`` (the seed alone when no
+seat contributed; ``server_seed_only`` lists the seats that did not) and dealt as a table
+deals it (``game.new_hand``: flowers replaced, a 关卡 stage's seeded
 adjustments); without ``dealer`` the first hand's rule applies (a seat drawn from the
 seed). The exit code is 1 if any line fails a check or cannot be read, else 0.
 """
@@ -29,7 +32,8 @@ from ..game import new_hand
 from ..rulesets import get_ruleset
 from ..session import first_session
 from ..tiles import format_tile, format_tiles, parse_tiles
-from ..wall import Deal, build_wall, derive_salt, matches_commitment, seed_bytes
+from ..wall import (NO_CONTRIBUTIONS, Deal, build_wall, contribution, derive_salt,
+                    matches_commitment, seed_bytes, wall_seed)
 from .jsonlines import serve
 
 
@@ -62,19 +66,23 @@ def check(request: dict) -> dict:
     seed = _hex(request, "seed")
     salt = _hex(request, "salt") if request.get("salt") else derive_salt(seed)
     published = _text(request, "commitment")
+    contributions = _contributions(request.get("contributions"))
+    drawn_from = wall_seed(seed, contributions)
     dealer = request.get("dealer")
     if dealer is None:
-        dealer = first_session(ruleset, seed).dealer
+        dealer = first_session(ruleset, drawn_from).dealer
     elif dealer not in (0, 1):
         raise EngineError(f"dealer must be 0 or 1, got {dealer!r}")
     stage, stage_player = request.get("stage") or 0, request.get("stage_player") or 0
-    dealt = _deal(ruleset, seed, dealer, stage, stage_player)
-    wall, _unused = build_wall(ruleset, seed)
+    dealt = _deal(ruleset, seed, dealer, stage, stage_player, contributions)
+    wall, _unused = build_wall(ruleset, drawn_from)
     rebuilt = {
         "hands": [format_tiles(h) for h in dealt.hands],
         "flowers": [format_tiles(f) for f in dealt.flowers],
         "indicator": None if dealt.indicator is None else format_tile(dealt.indicator),
         "wall": format_tiles(wall),
+        "wall_seed": drawn_from.hex(),
+        "server_seed_only": [seat for seat in (0, 1) if not contributions[seat]],
     }
     given = request.get("deal") is not None or request.get("wall") is not None
     deal_problems = _deal_mismatches(request.get("deal"), dealt)
@@ -102,13 +110,23 @@ def _wall_mismatches(given, wall: tuple[int, ...]) -> list[str]:
     return ["wall: the first tiles differ from the rebuilt wall"]
 
 
-def _deal(ruleset, seed: bytes, dealer: int, stage, stage_player) -> Deal:
+def _contributions(given) -> tuple[str, str]:
+    if given is None:
+        return NO_CONTRIBUTIONS
+    if not isinstance(given, list) or len(given) != 2 or not all(isinstance(c, str) for c in given):
+        raise EngineError("contributions must be a list of two hex strings (seat 0, seat 1; "
+                          "\"\" for none)")
+    return contribution(given[0]), contribution(given[1])
+
+
+def _deal(ruleset, seed: bytes, dealer: int, stage, stage_player, contributions) -> Deal:
     """The hands as the engine deals them: the wall's deal, and for a 关卡 hand the
     stage's own seeded adjustments too (RULES.md 5.4.5), exactly as a table starts."""
     if stage not in (0, 1, 2, 3, 4) or stage_player not in (0, 1):
         raise EngineError(f"stage must be 1-4 (0: none) and stage_player 0 or 1, "
                           f"got {stage!r} and {stage_player!r}")
-    state = new_hand(ruleset, seed, dealer, stage=stage, stage_player=stage_player)
+    state = new_hand(ruleset, seed, dealer, stage=stage, stage_player=stage_player,
+                     contributions=contributions)
     return Deal(hands=(state.seats[0].concealed, state.seats[1].concealed),
                 flowers=(state.seats[0].flowers, state.seats[1].flowers),
                 live=state.live, indicator=state.indicator)

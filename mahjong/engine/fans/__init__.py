@@ -8,13 +8,14 @@ input raises ``EngineError``.
 
 from __future__ import annotations
 
+from collections import Counter
 from functools import lru_cache
 from typing import Callable, Sequence
 
 from .. import hand
 from ..errors import InvalidAction
 from ..shapes import Decomposition, WinContext
-from ..tiles import format_tile, max_copies
+from ..tiles import WHITE, format_tile, max_copies
 from . import classic, gb, quesheng, tiao72, wenzhou
 from .facts import FIELD, TileFacts
 from .pipeline import NOT_A_WIN, FanScore, ScoreResult, best_reading, fan_scores
@@ -73,15 +74,59 @@ def score_decompositions(ruleset, ctx: WinContext, decomps: Sequence[Decompositi
             if fan.flower:
                 flowers += score.fan * score.count
     total = min(raw, ruleset.cap) if ruleset.cap else raw
-    if ruleset.guo_hu:  # quesheng 过胡加倍: each pass doubles the fan (6.2)
-        total <<= min(ctx.passes, ruleset.max_guo)
+    doubling = guo_doubling(ruleset, ctx.passes)
+    total *= doubling
     multiplicative = table.multiplicative
     return ScoreResult.of(
         is_win=True, total=total, fans=fans, decomposition=reading.decomposition,
         below_minimum=not multiplicative and raw - flowers < ruleset.min_fan, raw_total=raw,
         yakuman=tuple(s.key for s in fans) if reading.yakuman else (),
         soft=any(s.key == "ruan_pai" for s in fans) if multiplicative else None,
-        multiplier=total if multiplicative else None)
+        multiplier=total if multiplicative else None, doubling=doubling)
+
+
+def cap_cut(ruleset, fans) -> int | None:
+    """The ruleset's cap where it cut a win short, else None: ``fans`` are the win's
+    (fan, count) pairs, summed (classic's 13 fan) or multiplied (温州's ×8) as the
+    ruleset counts them, before any 过胡 doubling."""
+    if not ruleset.cap:
+        return None
+    if table_for(ruleset).multiplicative:
+        raw = 1
+        for fan, count in fans:
+            raw *= fan ** count
+    else:
+        raw = sum(fan * count for fan, count in fans)
+    return ruleset.cap if raw > ruleset.cap else None
+
+
+def wild_reading(decomposition: Decomposition | None,
+                 ctx: WinContext) -> list[list[tuple[int, bool]]]:
+    """The winning reading block by block, each tile as (kind, played by a 财神): a block
+    shows the kind a wild stands for (3p where the hand held the wild), which unmarked
+    would read as a tile the player never had. A 白板 is an ordinary tile of the wild's
+    kind (RULES.md 9.2.4), and a wild at its own face plays no other tile."""
+    if decomposition is None:
+        return []
+    wild = ctx.wild
+    held = (*ctx.hand, ctx.win, *(kind for meld in ctx.melds for kind in meld.tiles))
+    played = Counter(wild if kind == WHITE and wild not in (None, WHITE) else kind
+                     for kind in held if kind != wild)
+    blocks = []
+    for block in decomposition.blocks:
+        row = []
+        for kind in block.tiles:
+            plain = played[kind] > 0
+            played[kind] -= plain
+            row.append((kind, not plain))
+        blocks.append(row)
+    return blocks
+
+
+def guo_doubling(ruleset, passes: int) -> int:
+    """quesheng's 过胡加倍 (RULES.md 6.2): each passed win doubles the fan, up to
+    ``max_guo`` passes; 1 where the ruleset has none."""
+    return 1 << min(passes, ruleset.max_guo) if ruleset.guo_hu else 1
 
 
 def check_tiles(ruleset, ctx: WinContext, tiles: TileFacts | None = None) -> None:
@@ -158,5 +203,5 @@ def _copy_limits(kinds) -> tuple[int, ...]:
     return tuple(max_copies(kind) if kind in allowed else 0 for kind in range(42))
 
 
-__all__ = ["Fan", "FanScore", "FanTable", "ScoreResult", "TABLES", "known_fan_keys",
-           "score_decompositions", "score_win", "table_for"]
+__all__ = ["Fan", "FanScore", "FanTable", "ScoreResult", "TABLES", "cap_cut", "guo_doubling",
+           "known_fan_keys", "score_decompositions", "score_win", "table_for", "wild_reading"]

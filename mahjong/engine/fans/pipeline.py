@@ -41,6 +41,7 @@ class ScoreResult:
     raw_total: int = 0           # Σ fan before any cap
     soft: bool | None = None     # wenzhou 软牌 / 硬牌
     multiplier: int | None = None
+    doubling: int = 1            # quesheng 过胡加倍, already in ``total``
 
     @property
     def legal(self) -> bool:

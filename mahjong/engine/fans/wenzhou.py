@@ -9,8 +9,12 @@ from .table import Fan, FanTable
 
 
 def hard(f) -> bool:
-    """硬牌: a self-draw where no 财神 substitutes, or a 三财神 instant win."""
-    return f.form == SAN_CAI_SHEN or (f.tsumo and f.decomp.wilds == 0)
+    """硬牌: a self-draw where no 财神 substitutes, or a 三财神 instant win. A self-draw
+    holding all three 财神 could be declared as that instant win, so it stays hard when
+    it also makes a regular form with wilds standing in (RULES.md 9.4: 2 x 2 = 4)."""
+    if f.form == SAN_CAI_SHEN:
+        return True
+    return f.tsumo and (f.decomp.wilds == 0 or wilds_held(f) == 3)
 
 
 def wilds_held(f) -> int:

@@ -20,6 +20,9 @@ class Timers:
     locked_delay: float = 1.0   # auto-play delay of a player locked by 报听 (3.9.5)
     escape: int = 90            # continuous disconnection that counts as escape (3.13)
     bot_delay: float = 1.2      # human-like pause before a bot acts
+    # every claim window's least length, option or not (tables: the window tells nothing);
+    # the latest discard's first pulse on the river (1.4 s) covers it
+    claim_pause: float = 1.0
 
 
 @dataclass(frozen=True)
@@ -140,7 +143,7 @@ OVERRIDABLE: dict[str, tuple[Any, str, str, dict]] = {
     "auto_win_on_timeout": _TRUE_OR_FALSE,
 }
 TIMER_LIMITS = {"decision": (3, 300), "locked_delay": (0, 10), "escape": (10, 3600),
-                "bot_delay": (0, 10)}
+                "bot_delay": (0, 10), "claim_pause": (0, 5)}
 _GROUPS = ("timers", "options", "fan_values")
 
 
@@ -208,6 +211,8 @@ def _derive_options(ruleset: Ruleset, value) -> Mapping[str, Any]:
                                  code="unknown_option", setting=setting, ruleset=ruleset.slug,
                                  allowed=sorted(merged))
         kind = type(merged[name]).__name__
+        if kind == "float" and type(v) is int:
+            v = float(v)  # 0 and 1 are probabilities as good as 0.0 and 1.0
         if type(v) is not type(merged[name]):
             raise InvalidRuleset(f"option {name} must be {kind}, got {v!r}",
                                  code="option_type", setting=setting, value=v, kind=kind)
@@ -232,9 +237,10 @@ def _derive_fan_values(ruleset: Ruleset, value) -> Mapping[str, int]:
     known = known_fan_keys(ruleset)
     unknown = sorted(set(value) - known)
     if unknown:
-        raise InvalidRuleset(f"{ruleset.slug} has no fan {', '.join(unknown)}",
+        raise InvalidRuleset(f"{ruleset.slug} has no fan {', '.join(unknown)}; "
+                             f"its fans: {', '.join(sorted(known))}",
                              code="unknown_fan", setting=("fan_values",), ruleset=ruleset.slug,
-                             fans=unknown)
+                             fans=unknown, allowed=sorted(known))
     return MappingProxyType({**ruleset.fan_values, **value})
 
 

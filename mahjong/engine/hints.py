@@ -1,0 +1,69 @@
+"""The waits hint (听牌提示): what a seat's own hand is ready for, counted from what that
+seat can see. The table shows it where the room turns it on; the rules behind it (which
+waits can win, which tiles are unseen) live here with the rest of the rules.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from . import analysis
+from .state import GameState
+from .tiles import format_tile, max_copies
+from .wins import scores_the_minimum
+
+
+def unseen(state: GameState, seat: int) -> Counter:
+    """Copies of each kind this seat cannot see: every copy minus its own concealed
+    tiles, both rivers, the melds shown face up and the 财神 indicator. Only what the
+    seat sees enters (never the opponent's concealed tiles or the wall)."""
+    me = state.seat(seat)
+    seen = Counter(me.hand)
+    for s in state.seats:
+        seen.update(s.river)
+        for meld in s.melds:
+            if s is me or meld.type != "ankan":
+                seen.update(meld.tiles)
+    if state.indicator is not None:
+        seen[state.indicator] += 1
+    return Counter({k: max(0, max_copies(k) - seen[k]) for k in state.ruleset.kinds})
+
+
+def waits_hint(state: GameState, seat: int) -> dict | None:
+    """What the seat's own hand is ready for: with a tile to discard, each discard that
+    keeps it ready and the waits it leaves (most tiles left first); otherwise its waits.
+    None when the hand is not ready. A locked (报听) hand has no discard to choose, the
+    server lets its drawn tile go (RULES.md 3.9.2): it is shown the waits of its tiles.
+
+    A wait counts only if winning on it can reach the ruleset's minimum fan (gb's 8):
+    a hand whose every wait falls short cannot win, so it is not called ready."""
+    me = state.seat(seat)
+    rs, wild, left = state.ruleset, state.wild, unseen(state, seat)
+    if len(me.hand) % 3 == 2 and not me.locked:
+        options = []
+        for discard, kinds in analysis.ready_discards(rs, me.hand, me.melds, wild).items():
+            kinds = _winnable(state, seat, _without(me.hand, discard), kinds)
+            if kinds:
+                options.append({"discard": format_tile(discard)} | _waits_of(kinds, left))
+        options.sort(key=lambda o: -o["left"])
+        return {"discards": options} if options else None
+    kinds = _winnable(state, seat, me.concealed,
+                      analysis.waits(rs, me.concealed, me.melds, wild))
+    return {"ready": _waits_of(kinds, left)} if kinds else None
+
+
+def _winnable(state: GameState, seat: int, concealed: tuple[int, ...], kinds) -> list[int]:
+    if not state.ruleset.min_fan:
+        return list(kinds)
+    return [k for k in kinds if scores_the_minimum(state, seat, concealed, k)]
+
+
+def _without(tiles: tuple[int, ...], tile: int) -> tuple[int, ...]:
+    rest = list(tiles)
+    rest.remove(tile)
+    return tuple(rest)
+
+
+def _waits_of(kinds, left: Counter) -> dict:
+    waits = [{"tile": format_tile(k), "left": left[k]} for k in sorted(kinds)]
+    return {"waits": waits, "left": sum(w["left"] for w in waits)}
