@@ -6,3 +6,9 @@ from django.dispatch import Signal
 # (tables.sessions) and their quick-match ticket leaves the queue (lobby.matchmaking),
 # so a ban takes effect mid-game, not only at their next HTTP request.
 player_banned = Signal()
+
+# Sent after a password change, with ``user_id`` and ``kept_session`` (the key the session
+# that changed it had): the player's other sessions' table sockets close, as they would on
+# a log-out there, while the session that changed it stays logged in (Django's
+# update_session_auth_hash) and keeps its sockets.
+password_changed = Signal()

@@ -20,7 +20,7 @@ urlpatterns = [
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path(
         "password/",
-        auth_views.PasswordChangeView.as_view(
+        views.PasswordChangeView.as_view(
             template_name="accounts/password_change.html",
             success_url=reverse_lazy("accounts:password_done"),
         ),

@@ -2,6 +2,7 @@
 
 from django.contrib import messages
 from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -13,6 +14,18 @@ from mahjong.ratings.profile import summary as rating_summary
 from . import ranks, services, throttle
 from .forms import NicknameForm, SignupForm
 from .models import EconomySettings, User
+from .signals import password_changed
+
+
+class PasswordChangeView(auth_views.PasswordChangeView):
+    """Django's view; the player's other sessions lose their open table sockets too, which
+    a new password otherwise only logged out at their next HTTP request."""
+
+    def form_valid(self, form):
+        kept_session = self.request.session.session_key  # before Django cycles the key
+        response = super().form_valid(form)
+        password_changed.send(sender=User, user_id=form.user.pk, kept_session=kept_session)
+        return response
 
 
 def _next_url(request) -> str:

@@ -4,6 +4,7 @@ bare relay (bench/relay) measured by the same tool in the same run.
 
     .venv/bin/python bench/load.py --tables 50 200 --seconds 60 [--think 1 3] [--bots 0.25]
         [--web 2] [--workers 2] [--db-pool 8] [--durable-relay] [--profile DIR]
+        [--spectators 100] [--flood 10] [--pg-db NAME --redis-db N]
 
 For each table count: a fresh stack; then
 
@@ -26,6 +27,19 @@ For each table count: a fresh stack; then
    p99, both players' screens for a human pair), SQL queries per action (every query of
    the web processes and workers in the window over the moves in it), daphne RSS per open
    table, errors. At the end every player leaves its table.
+3. attacks, each measured in a window of ``--seconds`` of its own right after the game's
+   window (the same players playing on; "baseline" in the output), so each pair is
+   measured back to back on the same stack:
+   ``--spectators N``: N more accounts log in, open the first human table's watch page
+   and its socket on web process 0, and read every push; the window reports the same
+   figures, and ``spectators_cost`` the players' p99 ratio and the server CPU added per
+   spectator per move of the watched table. The spectators leave after their window.
+   ``--flood S``: one more account opens another human table's watch socket on web
+   process 0 and sends tiny frames as fast as a separate process can for S seconds (with
+   ``--flood-reconnect``, opening a new socket whenever the server closes one); the frames
+   sent, the sockets and how each ended are reported; the window reports the other tables'
+   figures, their p99 ratio (``cost``) and the web processes' RSS before the flood and at
+   the window's end.
 
 ``--profile DIR`` samples the web and worker processes' Python stacks with py-spy (``pip
 install py-spy``; only the thread holding the GIL, 100 times a second) over the measured
@@ -42,6 +56,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import multiprocessing
 import random
 import re
 import resource
@@ -331,7 +346,8 @@ def _ms(values: list[float]) -> dict:
 
 async def game(stack: Stack, tables: int, bots: float, think, warmup: float,
                seconds: float, ramp: float, click: str = "socket",
-               seat_within: float = 180, profile: str = "") -> dict:
+               seat_within: float = 180, profile: str = "", spectators: int = 0,
+               flood: float = 0, flood_reconnect: bool = False) -> dict:
     run = Run()
     bot_tables = round(tables * bots)
     humans = 2 * (tables - bot_tables)
@@ -364,6 +380,17 @@ async def game(stack: Stack, tables: int, bots: float, think, warmup: float,
               for role in ("web", "worker", "postgres", "redis")}
     kinds = _per_move_kinds(kinds0, stack.query_kinds(), run)
     rss_during = stack.web_rss_kib()
+    out = summarize(run, tables, open_tables, (seated, len(players)), q0, q1, rss_before,
+                    rss_during, cpu1 - cpu0, server, seconds) | {"queries_by_kind": kinds}
+    human_tables = [p.table for p in players[:humans:2] if p.socket_open]
+    extra = len(players)  # the attackers' accounts come after the players'
+    if spectators:
+        out["spectators"] = await spectated(stack, run, human_tables[0], extra, spectators,
+                                            seconds, out)
+        extra += spectators
+    if flood:
+        out["flood"] = await flooded(stack, run, human_tables[-1], extra, flood,
+                                     flood_reconnect, seconds, out)
     run.stop.set()
     for p in players:
         p.changed.set()
@@ -371,8 +398,134 @@ async def game(stack: Stack, tables: int, bots: float, think, warmup: float,
     for t in tasks:
         t.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
-    return summarize(run, tables, open_tables, (seated, len(players)), q0, q1, rss_before,
-                     rss_during, cpu1 - cpu0, server, seconds) | {"queries_by_kind": kinds}
+    return out
+
+
+# ----- the attacks -------------------------------------------------------------------------
+
+
+async def window(stack: Stack, run: Run, seconds: float, exclude=frozenset()) -> dict:
+    """One more measured window of the players playing on (the figures of ``summarize``,
+    leaving out the tables in ``exclude``), with the web processes' RSS at its start."""
+    q0, cpu0, server0, rss0 = stack.queries(), _cpu(), stack.cpu_seconds(), stack.web_rss_kib()
+    run.started = time.monotonic()
+    await asyncio.sleep(seconds)
+    run.ended = time.monotonic()
+    stack.require_running()
+    q1, cpu1, server1 = stack.queries(), _cpu(), stack.cpu_seconds()
+    server = {role: server1[role] - server0[role] for role in ("web", "worker", "postgres", "redis")}
+    return summarize(run, 0, 1, (0, 0), q0, q1, rss0, stack.web_rss_kib(), cpu1 - cpu0, server,
+                     seconds, exclude) | {"rss_mib_at_start": [round(r / 1024, 1) for r in rss0]}
+
+
+async def watcher_socket(run: Run, index: int, port: int, table: str):
+    """An account's watch page and its socket, as a browser opens them."""
+    viewer = Player(run, index, port, (0, 0))
+    await viewer.login()
+    page = await viewer.http.get(f"/tables/{table}/watch/")
+    if page.status_code != 200:
+        raise RuntimeError(f"watch page: HTTP {page.status_code}")
+    headers = {"Cookie": "; ".join(f"{k}={v}" for k, v in viewer.http.cookies.items()),
+               "Origin": viewer.base}
+    url = f"{viewer.ws_base}/ws/tables/{table}/watch/"
+    await viewer.http.aclose()
+    return url, headers
+
+
+async def spectated(stack: Stack, run: Run, table: str, first: int, count: int,
+                    seconds: float, baseline: dict) -> dict:
+    """``count`` spectators of ``table`` on web process 0 reading every push, over a
+    window; then they leave."""
+    port = stack.web_ports[0]
+    pushes = [0] * count
+    sockets = []
+    for i in range(count):
+        url, headers = await watcher_socket(run, first + i, port, table)
+        ws = await websockets.connect(url, additional_headers=headers, max_size=2**22,
+                                      open_timeout=30)
+        await ws.recv()  # the snapshot
+        sockets.append(ws)
+
+    async def read(i: int, ws) -> None:
+        async for _message in ws:
+            pushes[i] += 1
+
+    readers = [asyncio.create_task(read(i, ws)) for i, ws in enumerate(sockets)]
+    out = await window(stack, run, seconds)
+    watched = _moves(run, only={table})
+    for ws in sockets:
+        await ws.close()
+    await asyncio.gather(*readers, return_exceptions=True)
+    return out | {"spectators": len(sockets), "watched_table_moves": watched,
+                  "pushes_per_spectator": round(sum(pushes) / max(1, count), 1),
+                  "cost": _cost(baseline, out, count * watched)}
+
+
+def _cost(baseline: dict, attacked: dict, spectator_moves: int = 0) -> dict:
+    """The attacked window against the baseline: the players' p99 and moves/s ratios, and
+    (per spectator per move of the watched table) the web and worker CPU it added."""
+    def cpu_ms(figures: dict) -> float:  # web + worker CPU over the window, in ms
+        per_move, moves = figures["server_cpu_ms_per_move"], figures["table_moves_per_s"]
+        return (per_move["web"] + per_move["worker"]) * moves * figures["seconds"]
+
+    out = {"p99_ratio": _ratio(attacked["p99_ms"], baseline["p99_ms"]),
+           "p50_ratio": _ratio(attacked["p50_ms"], baseline["p50_ms"]),
+           "moves_per_s_ratio": _ratio(attacked["table_moves_per_s"],
+                                       baseline["table_moves_per_s"])}
+    if spectator_moves:
+        added = cpu_ms(attacked) - cpu_ms(baseline) * attacked["seconds"] / baseline["seconds"]
+        out["web_worker_cpu_ms_per_spectator_move"] = round(added / spectator_moves, 3)
+    return out
+
+
+def _ratio(a, b):
+    return round(a / b, 2) if a is not None and b else None
+
+
+async def flooded(stack: Stack, run: Run, table: str, index: int, flood: float,
+                  reconnect: bool, seconds: float, baseline: dict) -> dict:
+    """One account flooding a watch socket of ``table`` on web process 0 from a process of
+    its own (the driver's loop stays the players'), over a window; the other tables'
+    figures, and the web processes' RSS before and after."""
+    url, headers = await watcher_socket(run, index, stack.web_ports[0], table)
+    context = multiprocessing.get_context("spawn")
+    results = context.Queue()
+    flooder = context.Process(target=flood_socket, args=(url, headers, flood, reconnect, results))
+    flooder.start()
+    out = await window(stack, run, seconds, exclude={table})
+    flooder.join(timeout=flood + 30)
+    sent = results.get(timeout=5) if not flooder.exitcode else {"error": flooder.exitcode}
+    return out | {"flood": sent, "cost": _cost(baseline, out),
+                  "rss_mib_before": out["rss_mib_at_start"],
+                  "rss_mib_after": out["rss_mib_per_process"]}
+
+
+def flood_socket(url: str, headers: dict, seconds: float, reconnect: bool, results) -> None:
+    """The flooding client: tiny frames as fast as it can (``reconnect``: a new socket
+    whenever the server closes one); puts what it sent, and how each socket ended (the
+    server's close code, "None" for a dropped connection), on ``results``."""
+    async def flood() -> dict:
+        sent, sockets, codes, lasted = 0, 0, {}, []
+        start = time.monotonic()
+        stop = start + seconds
+        while time.monotonic() < stop and (reconnect or not sockets):
+            try:
+                async with websockets.connect(url, additional_headers=headers) as ws:
+                    sockets += 1
+                    while time.monotonic() < stop:
+                        await ws.send("x")
+                        sent += 1
+            except websockets.ConnectionClosed as closed:
+                code = str(closed.rcvd.code if closed.rcvd else None)
+                codes[code] = codes.get(code, 0) + 1
+                lasted.append(round(time.monotonic() - start, 2))
+            except (websockets.InvalidStatus, OSError, TimeoutError) as exc:
+                codes[type(exc).__name__] = codes.get(type(exc).__name__, 0) + 1
+                await asyncio.sleep(0.1)
+        return {"frames_sent": sent, "sockets": sockets, "closes": codes,
+                "closed_at_s": lasted[:10], "frames_per_s": round(sent / seconds)}
+
+    results.put(asyncio.run(flood()))
 
 
 async def _profile(stack: Stack, folder: str, tables: int, seconds: float) -> list:
@@ -399,10 +552,12 @@ def _per_move_kinds(before, after, run) -> dict[str, dict[str, float]]:
     return out
 
 
-def _moves(run) -> int:
-    """Every version a screen saw in the window, once per table."""
+def _moves(run, exclude=frozenset(), only=None) -> int:
+    """Every version a screen saw in the window, once per table (of ``only``, if given)."""
     moves = 0
-    for screens in run.screens.values():
+    for table, screens in run.screens.items():
+        if table in exclude or (only is not None and table not in only):
+            continue
         versions = set()
         for arrivals in screens:
             versions |= {v for v, t in arrivals.items() if run.in_window(t)}
@@ -411,8 +566,8 @@ def _moves(run) -> int:
 
 
 def summarize(run, tables, open_tables, seated, q0, q1, rss_before, rss_during, cpu, server,
-              seconds):
-    clicks = [c for c in run.clicks if run.in_window(c[2])]
+              seconds, exclude=frozenset()):
+    clicks = [c for c in run.clicks if run.in_window(c[2]) and c[0] not in exclude]
     latencies, missing = [], 0
     by_kind: dict[str, list[float]] = {}  # the tail's shape: which clicks, which screen
     for table, version, t0, verb, mine in clicks:
@@ -425,7 +580,7 @@ def summarize(run, tables, open_tables, seated, q0, q1, rss_before, rss_during, 
             screen = "mover" if arrivals is mine else "other"
             for kind in (screen, f"{verb} ({screen})"):
                 by_kind.setdefault(kind, []).append(latencies[-1])
-    moves = _moves(run)
+    moves = _moves(run, exclude)
     queries = {role: q1[role] - q0[role] for role in q1}
     per_table = [(d - b) / max(1, open_tables) for b, d in zip(rss_before, rss_during)]
     return {
@@ -445,7 +600,7 @@ def summarize(run, tables, open_tables, seated, q0, q1, rss_before, rss_during, 
         "rss_mib_per_process": [round(r / 1024, 1) for r in rss_during],
         "rss_kib_per_table": round(sum(per_table), 1),
         "refused": run.refused, "errors": run.errors,
-        "driver_cpu_s": round(cpu, 1),
+        "driver_cpu_s": round(cpu, 1), "seconds": seconds,
     }
 
 
@@ -456,16 +611,25 @@ def _cpu() -> float:
 
 async def one_count(args, tables: int, **stack_options) -> dict:
     players = 2 * tables
-    # set-up (migrations, players) + relay + arrivals + seating + window + leaving
-    bound = 600 + players * args.ramp + args.relay_seconds + args.warmup + args.seconds
-    with Stack(web=args.web, workers=args.workers, players=players, seconds=bound,
-               db_pool=args.db_pool, decision=args.decision, **stack_options) as stack:
+    windows = 1 + bool(args.spectators) + bool(args.flood)
+    # set-up (migrations, players) + relay + arrivals + seating + windows + leaving
+    bound = (600 + (players + args.spectators) * args.ramp + args.relay_seconds
+             + args.warmup + windows * args.seconds)
+    if args.pg_db:
+        stack_options["db_name"] = args.pg_db
+    if args.redis_db is not None:
+        stack_options["redis_db"] = args.redis_db
+    with Stack(web=args.web, workers=args.workers, players=players + args.spectators + 1,
+               seconds=bound, db_pool=args.db_pool, decision=args.decision,
+               **stack_options) as stack:
         await asyncio.sleep(2)  # workers connect to the broker
         out = {"relay": await relay(stack, tables, args.relay_seconds)}
         if args.durable_relay:
             out["durable_relay"] = await relay(stack, tables, args.relay_seconds, durable=True)
         out["game"] = await game(stack, tables, args.bots, tuple(args.think), args.warmup,
-                                 args.seconds, args.ramp, args.click, profile=args.profile)
+                                 args.seconds, args.ramp, args.click, profile=args.profile,
+                                 spectators=args.spectators, flood=args.flood,
+                                 flood_reconnect=args.flood_reconnect)
         with open("/proc/loadavg") as f:
             out["loadavg"] = f.read().split()[:3]
         out["logs"] = str(stack.logs)
@@ -499,6 +663,16 @@ def arguments(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--profile", default="", metavar="DIR",
                         help="sample the web and worker processes with py-spy over the window, "
                              "into DIR")
+    parser.add_argument("--spectators", type=int, default=0,
+                        help="then a window with this many spectators on one table")
+    parser.add_argument("--flood", type=float, default=0, metavar="SECONDS",
+                        help="then a window with one socket flooding frames for this long")
+    parser.add_argument("--flood-reconnect", action="store_true",
+                        help="the flooder opens a new socket whenever one is closed")
+    parser.add_argument("--pg-db", default="", help="the stack's PostgreSQL database "
+                        "(dropped and made afresh; default mahjong_bench)")
+    parser.add_argument("--redis-db", type=int, default=None,
+                        help="the stack's Redis database (flushed; default 12)")
     args = parser.parse_args(argv)
     if args.profile and not PY_SPY:
         parser.error("--profile needs py-spy: .venv/bin/pip install py-spy")

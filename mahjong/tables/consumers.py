@@ -5,16 +5,25 @@ hand and send this viewer's fragments as out-of-band swaps. No rule branching he
 Players (``TableConsumer``, /ws/tables/<id>/):
 client -> server: {"action": "discard 5m", "version": 7} (htmx ws-send with hx-vals), and
 {"ping": 1} every presence.HEARTBEAT seconds (table.js): the connection is alive.
-Spectators (``WatchConsumer``, /ws/tables/<id>/watch/) send nothing: any message gets an
-error. Server -> client: HTML whose root elements carry hx-swap-oob (htmx's ws extension).
+Spectators (``WatchConsumer``, /ws/tables/<id>/watch/) send nothing but pings: any
+other message gets an error. They are capped per account and per table (tables.watchers);
+past a cap the socket is told why and closed (CROWDED). Server -> client: HTML whose root
+elements carry hx-swap-oob (htmx's ws extension).
 
-Every message a player sends takes a token from their bucket (tables.ratelimit): a flood
-gets "slow down" errors, not a disconnect. Every socket also joins its user's group, so a
-log-out closes the sockets of that session (close code LOGGED_OUT).
+Every frame first takes a token from its socket's own budget (tables.frames) as it
+arrives, in the event loop: a script's flood closes the socket (FLOODED) and the frames
+behind are dropped unread. Every message a player sends then takes a token from their bucket
+(tables.ratelimit): a burst of moves gets "slow down" errors, not a disconnect. Every
+socket also joins its user's group, so a log-out closes the sockets of that session
+(close code LOGGED_OUT).
+
+The page's socket (htmx's ws extension) retries only 1006, 1011, 1012 and 1013:
+after any close code below it stays closed, showing what the server said before closing.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 
 from asgiref.sync import async_to_sync
@@ -29,13 +38,15 @@ from django.utils.translation.trans_real import (
     parse_accept_lang_header,
 )
 
-from . import compiled, presenters, ratelimit, services, sessions, spectators, watchers
+from . import compiled, frames, presenters, ratelimit, services, sessions, spectators, watchers
 from .models import Table
 
 _SHARED_THREAD = settings.DATABASES["default"]["ENGINE"].endswith("sqlite3")
 MAX_MESSAGE = 1024  # bytes; an action is a few dozen
 REFUSED = 4403  # not seated here / may not watch this table
 LOGGED_OUT = 4401  # the session logged out: htmx's ws extension does not reconnect
+CROWDED = 4429  # past a cap on spectator sockets (tables.watchers.admit), as HTTP's 429
+FLOODED = frames.FLOODED  # past the socket's frame budget, as WebSocket's 1008
 
 
 def language_of(scope) -> str:
@@ -54,26 +65,46 @@ def language_of(scope) -> str:
 
 
 class _TableSocket(JsonWebsocketConsumer):
-    """What both sockets share: language, groups, the log-out close, errors."""
+    """What both sockets share: language, groups, the frame budget, the log-out close,
+    errors."""
 
     table: Table
     language: str = ""
     groups_joined: tuple[str, ...] = ()
-    ignored: frozenset[str] = frozenset()  # handler names of the group's messages it skips
+
+    async def __call__(self, scope, receive, send):
+        """The frames come through the socket's inbox (tables.frames), which takes them
+        off the server's queue as they arrive and closes a flooding socket there. The
+        server's own send is kept for what the event loop does without a thread (forward
+        a spectators' push)."""
+        self.send_now = send
+        inbox = frames.Inbox(receive, send, getattr(scope.get("user"), "pk", None))
+        pump = asyncio.create_task(inbox.pump())
+        try:
+            return await super().__call__(scope, inbox.get, send)
+        finally:
+            pump.cancel()
 
     async def dispatch(self, message):
         """A hint of this socket's own move is dropped here: its screen has that view
-        already (TableConsumer.receive_json), and no thread is taken for nothing; nor for
-        the ``ignored`` kinds.
+        already (TableConsumer.receive_json), and no thread is taken for nothing.
 
         Channels runs every sync consumer of a process in one shared thread: one
         table's database wait would hold up every other table's push and move. A consumer
         still takes its own messages one at a time, whichever pool thread runs them.
         SQLite (the embedded default) allows one writer at a time anyway, and its
         in-memory test database refuses concurrent threads: there, the shared thread."""
-        if message.get("origin") == self.channel_name or get_handler_name(message) in self.ignored:
+        if message.get("origin") == self.channel_name:
             return
         await database_sync_to_async(self._dispatch, thread_sensitive=_SHARED_THREAD)(message)
+
+    def websocket_connect(self, message):
+        """An account whose socket flooded a moment ago opens none (tables.frames): the
+        handshake is refused before any table is read."""
+        if frames.cooling(self.scope.get("user")):
+            self.close(code=FLOODED)
+            return
+        super().websocket_connect(message)
 
     def _dispatch(self, message):
         handler = getattr(self, get_handler_name(message), None)
@@ -107,9 +138,12 @@ class _TableSocket(JsonWebsocketConsumer):
             self.push()
 
     def session_ended(self, event):
-        """A log-out (tables.sessions): close if it was this socket's session."""
-        session = self.scope.get("session")
-        if event.get("session") in (None, getattr(session, "session_key", None)):
+        """A log-out (tables.sessions): close if it was this socket's session (None: every
+        session), unless it is the session a password change kept."""
+        own = getattr(self.scope.get("session"), "session_key", None)
+        if own is not None and own == event.get("kept_session"):
+            return
+        if event.get("session") in (None, own):
             self.close(code=LOGGED_OUT)
 
 
@@ -224,11 +258,20 @@ class TableConsumer(_TableSocket):
 
 
 class WatchConsumer(_TableSocket):
-    """A spectator: the public view only (tables.spectators), and never an action. The
-    players' emotes are for the players (tables.emotes), and the count of spectators for
-    the players' screens (tables.watchers)."""
+    """A spectator: the public view only (tables.spectators), and never an action. It is
+    not in the table's group: the players' hints, emotes and count of spectators are for
+    the players; its view comes rendered, pushed to its language's group."""
 
-    ignored = frozenset({"table_emote", "watchers_changed"})
+    shown: tuple[int, int] = (0, 0)  # (hand number, version) of the view the page shows
+
+    async def dispatch(self, message):
+        """A pushed view goes straight out from the event loop: no thread, no read."""
+        if message["type"] != "watch.view":
+            return await super().dispatch(message)
+        at = tuple(message["at"])
+        if at >= self.shown:  # a push overtaken by a newer snapshot would step back
+            self.shown = at
+            await self.send_now({"type": "websocket.send", "text": message["html"]})
 
     def connect(self):
         user = self.scope.get("user")
@@ -237,10 +280,15 @@ class WatchConsumer(_TableSocket):
         if table is None or not user.is_authenticated or spectators.refusal(table):
             self.close(code=REFUSED)
             return
+        self.language = language_of(self.scope)
+        with translation.override(self.language):
+            refusal = watchers.admit(table, user, self.channel_name, self.language)
+        if refusal:
+            self.accept()
+            return self._say_and_close(refusal, CROWDED)
         self.table = table
-        self.join(table.group, spectators.watch_group(table))
+        self.join(spectators.watch_group(table), spectators.view_group(table, self.language))
         self.push()
-        watchers.arrived(table, user, self.channel_name)
 
     def disconnect(self, code):
         if getattr(self, "table", None) is None:
@@ -254,14 +302,11 @@ class WatchConsumer(_TableSocket):
         if text_data is not None and len(text_data) < MAX_MESSAGE:
             try:
                 if json.loads(text_data) == {"ping": 1}:
-                    user = self.scope["user"]
-                    return watchers.beat(self.table, user, self.channel_name)  # still here
+                    user, channel = self.scope["user"], self.channel_name
+                    return watchers.beat(self.table, user, channel, language=self.language)
             except ValueError:
                 pass
         return self.error(_("Spectators cannot act at this table."))
-
-    def hand_changed(self, event):
-        self.push()
 
     def watch_closed(self, event):
         """The host closed the private room to spectators (spectators.close_watchers): say
@@ -269,12 +314,17 @@ class WatchConsumer(_TableSocket):
         reconnects refused without a word."""
         with translation.override(self.language or settings.LANGUAGE_CODE):  # the page's
             message = _("The host of this private room does not allow spectators.")
+        self._say_and_close(message, REFUSED)
+
+    def _say_and_close(self, message: str, code: int) -> None:
+        with translation.override(self.language or settings.LANGUAGE_CODE):
             self.send(text_data=spectators.closed_fragment(message))
-        self.close(code=REFUSED)
+        self.close(code=code)
 
     def push(self):
         hand = compiled.latest_hand(self.table.pk)
         self.table = hand.table
+        self.shown = (hand.number, hand.version)
         with translation.override(self.language or settings.LANGUAGE_CODE):
             self.send(text_data=spectators.fragments(self.table, hand))
 

@@ -48,6 +48,9 @@ def send(request, public_id):
     seat = services.seat_of(table, request.user)
     if seat is None:
         return HttpResponse(_("This table is for other players."), status=403)
+    if request.user.is_muted:  # an operator's mute silences the table's emotes too
+        notice = presenters.notice_fragment(_("You are muted: emotes are off for now."))
+        return HttpResponse(notice, status=403)
     emote = request.POST.get("emote", "")
     if emote not in PRESETS:
         return HttpResponse(_("No such emote."), status=400)

@@ -8,7 +8,7 @@ from __future__ import annotations
 from django.contrib.auth.signals import user_logged_out
 from django.dispatch import receiver
 
-from accounts.signals import player_banned
+from accounts.signals import password_changed, player_banned
 
 from . import broadcast
 
@@ -36,3 +36,10 @@ def close_banned_sockets(sender, user_id, **kwargs):
 
     broadcast.group_send(user_group(user_id), {"type": "session.ended", "session": None})
     services.suspended(User.objects.get(pk=user_id))
+
+
+@receiver(password_changed, dispatch_uid="tables.sessions.close_other_sessions_sockets")
+def close_other_sessions_sockets(sender, user_id, kept_session, **kwargs):
+    """A new password logs out every other session: their sockets close now."""
+    message = {"type": "session.ended", "session": None, "kept_session": kept_session}
+    broadcast.group_send(user_group(user_id), message)

@@ -5,22 +5,26 @@ A spectator's whole context comes from ``engine.views.view(state, None)``: river
 both hands only once the hand has ended (with the seed). Nothing else about the hand
 enters a spectator template.
 
-Spectators follow the players' hints-then-render flow: their sockets join the table's
-group, so one hint per move reaches players and spectators alike (a group of their own,
-``watch_group``, only carries the host's "closed to spectators"). A hint names the
-version, each spectator connection renders. The
-spectator view is the same for everyone, so one rendering per version and language is
-cached and shared by every spectator of the table: a crowd costs one render, not one
-each, and the players' connections never render for it.
+The spectator view is the same for everyone, so it is rendered once per change and
+pushed (ARCHITECTURE.md's allowed optimisation): after each hint to the players, the
+thread that made the change renders the public view once per language its spectators
+read (``publish``) and sends the HTML to that language's group (``view_group``). A
+spectator socket only forwards it, with no read, render or thread of its own: a crowd
+costs one render, not one each, and an unwatched table one query. Each push is the whole
+view, so a lost one heals with the next, and a (re)connect renders a snapshot, shared
+through the cache by the crowd arriving at once (``fragments``). ``watch_group`` carries
+the host's "closed to spectators".
 """
 
 from __future__ import annotations
 
 import threading
 
+from django.conf import settings
 from django.core.cache import cache
 from django.db.models import Exists, OuterRef, Q
 from django.template.loader import render_to_string
+from django.utils import translation
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
@@ -29,7 +33,7 @@ from mahjong.engine.views import HIDDEN_KONG, view
 
 from . import broadcast, compiled, watchers
 from .models import Hand, Seat, Table
-from .presenters import doubling, won_doubling
+from .presenters import doubling, result_blocks, won_cap, won_doubling
 
 _RENDERING = threading.Lock()
 PARTIALS = ("watch_notice", "watch_status", "watch_seats", "watch_clock", "watch_result")
@@ -39,6 +43,26 @@ LIVE_LIMIT = 50
 
 def watch_group(table: Table) -> str:
     return f"{table.group}-watch"
+
+
+def view_group(table: Table, language: str) -> str:
+    """The spectators who read the table in ``language``: each gets the same pushed HTML."""
+    return f"{watch_group(table)}-{language}"
+
+
+def publish(table_id: int) -> None:
+    """The table changed: its public view, rendered once per language watched, to those
+    spectators (no query beyond one when nobody watches). The message names the hand and
+    version, so a socket drops a push older than what its page shows."""
+    languages = watchers.languages(table_id)
+    if not languages:
+        return
+    hand = compiled.latest_hand(table_id)
+    for language in languages:
+        with translation.override(language or settings.LANGUAGE_CODE):
+            html = render(hand.table, hand)
+        message = {"type": "watch.view", "html": html, "at": [hand.number, hand.version]}
+        broadcast.group_send(view_group(hand.table, language), message)
 
 
 def close_watchers(table: Table) -> None:
@@ -97,6 +121,7 @@ def _seat(data: dict, row: Seat, wild: str | None) -> dict:
         "flowers": _tiles(data["flowers"]),
         "river": _tiles(data["river"]),
         "ting": data["ting"],
+        "wind": data["wind"],
     }
 
 
@@ -137,10 +162,11 @@ def context_for(table: Table, hand: Hand | None = None) -> dict:
         "winner": seats[result["winner"]] if result and result.get("winner") is not None else None,
         # 过胡加倍: the factor between the fans' sum and the total
         "won_doubling": won_doubling(state, result),
+        "won_cap": won_cap(state, result),
         "escaper": seats[result["escaper"]] if (result or {}).get("escaper") is not None else None,
         "loser": seats[result["loser"]] if (result or {}).get("loser") is not None else None,
         # the winning hand block by block, drawn as tiles (not the engine's "567m 66z")
-        "blocks": [_tiles(b) for b in ((result or {}).get("decomposition") or "").split()],
+        "blocks": result_blocks(result, v["wild"]),
         "seed": v.get("seed", ""),
         "stage_table": bool(state.session.stage),  # 关卡: leaving is no escape (RULES.md 5.1)
         "stage_run": _stage_run(table, state),

@@ -90,3 +90,31 @@ def test_a_third_user_watches_a_bot_table_live_and_sees_the_hands_only_at_the_en
     assert max(widths) <= 360 and eve.evaluate(PAGE_WIDTH) <= 360, widths
     eve.goto(f"{site}/")  # the spectator leaves: the player's count goes
     pat.wait_for_selector("[data-testid=watchers]", state="hidden", timeout=10_000)
+
+
+CLOSES = """
+window.__closes = [];
+document.addEventListener("htmx:wsClose", function (e) { window.__closes.push(e.detail.event.code); });
+"""
+
+
+def test_a_watch_tab_past_the_accounts_cap_says_why_and_does_not_reconnect(player, site):
+    """Issue 30 item 4: the tab past TABLES_WATCH_SOCKETS_PER_ACCOUNT shows the server's
+    reason and keeps its socket closed (4429 is not one of the codes htmx retries)."""
+    from django.conf import settings
+
+    pat = player("pat")
+    sit_vs_bot(pat)
+    table_id = re.search(r"/tables/(\w+)/$", pat.url).group(1)
+    eve = player("eve")
+    eve.context.add_init_script(RECORD + CLOSES)
+    url = f"{site}/tables/{table_id}/watch/"
+    for _ in range(settings.TABLES_WATCH_SOCKETS_PER_ACCOUNT):
+        tab = eve.context.new_page()
+        tab.goto(url)
+        tab.wait_for_function("window.__watched.length > 0")  # admitted: its snapshot
+    eve.goto(url)
+    eve.wait_for_function("window.__closes.length > 0")
+    assert "too many tabs" in eve.inner_text("#mj-watch-notice")
+    assert eve.evaluate("window.__closes") == [4429]
+    assert "mj-watch-status" not in "".join(eve.evaluate("window.__watched"))  # no view

@@ -7,12 +7,14 @@ another table or another seat: every message gets a clear error, the hand's stat
 version stay exactly as they were, and the same connection then plays a legal move.
 A flood is rate-limited per user with "slow down" errors, never a disconnect."""
 
+import datetime
 import json
 
 import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.test import Client
+from django.utils import timezone
 from hypothesis import HealthCheck, example, given
 from hypothesis import settings as hsettings
 from hypothesis import strategies as st
@@ -23,6 +25,7 @@ from mahjong.tables import ratelimit, services
 from mahjong.tables.models import Event, Hand
 from tests.web.tables_support import (  # noqa: F401
     no_eager_timers,
+    play_out,
     redis_layer,
     refused_connect,
     run,
@@ -108,7 +111,11 @@ def headers_for(user):
     client = Client()
     client.force_login(user)
     cookie = f"sessionid={client.cookies['sessionid'].value}"
-    return [(b"origin", b"http://testserver"), (b"cookie", cookie.encode())]
+    return [
+        (b"host", b"testserver"),
+        (b"origin", b"http://testserver"),
+        (b"cookie", cookie.encode()),
+    ]
 
 
 def frame(kind, payload, hand: Hand, other_table: str) -> tuple[str, dict]:
@@ -166,7 +173,9 @@ def test_fuzzed_bad_messages_get_an_error_change_nothing_and_the_socket_still_pl
     from lobby.models import Ruleset
 
     ruleset = Ruleset.objects.get(slug="classic")
-    other_table = services.open_table(ruleset, [bob, alice]).public_id
+    other = services.open_table(ruleset, [bob, alice])
+    play_out(other)  # one game at a time: the fuzzed table's opening closes this one
+    other_table = other.public_id
     headers = {alice.pk: headers_for(alice), bob.pk: headers_for(bob)}
     tables = [services.open_table(ruleset, [alice, bob])]
     seen = {"messages": 0, "kinds": set()}
@@ -187,6 +196,11 @@ def test_fuzzed_bad_messages_get_an_error_change_nothing_and_the_socket_still_pl
             table = services.open_table(ruleset, [alice, bob])
             tables.append(table)
             hand = table.current_hand()
+        # the good move must apply at once: a pass sent in a claim window's pause waits
+        # for its end (test_claim_window.py), so the pause is over here
+        Hand.objects.filter(pk=hand.pk, pause_until__isnull=False).update(
+            pause_until=timezone.now() - datetime.timedelta(seconds=1)
+        )
         users = [alice, bob]
         turn = hand.game().turn
         sockets = {
@@ -348,7 +362,7 @@ def test_log_out_closes_that_sessions_sockets_and_a_foreign_origin_is_refused(
         return WebsocketCommunicator(
             application,
             f"/ws/tables/{table.public_id}/{path}",
-            headers=[(b"origin", origin), (b"cookie", cookie)],
+            headers=[(b"host", b"testserver"), (b"origin", origin), (b"cookie", cookie)],
         )
 
     seat, watcher, other_device = (

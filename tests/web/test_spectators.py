@@ -1,6 +1,7 @@
 """Spectating (issue 7 item 6): the watch page and socket show the public view only, both
-hands once the hand ends, never accept an action, follow the hints-then-render flow in a
-group of their own, and a private room's host may close the table to spectators."""
+hands once the hand ends, never accept an action, get the public view pushed rendered
+once per move for all of them (issue 30 item 4), and a private room's host may close the
+table to spectators."""
 
 import json
 import re
@@ -18,6 +19,7 @@ from mahjong.tables import spectators
 from mahjong.tables.consumers import REFUSED
 from tests.web.tables_support import (  # noqa: F401
     bot_table,
+    dave_at_a_bot,
     duel,
     no_eager_timers,
     play_out,
@@ -35,7 +37,7 @@ def watch_socket(table, user, language=""):
     client = Client()
     client.force_login(user)
     headers = [
-        (b"origin", b"http://testserver"),
+        (b"host", b"testserver"), (b"origin", b"http://testserver"),
         (b"cookie", f"sessionid={client.cookies['sessionid'].value}".encode()),
     ]
     if language:
@@ -97,22 +99,22 @@ def test_the_watch_page_heading_names_the_players_in_english_too(duel, outsider,
 
 
 def test_the_live_list_shows_tables_being_played_and_the_lobby_links_to_it(
-    duel, bot_table, outsider, client_of
+    duel, dave_at_a_bot, outsider, client_of
 ):
     from mahjong.tables.models import Table
 
-    Table.objects.filter(pk=bot_table.pk).update(status=Table.Status.FINISHED)
+    Table.objects.filter(pk=dave_at_a_bot.pk).update(status=Table.Status.FINISHED)
     client = client_of(outsider)
     html = client.get(reverse("tables:live")).content.decode()
     assert reverse("tables:watch", args=[duel.public_id]) in html
     assert "Alice" in html and "Bob" in html
-    assert bot_table.public_id not in html
+    assert dave_at_a_bot.public_id not in html
     assert "<th></th>" not in html  # every column is named, for a screen reader too
     assert reverse("tables:live") in client.get("/").content.decode()
 
 
 def test_the_live_list_leaves_out_a_table_whose_last_hand_has_ended(
-    duel, bot_table, alice, bob, outsider, client_of
+    duel, dave_at_a_bot, alice, bob, outsider, client_of
 ):
     """A table left between hands stays PLAYING until the sweeper closes it (ten minutes),
     a bot table whose player closed the tab on the result screen too: a spectator opening
@@ -129,18 +131,18 @@ def test_the_live_list_leaves_out_a_table_whose_last_hand_has_ended(
     with CaptureQueriesContext(connection) as both_listed:
         client.get(live)
 
-    assert play_out(bot_table).ended_at is not None
-    bot_table.refresh_from_db()
-    assert bot_table.status == Table.Status.PLAYING  # between hands, nobody there
+    assert play_out(dave_at_a_bot).ended_at is not None
+    dave_at_a_bot.refresh_from_db()
+    assert dave_at_a_bot.status == Table.Status.PLAYING  # between hands, nobody there
     with CaptureQueriesContext(connection) as one_listed:
         html = client.get(live).content.decode()
     assert reverse("tables:watch", args=[duel.public_id]) in html
-    assert bot_table.public_id not in html
+    assert dave_at_a_bot.public_id not in html
     assert len(one_listed) == len(both_listed)
 
     play_out(duel)
     html = client.get(live).content.decode()
-    assert duel.public_id not in html and bot_table.public_id not in html
+    assert duel.public_id not in html and dave_at_a_bot.public_id not in html
 
     services.ready_next(duel, alice)
     services.ready_next(duel, bob)  # the next hand is dealt: listed again
@@ -281,6 +283,43 @@ def test_a_crowd_of_spectators_shares_one_rendering_per_version(
     assert len(renders) == 2  # one per version for four spectators
 
 
+def test_a_move_is_read_and_rendered_once_per_language_for_a_whole_crowd(
+    redis_layer, duel, outsider, make_player, monkeypatch
+):
+    """The public view is pushed rendered (spectators.publish): five spectators in two
+    languages cost two renders and one read of the hand, not one of each per socket."""
+    from channels.db import database_sync_to_async
+
+    from mahjong.tables import compiled, services
+
+    crowd = [outsider] + [make_player(f"watcher{i}") for i in range(4)]
+    languages = ["en", "en", "en", "zh-hans", "zh-hans"]
+    sockets = [watch_socket(duel, u, lang) for u, lang in zip(crowd, languages, strict=True)]
+    hand = duel.current_hand()
+    renders, reads = [], []
+
+    def counting(log, real):
+        return lambda *a: log.append(1) or real(*a)
+
+    async def scenario():
+        for ws in sockets:
+            assert (await ws.connect())[0]
+            await ws.receive_from(20)
+        monkeypatch.setattr(spectators, "render", counting(renders, spectators.render))
+        monkeypatch.setattr(compiled, "latest_hand", counting(reads, compiled.latest_hand))
+        await database_sync_to_async(services.advance)(hand.pk, hand.version)
+        pushes = [await ws.receive_from(20) for ws in sockets]
+        for ws in sockets:
+            await ws.disconnect()
+        return pushes
+
+    pushes = run(scenario)
+    assert len(renders) == 2 and len(reads) == 1
+    assert all(f'data-version="{hand.version + 1}"' in p for p in pushes)
+    assert len(set(pushes[:3])) == 1 and len(set(pushes[3:])) == 1
+    assert "Hand 1" in pushes[0] and "第 1 局" in pushes[3]
+
+
 def test_the_watch_and_live_pages_speak_chinese(duel, outsider, client_of):
     client = client_of(outsider)
     for url in (reverse("tables:watch", args=[duel.public_id]), reverse("tables:live")):
@@ -291,9 +330,9 @@ def test_the_watch_and_live_pages_speak_chinese(duel, outsider, client_of):
         assert [w for w in words if w not in {"Online", "Alice", "Carol", "English"}] == [], url
 
 
-def test_spectators_get_the_players_hint_but_not_their_emotes(redis_layer, duel, alice, outsider):
-    """Spectator sockets share the table's group (one hint per move for everyone): the
-    players' emotes travel there too, and a spectator neither sees one nor drops on it."""
+def test_spectators_get_the_moves_but_not_the_players_emotes(redis_layer, duel, alice, outsider):
+    """The players' emotes go to the players' group, which spectators are not in: a
+    spectator neither sees one nor drops on it, and gets the next move's view."""
     from channels.db import database_sync_to_async
     from django.test import Client
 

@@ -25,7 +25,12 @@ from mahjong.engine.game import legal_actions
 from mahjong.engine.state import GameState
 from mahjong.tables import services, spectators
 from mahjong.tables.models import Hand
-from tests.web.tables_support import no_eager_timers, redis_layer, run  # noqa: F401
+from tests.web.tables_support import (  # noqa: F401
+    act_through_pause,
+    no_eager_timers,
+    redis_layer,
+    run,
+)
 from tests.web.test_tables_leaks import (
     RULESETS,
     as_hand,
@@ -72,7 +77,7 @@ def play_watched(table, player: User, watcher: Client, rng: random.Random, max_m
         if state.ended:
             return True
         if state.turn == 0:
-            services.act(table, player, str(rng.choice(legal_actions(state, 0))), hand.version)
+            act_through_pause(table, player, str(rng.choice(legal_actions(state, 0))), hand.version)
         else:
             assert services.advance(hand.pk, hand.version)
         page = watcher.get(f"/tables/{table.public_id}/watch/").content.decode()
@@ -83,7 +88,7 @@ def play_watched(table, player: User, watcher: Client, rng: random.Random, max_m
         application,
         f"/ws/tables/{table.public_id}/watch/",
         headers=[
-            (b"origin", b"http://testserver"),
+            (b"host", b"testserver"), (b"origin", b"http://testserver"),
             (b"cookie", f"sessionid={watcher.cookies['sessionid'].value}".encode()),
         ],
     )

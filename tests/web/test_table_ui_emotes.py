@@ -5,6 +5,7 @@ import pytest
 from channels.testing import WebsocketCommunicator
 from django.test import Client
 
+from accounts import services as services_accounts
 from accounts.models import User
 from mahjong.asgi import application
 from tests.web.tables_support import duel, no_eager_timers, redis_layer, run  # noqa: F401
@@ -19,7 +20,11 @@ def socket_of(table, user):
     return WebsocketCommunicator(
         application,
         f"/ws/tables/{table.public_id}/",
-        headers=[(b"origin", b"http://testserver"), (b"cookie", cookie.encode())],
+        headers=[
+            (b"host", b"testserver"),
+            (b"origin", b"http://testserver"),
+            (b"cookie", cookie.encode()),
+        ],
     )
 
 
@@ -66,6 +71,18 @@ def test_a_player_who_muted_emotes_gets_none(redis_layer, duel, alice, bob):
     User.objects.filter(pk=bob.pk).update(emotes_muted=True)
     status, (to_bob,) = received_after(duel, alice, [bob], "hello")
     assert status == 200 and to_bob is None
+
+
+def test_a_muted_player_sends_no_emote_and_is_told_why(redis_layer, duel, alice, bob):
+    """An operator's mute silenced the nickname only: a muted player's 👋 still reached
+    the opponent."""
+    services_accounts.mute(alice, hours=2)
+    status, (to_bob,) = received_after(duel, alice, [bob], "hello")
+    assert status == 403 and to_bob is None
+    c = Client()
+    c.force_login(alice)
+    html = c.post(url(duel), {"emote": "hello"}).content.decode()
+    assert 'id="mj-notice"' in html and "禁言" in html
 
 
 def test_only_preset_ids_are_accepted(redis_layer, duel, alice, bob):

@@ -13,6 +13,7 @@ from mahjong.tables import services, watchers
 from mahjong.tables.models import Watcher
 from tests.web.tables_support import (  # noqa: F401
     bot_table,
+    dave_at_a_bot,
     duel,
     no_eager_timers,
     redis_layer,
@@ -118,13 +119,13 @@ def test_a_spectators_ping_keeps_it_counted_and_brings_back_a_reaped_one(duel, o
 
 
 def test_the_live_list_counts_each_tables_fresh_spectators(
-    duel, bot_table, bob, outsider, client_of
+    duel, dave_at_a_bot, bob, outsider, client_of
 ):
     long_ago = timezone.now() - datetime.timedelta(minutes=5)
     for user, tab in ((outsider, "one"), (outsider, "two"), (bob, "three")):
         watchers.arrived(duel, user, tab)
-    watchers.arrived(bot_table, outsider, "asleep", now=long_ago)
+    watchers.arrived(dave_at_a_bot, outsider, "asleep", now=long_ago)
     html = client_of(outsider).get("/tables/live/").content.decode()
     row = r'<tr data-table="(\w+)"[^>]*>.*?data-testid="watching"[^>]*>(\d+)<'
     watching = dict(re.findall(row, html, re.S))
-    assert watching == {duel.public_id: "2", bot_table.public_id: "0"}
+    assert watching == {duel.public_id: "2", dave_at_a_bot.public_id: "0"}
