@@ -4,26 +4,32 @@ Bean changes go through accounts.wallet like everywhere else; the balance field 
 is read-only here.
 """
 
+import json
 import uuid
+from functools import partial
 
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
+from django.contrib.admin.models import LogEntry
 from django.contrib.auth.admin import UserAdmin as DjangoUserAdmin
 from django.contrib.auth.forms import AdminUserCreationForm, UserChangeForm
 from django.core import validators
 from django.db.models import Q
 from django.forms.models import BaseInlineFormSet, BaseModelFormSet
+from django.http import HttpResponseRedirect
 from django.template.response import TemplateResponse
-from django.urls import reverse
+from django.urls import path, reverse
 from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.html import format_html
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext, ngettext_lazy
 
 from mahjong.admin_readonly import ReadOnlyAdmin, ReadOnlyInline
 
-from . import services, wallet
+from . import farming_admin, services, wallet
 from .forms import (
     USERNAME_MAX_LENGTH,
     check_nickname_free,
@@ -113,6 +119,18 @@ NOT_MUTED = ngettext_lazy(
 )
 
 
+ALREADY_FROZEN = ngettext_lazy(
+    "Skipped %(n)d player who was frozen already: %(names)s.",
+    "Skipped %(n)d players who were frozen already: %(names)s.",
+    "n",
+)
+NOT_FROZEN = ngettext_lazy(
+    "Skipped %(n)d player who was not frozen: %(names)s.",
+    "Skipped %(n)d players who were not frozen: %(names)s.",
+    "n",
+)
+
+
 class BanForm(forms.Form):
     reason = forms.CharField(label=_("Reason"), max_length=200)
 
@@ -179,6 +197,22 @@ class PlayerChangeForm(PlayerNames, UserChangeForm):
     class Meta(UserChangeForm.Meta):
         model = User
 
+    def clean_rank_score(self):
+        """No higher than the ladder's top: 999999 typed for 999 showed Lv.16 at once. A
+        score live play has already taken past it is kept as it is."""
+        score = self.cleaned_data["rank_score"]
+        top = RankLevel.objects.order_by("-threshold").first()
+        if top is None or score is None or "rank_score" not in self.changed_data:
+            return score
+        if score > max(top.threshold, self.instance.rank_score or 0):
+            raise forms.ValidationError(
+                _("The top rank level, %(level)s, starts at %(top)s: a rank score of "
+                  "%(score)s is beyond the ladder.")
+                % {"level": top.display_name, "top": f"{top.threshold:,}",
+                   "score": f"{score:,}"}
+            )
+        return score
+
 
 @admin.register(User)
 class UserAdmin(DjangoUserAdmin):
@@ -197,10 +231,25 @@ class UserAdmin(DjangoUserAdmin):
     )
     list_filter = ("kind", "is_active", "is_staff")
     search_fields = ("username", "nickname", "email", "public_id")
-    readonly_fields = ("public_id", "beans_shown", "ledger_link", "last_login", "date_joined")
+    readonly_fields = (
+        "public_id",
+        "beans_shown",
+        "ledger_link",
+        "leaderboards_shown",
+        "last_login",
+        "date_joined",
+    )
     ordering = ("-date_joined",)
     inlines = [LedgerInline]
-    actions = ["adjust_beans", "ban_players", "unban_players", "mute_players", "unmute_players"]
+    actions = [
+        "adjust_beans",
+        "ban_players",
+        "unban_players",
+        "mute_players",
+        "unmute_players",
+        "freeze_leaderboards",
+        "unfreeze_leaderboards",
+    ]
     fieldsets = (
         (None, {"fields": ("username", "password", "public_id", "kind")}),
         (
@@ -219,7 +268,10 @@ class UserAdmin(DjangoUserAdmin):
                 )
             },
         ),
-        (_("Moderation"), {"fields": ("is_active", "ban_reason", "muted_until")}),
+        (
+            _("Moderation"),
+            {"fields": ("is_active", "ban_reason", "muted_until", "leaderboards_shown")},
+        ),
         (
             _("Staff"),
             {
@@ -244,6 +296,23 @@ class UserAdmin(DjangoUserAdmin):
     STAFF_FIELDS = ("is_staff", "is_superuser", "groups", "user_permissions")
     MODERATION_FIELDS = ("is_active", "ban_reason", "muted_until")
 
+    def get_urls(self):
+        # Before Django's own: its "<path:object_id>/" would take these for a player's id.
+        view = self.admin_site.admin_view
+        return [
+            path(
+                "bean-flows/",
+                view(partial(farming_admin.bean_flows, self)),
+                name="accounts_user_bean_flows",
+            ),
+            path(
+                "bean-flows/<str:receiver>/<str:feeder>/",
+                view(partial(farming_admin.bean_flow_evidence, self)),
+                name="accounts_user_bean_flow_evidence",
+            ),
+            *super().get_urls(),
+        ]
+
     def get_readonly_fields(self, request, obj=None):
         fields = super().get_readonly_fields(request, obj)
         if obj is not None:
@@ -257,6 +326,23 @@ class UserAdmin(DjangoUserAdmin):
         if not request.user.is_superuser:
             fields = (*fields, *self.STAFF_FIELDS)
         return fields
+
+    # A player's record: an edit of it is logged with the values before and after.
+    RECORD_FIELDS = ("rank_score", "games_played", "games_won", "best_fan", "best_hand")
+
+    def construct_change_message(self, request, form, formsets, add=False):
+        message = super().construct_change_message(request, form, formsets, add)
+        edited = [f for f in self.RECORD_FIELDS if f in form.changed_data]
+        if add or not edited:
+            return message
+        # A plain-text message (LogEntry shows it as written): the history then says
+        # what the record was, not only that a field changed.
+        said = LogEntry(change_message=json.dumps(message)).get_change_message()
+        values = "; ".join(
+            f"{form.fields[f].label}: {form.initial.get(f)!s} → {form.cleaned_data.get(f)!s}"
+            for f in edited
+        )
+        return f"{said} {values}."
 
     def save_model(self, request, obj, form, change):
         super().save_model(request, obj, form, change)
@@ -307,6 +393,15 @@ class UserAdmin(DjangoUserAdmin):
         return format_html(
             '{} · <a href="{}?account__id__exact={}">{}</a>', text, url, user.pk, _("show all")
         )
+
+    @admin.display(description=_("leaderboards"))
+    def leaderboards_shown(self, user) -> str:
+        if not user.leaderboard_frozen:
+            return _("Listed")
+        return _("Frozen by %(operator)s at %(time)s") % {
+            "operator": user.leaderboard_frozen_by or admin.site.empty_value_display,
+            "time": date_format(timezone.localtime(user.leaderboard_frozen_at), "DATETIME_FORMAT"),
+        }
 
     def get_inlines(self, request, obj):
         return self.inlines if obj else []  # a player being added has no ledger yet
@@ -501,6 +596,65 @@ class UserAdmin(DjangoUserAdmin):
                 request, ngettext("Unmuted %(n)d player.", "Unmuted %(n)d players.", n) % {"n": n}
             )
 
+    @admin.action(description=_("Freeze from the leaderboards"), permissions=["change"])
+    def freeze_leaderboards(self, request, queryset):
+        """Beans farmed from other accounts (the Suspicious bean flows page posts here)
+        win no place on a leaderboard; the player plays on. Who and when are kept on
+        the account and in its history."""
+        players = self._on_leaderboards(request, queryset)
+        if players is None:
+            return self._back(request)
+        frozen = [user for user in players if services.freeze_leaderboards(user, request.user)]
+        for user in frozen:
+            self.log_change(request, user, "Frozen from the leaderboards")
+        self._skip(request, players.exclude(pk__in=[u.pk for u in frozen]), ALREADY_FROZEN)
+        if n := len(frozen):
+            self.message_user(
+                request,
+                ngettext(
+                    "Froze %(n)d player from the leaderboards.",
+                    "Froze %(n)d players from the leaderboards.",
+                    n,
+                )
+                % {"n": n},
+            )
+        return self._back(request)
+
+    @admin.action(description=_("Let back on the leaderboards"), permissions=["change"])
+    def unfreeze_leaderboards(self, request, queryset):
+        players = self._on_leaderboards(request, queryset)
+        if players is None:
+            return None
+        thawed = [user for user in players if services.unfreeze_leaderboards(user)]
+        for user in thawed:
+            self.log_change(request, user, "Let back on the leaderboards")
+        self._skip(request, players.exclude(pk__in=[u.pk for u in thawed]), NOT_FROZEN)
+        if n := len(thawed):
+            self.message_user(
+                request,
+                ngettext(
+                    "Let %(n)d player back on the leaderboards.",
+                    "Let %(n)d players back on the leaderboards.",
+                    n,
+                )
+                % {"n": n},
+            )
+        return None
+
+    def _on_leaderboards(self, request, queryset):
+        """The players of a selection (only players are ranked), or None: a staff
+        member's selection with a superuser in it is refused whole."""
+        if self._touches_a_superuser(request, queryset):
+            return None
+        return queryset.filter(kind=User.Kind.PLAYER)
+
+    def _back(self, request):
+        """Back to the page the action was posted from (the bean flows page sends
+        ``next``), if it is one of this site's; else the player list, as any action."""
+        target = request.POST.get("next", "")
+        if url_has_allowed_host_and_scheme(target, {request.get_host()}, request.is_secure()):
+            return HttpResponseRedirect(target)
+        return None
 
 @admin.register(LedgerEntry)
 class LedgerEntryAdmin(ReadOnlyAdmin):
@@ -512,10 +666,11 @@ class LedgerEntryAdmin(ReadOnlyAdmin):
         "reason",
         _note,
         "ref",
+        "counterpart",
         "actor",
     )
     list_filter = ("reason",)
-    list_select_related = ("account", "actor")
+    list_select_related = ("account", "actor", "counterpart")
     search_fields = ("account__username", "account__nickname", "idempotency_key", "ref", "note")
     date_hierarchy = "created_at"
 

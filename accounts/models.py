@@ -7,6 +7,7 @@ everyone except the bank, the account grants are paid from.
 
 from django.contrib.auth.models import AbstractUser
 from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
 from django.urls import reverse
@@ -66,6 +67,20 @@ class User(AbstractUser):
     auto_pass = models.BooleanField(_("pass claims automatically"), default=False)
     discard_drawn = models.BooleanField(_("discard the drawn tile automatically"), default=False)
     language = models.CharField(_("language"), max_length=10, blank=True)
+    # Kept off every leaderboard (accounts.services.freeze_leaderboards), still playing:
+    # beans farmed from other accounts of one person (accounts.farming) win no place.
+    leaderboard_frozen_at = models.DateTimeField(
+        _("frozen from the leaderboards at"), null=True, blank=True, editable=False
+    )
+    leaderboard_frozen_by = models.ForeignKey(
+        "self",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        editable=False,
+        related_name="+",
+        verbose_name=_("frozen from the leaderboards by"),
+    )
 
     class Meta:
         verbose_name = _("player")
@@ -135,6 +150,10 @@ class User(AbstractUser):
         return next((lv for lv in LEVELS if lv.slug == self.bot_level), None)
 
     @property
+    def leaderboard_frozen(self) -> bool:
+        return self.leaderboard_frozen_at is not None
+
+    @property
     def is_muted(self) -> bool:
         return self.muted_until is not None and self.muted_until > timezone.now()
 
@@ -172,6 +191,16 @@ class LedgerEntry(models.Model):
         related_name="+",
         verbose_name=_("made by"),
     )
+    # A hand's settlement: the player on the other side of the hand, so flows between
+    # two accounts are a grouping of rows (accounts.farming), not a search of postings.
+    counterpart = models.ForeignKey(
+        User,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("counterpart"),
+    )
     created_at = models.DateTimeField(_("time"), default=timezone.now, db_index=True)
 
     class Meta:
@@ -197,6 +226,7 @@ class LedgerEntry(models.Model):
         "stage stake": _("stage stake"),
         "stage hand": _("stage hand"),
         "bot top-up": _("bot top-up"),
+        "escape": _("escape"),  # a hand's settlement that is an escape's penalty
     }
 
     @property
@@ -283,6 +313,24 @@ class EconomySettings(models.Model):
         }
         if errors:
             raise ValidationError(errors)
+
+    # accounts.farming: which pairs of accounts the "Suspicious bean flows" page lists.
+    farming_threshold = models.PositiveIntegerField(
+        _("suspicious net flow (beans)"),
+        default=20_000,
+        help_text=_(
+            "A pair of players is listed when one has won at least this many beans net "
+            "from the other."
+        ),
+    )
+    farming_share = models.PositiveSmallIntegerField(
+        _("suspicious one-sided share (%)"),
+        default=90,
+        validators=[MinValueValidator(51), MaxValueValidator(100)],
+        help_text=_(
+            "And at least this share of all the beans moved between the two went one way."
+        ),
+    )
 
     @classmethod
     def load(cls) -> "EconomySettings":

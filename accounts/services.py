@@ -1,4 +1,4 @@
-"""Account changes other than beans: registration, bans and mutes."""
+"""Account changes other than beans: registration, bans, mutes and leaderboard freezes."""
 
 from __future__ import annotations
 
@@ -41,3 +41,21 @@ def mute(user: User, hours: int) -> None:
 
 def unmute(user: User) -> None:
     User.objects.filter(pk=user.pk).update(muted_until=None)
+
+
+def freeze_leaderboards(user: User, actor: User | None) -> bool:
+    """Keep ``user`` off every leaderboard (lobby.leaderboards), recording who did it and
+    when; the account plays on as before. False if it was frozen already (the first
+    freeze's operator and time stay)."""
+    frozen = User.objects.filter(pk=user.pk, leaderboard_frozen_at__isnull=True).update(
+        leaderboard_frozen_at=timezone.now(), leaderboard_frozen_by=actor
+    )
+    return bool(frozen)
+
+
+def unfreeze_leaderboards(user: User) -> bool:
+    """Let ``user`` back on the leaderboards. False if they were not frozen."""
+    thawed = User.objects.filter(pk=user.pk, leaderboard_frozen_at__isnull=False).update(
+        leaderboard_frozen_at=None, leaderboard_frozen_by=None
+    )
+    return bool(thawed)

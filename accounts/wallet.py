@@ -10,7 +10,7 @@ goes to the house account, so the sum of all balances is always zero.
 from __future__ import annotations
 
 import datetime
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from django.db import transaction
@@ -20,6 +20,7 @@ from django.utils.translation import gettext as _
 from .models import EconomySettings, LedgerEntry, User
 
 Reason = LedgerEntry.Reason
+ESCAPE_NOTE = "escape"  # the note of a hand's settlement that is an escape's penalty
 
 
 class WalletError(Exception):
@@ -82,8 +83,11 @@ def post(
     note: str = "",
     ref: str = "",
     actor: User | None = None,
+    counterparts: Mapping[int, User] | None = None,
 ) -> Posting:
-    """Apply a balanced set of movements exactly once per key."""
+    """Apply a balanced set of movements exactly once per key. ``counterparts`` names,
+    by an account's primary key, the account on the other side of its leg (a hand's
+    opponent), if there is one."""
     if not key or len(key) > 120:
         raise ValueError(f"idempotency key must be 1-120 characters, got {key!r}")
     if sum(amount for _account, amount in legs) != 0:
@@ -129,6 +133,7 @@ def post(
                     ref=ref,
                     idempotency_key=key,
                     actor=actor,
+                    counterpart=(counterparts or {}).get(account.pk),
                     created_at=now,
                 )
             )

@@ -72,7 +72,11 @@ def period_start(period: str, now: datetime.datetime | None = None) -> datetime.
 
 
 def _players():
-    return User.objects.filter(kind=User.Kind.PLAYER, is_active=True)
+    """Who a board may list: active players not frozen from the leaderboards by an
+    operator (accounts.farming: beans farmed from one's other accounts)."""
+    return User.objects.filter(
+        kind=User.Kind.PLAYER, is_active=True, leaderboard_frozen_at__isnull=True
+    )
 
 
 def _held(board: Leaderboard) -> list[Standing]:
@@ -92,6 +96,7 @@ def _rating(board: Leaderboard) -> list[Standing]:
         games__gte=max(1, board.min_games),
         player__kind=User.Kind.PLAYER,
         player__is_active=True,
+        player__leaderboard_frozen_at__isnull=True,
     ).order_by("-rating", "player_id")[: board.size]
     now = timezone.now()
     return [
@@ -101,8 +106,10 @@ def _rating(board: Leaderboard) -> list[Standing]:
 
 
 def _results(board: Leaderboard):
-    """The board's HandResult rows: its period, room or ruleset, no banned player."""
-    results = HandResult.objects.exclude(player__in=User.objects.filter(is_active=False))
+    """The board's HandResult rows: its period, room or ruleset, no banned or frozen
+    player (results are written for players only)."""
+    unlisted = User.objects.filter(Q(is_active=False) | Q(leaderboard_frozen_at__isnull=False))
+    results = HandResult.objects.exclude(player__in=unlisted)
     start = period_start(board.period)
     if start is not None:
         results = results.filter(at__gte=start)
@@ -215,12 +222,14 @@ def boards(definitions) -> list[Board]:
     """Every board's rows: one query per board not in the cache, one for all the players."""
     computed = [(board, *cached_standings(board)) for board in definitions]
     ids = {s.player_id for _board, top, _at in computed for s in top}
-    users = User.objects.in_bulk(ids) if ids else {}
+    # Read through _players(): a player frozen or banned within the cache's minute
+    # leaves the cached boards at once.
+    users = _players().in_bulk(ids) if ids else {}
     return [Board(board, _rows(board.metric, top, users), at) for board, top, at in computed]
 
 
 def rows(board: Leaderboard) -> list[Row]:
     """One board's rows, computed now (no cache)."""
     top = standings(board)
-    users = User.objects.in_bulk({s.player_id for s in top})
+    users = _players().in_bulk({s.player_id for s in top})
     return _rows(board.metric, top, users)

@@ -12,7 +12,10 @@ def stage_leaderboard(limit: int) -> list[tuple[User, int, int]]:
     whoever reached the result first."""
     best = (
         StageProgress.objects.filter(
-            best_stage__gt=0, user__kind=User.Kind.PLAYER, user__is_active=True
+            best_stage__gt=0,
+            user__kind=User.Kind.PLAYER,
+            user__is_active=True,
+            user__leaderboard_frozen_at__isnull=True,  # accounts.farming
         )
         .select_related("user")
         .order_by("-best_stage", "best_hands", "best_at", "pk")[: max(0, limit)]

@@ -374,6 +374,8 @@ def test_my_profile_shows_beans_rank_progress_and_ledger(alice, client_of):
     assert (rank.level.level, rank.next_level.level, rank.percent) == (3, 4, 28)  # 80 -> 150
     assert "40%" in html and "清一色" in html and "20,000" in html
     assert response.context["ledger"]
+    # the counters take practice games too, which the leaderboards leave out: it says so
+    assert "包括与电脑的练习局" in html and "排行榜只计排位房间" in html
 
 
 def test_another_players_profile_hides_their_ledger(alice, bob, client_of):

@@ -68,7 +68,7 @@ def test_common_overrides_are_plain_fields_with_the_engine_default_shown(staff, 
             cap="10",
             decision_timer="20",
             auto_win_on_timeout="no",
-            overrides='{"fan_values": {"qing_yi_se": 6}}',
+            fan__qing_yi_se="6",
         ),
     )
     assert response.status_code == 302
@@ -85,8 +85,9 @@ def test_common_overrides_are_plain_fields_with_the_engine_default_shown(staff, 
     assert "<th>Cap</th><td>10</td>" in page
     # The JSON box shows only what has no field of its own.
     form = client.get(change_url(classic)).context["adminform"].form
-    assert form.initial["overrides"] == {"fan_values": {"qing_yi_se": 6}}
+    assert form.initial["overrides"] == {}
     assert form.initial["cap"] == 10 and form.initial["decision_timer"] == 20
+    assert form.initial["fan__qing_yi_se"] == 6
 
 
 def test_clearing_a_field_returns_to_the_engine_value(staff, client):
@@ -120,9 +121,61 @@ def test_an_unknown_fan_is_refused_by_the_engine(staff, client):
     response = client.post(
         change_url(classic), ruleset_form(classic, overrides='{"fan_values": {"nope": 6}}')
     )
-    assert form_errors(response, "overrides") == [
-        "Two-player Mahjong has no fan nope."
-    ]
+    [error] = form_errors(response, "overrides")
+    assert error.startswith("Two-player Mahjong has no fan nope. Its fans: ")
+    assert "qing_yi_se" in error and "da_si_xi" in error
+
+
+def test_every_fan_is_a_field_with_its_names_and_default_and_saves_in_place(staff, client):
+    """Fan values were JSON with internal keys the admin never listed (issue 31 item 12)."""
+    from mahjong.engine.fans import table_for
+
+    gb = Ruleset.objects.get(engine_slug="gb")
+    page = client.get(change_url(gb)).content.decode()
+    fans = table_for(gb.engine()).fans
+    assert len(fans) > 80
+    for fan in fans:
+        assert f'name="fan__{fan.key}"' in page
+    assert "清一色 / Full flush" in page and "qing_yi_se · engine default: 24" in page
+    response = client.post(change_url(gb), ruleset_form(gb, fan__qing_yi_se="30",
+                                                        fan__hua_pai="0"))
+    assert response.status_code == 302
+    gb.refresh_from_db()
+    assert gb.overrides == {"fan_values": {"qing_yi_se": 30, "hua_pai": 0}}
+    page = client.get(change_url(gb)).content.decode()
+    assert "<th>清一色 / Full flush</th><td>30</td>" in page  # the rules in effect
+    client.post(change_url(gb), ruleset_form(gb, fan__hua_pai="0"))
+    gb.refresh_from_db()
+    assert gb.overrides == {"fan_values": {"hua_pai": 0}}  # blank is the default again
+
+
+def test_a_fan_value_in_the_json_box_points_to_its_field(staff, client):
+    classic = Ruleset.objects.get(slug="classic")
+    response = client.post(
+        change_url(classic), ruleset_form(classic, overrides='{"fan_values": {"qing_yi_se": 6}}')
+    )
+    assert "Set the fan values in their own fields above." in form_errors(response, "overrides")
+    classic.refresh_from_db()
+    assert classic.overrides == {}
+
+
+@pytest.mark.parametrize("typed, saved", [("0", 0.0), ("1", 1.0), ("0.25", 0.25)])
+def test_the_stage_offer_probabilities_take_0_and_1(staff, client, typed, saved):
+    """0 and 1 were refused ("must be a number; got 0"): only 0.0 and 1.0 were taken."""
+    stage = Ruleset.objects.get(engine_slug="stage")
+    page = client.get(change_url(stage)).content.decode()
+    assert 'name="option__p_cuo"' in page and "p_cuo · engine default: 0.1" in page
+    response = client.post(change_url(stage), ruleset_form(stage, option__p_cuo=typed))
+    assert response.status_code == 302
+    stage.refresh_from_db()
+    assert stage.overrides == {"options": {"p_cuo": saved}}
+    assert stage.engine().options["p_cuo"] == saved
+
+
+def test_a_probability_over_one_is_refused_at_its_field(staff, client):
+    stage = Ruleset.objects.get(engine_slug="stage")
+    response = client.post(change_url(stage), ruleset_form(stage, option__p_swap="2"))
+    assert response.status_code == 200 and form_errors(response, "option__p_swap")
 
 
 def test_a_common_value_in_the_json_box_points_to_its_field(staff, client):
@@ -206,28 +259,22 @@ REFUSALS = [
      f'"tiles" cannot be overridden. Settings that can: {ALLOWED}.',
      f'"tiles"不能覆盖。可以覆盖的设置：{ALLOWED}。'),
     ("classic", {"overrides": '{"timers": {"nap": 3}}'}, "overrides",
-     'There is no timer "nap". The timers are: decision, locked_delay, escape, bot_delay.',
-     '没有计时器"nap"。计时器有：decision, locked_delay, escape, bot_delay。'),
+     'There is no timer "nap". The timers are: decision, locked_delay, escape, bot_delay, claim_pause.',
+     '没有计时器"nap"。计时器有：decision, locked_delay, escape, bot_delay, claim_pause。'),
     ("classic", {"overrides": '{"options": {"nope": true}}'}, "overrides",
      'Two-player Mahjong has no option "nope". Its options: none.',
      '二人麻将没有选项"nope"。它的选项：无。'),
-    ("gb", {"overrides": '{"options": {"ming_an_gang": 1}}'}, "overrides",
-     '"options.ming_an_gang" must be true or false; got 1.',
-     '"options.ming_an_gang"必须是 true 或 false，当前为 1。'),
-    ("stage", {"overrides": '{"options": {"p_cuo": 1.5}}'}, "overrides",
-     '"options.p_cuo" is a probability: it must be from 0 to 1; got 1.5.',
-     '"options.p_cuo"是概率，必须在 0 到 1 之间，当前为 1.5。'),
-    ("gb", {"overrides": '{"fan_values": {"qing_yi_se": -1}}'}, "overrides",
+    ("stage", {"option__p_cuo": "1.5"}, "option__p_cuo",
+     "Chance of a pick-from-the-wall offer after a draw (搓牌) is a probability: it must be "
+     "from 0 to 1; got 1.5.",
+     "搓牌出现概率是概率，必须在 0 到 1 之间，当前为 1.5。"),
+    ("gb", {"fan__qing_yi_se": "-1"}, "fan__qing_yi_se",
      "The value of the fan qing_yi_se must be a whole number from 0 to 1000; got -1.",
      "牌型 qing_yi_se 的番数必须是 0 到 1000 之间的整数，当前为 -1。"),
-    ("gb", {"overrides": '{"fan_values": {"qing_yi_se": 99999999999999999999999}}'},
-     "overrides",
+    ("gb", {"fan__qing_yi_se": "99999999999999999999999"}, "fan__qing_yi_se",
      "The value of the fan qing_yi_se must be a whole number from 0 to 1000; "
      "got 99999999999999999999999.",
      "牌型 qing_yi_se 的番数必须是 0 到 1000 之间的整数，当前为 99999999999999999999999。"),
-    ("classic", {"overrides": '{"fan_values": {"nope": 6}}'}, "overrides",
-     "Two-player Mahjong has no fan nope.",
-     "二人麻将没有牌型 nope。"),
     ("classic", {"overrides": '{"bao_ting": false}'}, "overrides",
      '"tian_ting" needs "bao_ting" to be true.',
      '"tian_ting"需要"bao_ting"为 true。'),
@@ -764,9 +811,52 @@ def test_every_admin_label_is_chinese(builtin, rf):
 def _close_tables(client, tables, follow=True):
     return client.post(
         reverse("admin:tables_table_changelist"),
-        {"action": "close_tables", ACTION_CHECKBOX_NAME: [t.pk for t in tables]},
+        {"action": "close_tables", ACTION_CHECKBOX_NAME: [t.pk for t in tables],
+         "confirmed": "1"},
         follow=follow,
     )
+
+
+def test_closing_a_table_asks_first(staff, client, alice, bob):
+    """The action ended a hand in play at once, on one click of the actions menu."""
+    from mahjong.tables import services
+    from mahjong.tables.models import Table
+
+    table = services.open_table(Ruleset.objects.get(slug="classic"), [alice, bob])
+    asked = client.post(reverse("admin:tables_table_changelist"),
+                        {"action": "close_tables", ACTION_CHECKBOX_NAME: [table.pk]})
+    page = asked.content.decode()
+    assert asked.status_code == 200 and table.public_id in page
+    assert 'name="confirmed"' in page and "nobody pays" in page
+    table.refresh_from_db()
+    assert table.status == Table.Status.PLAYING and table.current_hand().ended_at is None
+    _close_tables(client, [table])
+    table.refresh_from_db()
+    assert table.status == Table.Status.FINISHED
+
+
+def test_the_admin_shows_a_hand_in_play_as_a_spectator_sees_it(staff, client, alice, bob):
+    """Its raw state held both concealed hands and the wall, and the seed; the tiles were
+    integers. Until the hand ends the operator sees counts, rivers and melds, as tiles."""
+    from mahjong.engine.tiles import format_tiles
+    from mahjong.tables import services
+    from mahjong.tables.models import Event
+
+    table = services.open_table(Ruleset.objects.get(slug="classic"), [alice, bob])
+    hand = table.current_hand()
+    state = hand.game()
+    page = client.get(reverse("admin:tables_hand_change", args=[hand.pk])).content.decode()
+    assert state.seed.hex() not in page and '"live"' not in page and '"concealed"' not in page
+    assert "13 concealed tiles" in page and "/static/tiles/" in page
+    assert "Revealed when the hand ends." in page
+    deal = Event.objects.filter(hand=hand, kind="hand").first()
+    event_page = client.get(reverse("admin:tables_event_change", args=[deal.pk])).content
+    assert format_tiles(state.seat(deal.data["seat"]).concealed) not in event_page.decode()
+    services.close_by_operator(table.pk)  # the hand ends: everything may be seen
+    page = client.get(reverse("admin:tables_hand_change", args=[hand.pk])).content.decode()
+    assert state.seed.hex() in page and "concealed tiles" not in page
+    event_page = client.get(reverse("admin:tables_event_change", args=[deal.pk])).content
+    assert format_tiles(state.seat(deal.data["seat"]).concealed) in event_page.decode()
 
 
 def test_an_operator_closes_a_stuck_table_and_the_hand_in_play_ends_drawn(
@@ -1208,6 +1298,38 @@ def test_more_games_won_than_played_is_refused(staff, client, alice, language, s
     assert client.post(url, _player_form(alice, games_played=9, games_won=2)).status_code == 302
 
 
+def test_an_edit_of_a_players_record_logs_the_values_before_and_after(staff, client, alice):
+    """The history said only "Changed rank score": nobody could tell what it had been."""
+    from django.contrib.admin.models import LogEntry
+
+    User.objects.filter(pk=alice.pk).update(rank_score=120, games_played=10, games_won=4)
+    alice.refresh_from_db()
+    url = reverse("admin:accounts_user_change", args=[alice.pk])
+    assert client.post(url, _player_form(alice, rank_score=150, games_played=12)).status_code == 302
+    entry = LogEntry.objects.filter(object_id=str(alice.pk)).latest("action_time")
+    said = entry.get_change_message()
+    assert "Rank score: 120 → 150" in said and "Games played: 10 → 12" in said
+    history = client.get(reverse("admin:accounts_user_history", args=[alice.pk]))
+    assert "Rank score: 120 → 150" in history.content.decode()
+
+
+def test_a_rank_score_beyond_the_top_level_is_refused(staff, client, alice):
+    """999999 (a typo of 999) was taken and showed Lv.16, 自摸王, at once."""
+    url = reverse("admin:accounts_user_change", args=[alice.pk])
+    response = client.post(url, _player_form(alice, rank_score=999_999))
+    assert form_errors(response, "rank_score") == [
+        "The top rank level, 自摸王 (King of Self-Draw), starts at 200,000: a rank score of "
+        "999,999 is beyond the ladder."
+    ]
+    alice.refresh_from_db()
+    assert alice.rank_score == 0
+    assert client.post(url, _player_form(alice, rank_score=200_000)).status_code == 302
+    # a score live play took past the top is kept when the page is saved again
+    User.objects.filter(pk=alice.pk).update(rank_score=250_000)
+    alice.refresh_from_db()
+    assert client.post(url, _player_form(alice, nickname="Al")).status_code == 302
+
+
 def _rank_list(client, thresholds: dict[int, int]):
     """The rank levels' list saved with the thresholds of some levels changed."""
     from accounts.models import RankLevel
@@ -1381,5 +1503,46 @@ def test_a_sign_up_grant_or_relief_beyond_an_administrators_grant_is_refused(sta
         response = client.post(url, {"signup_grant": "2000000000", "relief_amount": "3000"})
         assert form_errors(response, "signup_grant") == [said]
     assert EconomySettings.load().signup_grant == 20_000
-    done = client.post(url, {"signup_grant": "1000000000", "relief_amount": "5000"})
+    # the form's other fields (the bean flows page's thresholds) as the page sends them
+    others = {"farming_threshold": "20000", "farming_share": "90"}
+    done = client.post(url, {"signup_grant": "1000000000", "relief_amount": "5000", **others})
     assert done.status_code == 302 and EconomySettings.load().relief_amount == 5_000
+
+
+def _tier_form(tier, **changes):
+    data = {"slug": tier.slug, "name": tier.name, "name_en": tier.name_en,
+            "ruleset": tier.ruleset_id, "beans_per_point": tier.beans_per_point,
+            "entry_min": tier.entry_min, "entry_max": tier.entry_max, "is_active": "on",
+            "ordering": tier.ordering, "bot_fill_seconds": tier.bot_fill_seconds or "",
+            "bot_fill_level": "efficient"}
+    data.update(changes)
+    return data
+
+
+def test_a_rooms_entry_out_of_range_is_refused_in_words(staff, client):
+    """A typo of many digits was refused with 'less than or equal to 9223372036854775807'."""
+    tier = RoomTier.objects.get(slug="senior")
+    url = reverse("admin:lobby_roomtier_change", args=[tier.pk])
+    page = client.get(url).content.decode()
+    assert "lower-case letters, digits and hyphens" in page  # the slug says what it is
+    response = client.post(url, _tier_form(tier, entry_max="99999999999999999"))
+    assert form_errors(response, "entry_max") == [
+        "A room's entry is at most 1,000,000,000,000 beans."]
+    assert "9223372036854775807" not in response.content.decode()
+
+
+def test_a_change_of_the_cheapest_entry_warns_that_the_relief_line_moved(staff, client):
+    """The daily relief goes to players below the cheapest open room's entry: a new room's
+    minimum changed it for everyone, and nothing said so."""
+    from lobby.models import relief_threshold
+
+    novice = RoomTier.objects.get(slug="novice")
+    before = relief_threshold()
+    url = reverse("admin:lobby_roomtier_change", args=[novice.pk])
+    response = client.post(url, _tier_form(novice, entry_min=before + 500), follow=True)
+    said = [str(m) for m in response.context["messages"]]
+    assert any("The daily relief's line moved from" in m and f"{before:,}" in m
+               for m in said), said
+    novice.refresh_from_db()
+    quiet = client.post(url, _tier_form(novice, name_en="Beginners"), follow=True)
+    assert not any("relief" in str(m) for m in quiet.context["messages"])

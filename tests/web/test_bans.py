@@ -33,7 +33,7 @@ def socket_of(table, user):
     return WebsocketCommunicator(
         application,
         f"/ws/tables/{table.public_id}/",
-        headers=[(b"origin", b"http://testserver"), (b"cookie", cookie)],
+        headers=[(b"host", b"testserver"), (b"origin", b"http://testserver"), (b"cookie", cookie)],
     )
 
 
