@@ -14,10 +14,21 @@ from django.utils.translation import ngettext
 from mahjong.admin_readonly import ReadOnlyAdmin
 from mahjong.engine.bots import LEVELS
 from mahjong.engine.errors import InvalidRuleset
+from mahjong.engine.fans import table_for
 from mahjong.engine.rulesets import RULESETS, get_ruleset
 from mahjong.tables.models import Table
 
-from .models import Leaderboard, Match, PrivateRoom, QueueTicket, RoomTier, Ruleset, engine_choices
+from .models import (
+    MAX_ENTRY_BEANS,
+    Leaderboard,
+    Match,
+    PrivateRoom,
+    QueueTicket,
+    RoomTier,
+    Ruleset,
+    engine_choices,
+    relief_threshold,
+)
 from .ruleset_messages import SETTING_LABELS, describe
 
 # Overrides an operator changes most, as plain form fields; everything else (fan values,
@@ -70,9 +81,55 @@ def _number(name):
     return forms.IntegerField(label=COMMON_OVERRIDES[name][1], required=False)
 
 
+FAN_PREFIX, OPTION_PREFIX = "fan__", "option__"
+
+
+def fan_fields(engine_slug: str) -> dict[str, forms.Field]:
+    """A field per fan of the engine ruleset's table, in the table's order: its names,
+    its key and its default, so an operator changes a value without knowing the keys."""
+    engine = RULESETS.get(engine_slug)
+    if engine is None:
+        return {}
+    fields = {}
+    for fan in table_for(engine).fans:
+        fields[FAN_PREFIX + fan.key] = forms.IntegerField(  # the engine checks the range
+            label=f"{fan.zh} / {fan.en}", required=False,
+            help_text=_("%(key)s · engine default: %(value)s") % {"key": fan.key,
+                                                                "value": fan.value})
+    return fields
+
+
+def option_fields(engine_slug: str) -> dict[str, forms.Field]:
+    """A field per option of the engine ruleset (the stage's offer probabilities, gb's
+    明暗杠, ...), typed as its default is: 0 and 1 are probabilities as good as 0.0."""
+    engine = RULESETS.get(engine_slug)
+    if engine is None:
+        return {}
+    fields = {}
+    for name, default in engine.options.items():
+        label = SETTING_LABELS.get(("options", name), name)
+        if isinstance(default, bool):
+            field = _choice_yes_no(label)
+            shown = _("yes") if default else _("no")
+        elif isinstance(default, float):
+            field = forms.FloatField(label=label, required=False)  # the engine checks 0-1
+            shown = default
+        else:
+            field = forms.IntegerField(label=label, required=False, min_value=0)
+            shown = default
+        field.help_text = _("%(key)s · engine default: %(value)s") % {"key": name,
+                                                                    "value": shown}
+        fields[OPTION_PREFIX + name] = field
+    return fields
+
+
 def _yes_no(name):
+    return _choice_yes_no(COMMON_OVERRIDES[name][1])
+
+
+def _choice_yes_no(label):
     return forms.TypedChoiceField(
-        label=COMMON_OVERRIDES[name][1],
+        label=label,
         required=False,
         empty_value=None,
         coerce=lambda v: v == "yes",
@@ -131,6 +188,14 @@ class RulesetForm(forms.ModelForm):
                     default = _("none")
                 self.fields[name].help_text = _("Engine default: %(value)s") % {"value": default}
             _drop(rest, path)
+        for name in self.fields:
+            path = _grouped_path(name)
+            if path:
+                value = _get(saved, path)
+                if isinstance(value, bool):
+                    value = "yes" if value else "no"
+                self.initial[name] = value
+                _drop(rest, path)
         if not self.is_bound:
             self.initial["overrides"] = rest
 
@@ -153,8 +218,17 @@ class RulesetForm(forms.ModelForm):
                     "overrides", _('Set "%(field)s" in its own field above.') % {"field": label}
                 )
             _put(merged, path, cleaned.get(name))
-        if merged.get("timers") == {}:
-            del merged["timers"]
+        for group, what in (("fan_values", _("the fan values")), ("options", _("the options"))):
+            if any(self.fields.get(_field_name(group, key)) for key in rest.get(group) or {}):
+                self.add_error("overrides", _("Set %(what)s in their own fields above.")
+                               % {"what": what})
+        for name in self.fields:
+            path = _grouped_path(name)
+            if path:
+                _put(merged, path, _typed(cleaned.get(name)))
+        for group in ("timers", "fan_values", "options"):
+            if merged.get(group) == {}:
+                del merged[group]
         try:
             get_ruleset(cleaned.get("engine_slug"), merged or None)
         except InvalidRuleset as exc:
@@ -162,7 +236,7 @@ class RulesetForm(forms.ModelForm):
             # field's label; keep the saved overrides on the instance so the model's own
             # check does not repeat it.
             self.add_error(
-                FIELD_AT.get(exc.setting, "overrides"),
+                self._field_at(exc.setting),
                 describe(exc, self._label_of, cleaned.get("engine_slug")),
             )
             cleaned.pop("overrides", None)
@@ -170,10 +244,40 @@ class RulesetForm(forms.ModelForm):
         cleaned["overrides"] = merged
         return cleaned
 
+    def _field_at(self, setting: tuple) -> str:
+        """The form field holding ``setting``: its own, or the JSON box."""
+        if setting in FIELD_AT:
+            return FIELD_AT[setting]
+        if len(setting) == 2 and setting[0] in ("fan_values", "options"):
+            name = _field_name(*setting)
+            if name in self.fields:
+                return name
+        return "overrides"
+
     def _label_of(self, setting: tuple):
         """The label of the field holding ``setting``; None for one in the JSON box."""
-        name = FIELD_AT.get(setting, "overrides" if setting == () else None)
-        return self.fields[name].label if name else None
+        name = self._field_at(setting)
+        if name == "overrides" and setting != ():
+            return None
+        return self.fields[name].label
+
+
+def _grouped_path(field_name: str) -> tuple[str, str] | None:
+    """The override a fan or option field holds: ("fan_values", key), ("options", name)."""
+    if field_name.startswith(FAN_PREFIX):
+        return ("fan_values", field_name[len(FAN_PREFIX):])
+    if field_name.startswith(OPTION_PREFIX):
+        return ("options", field_name[len(OPTION_PREFIX):])
+    return None
+
+
+def _field_name(group: str, key: str) -> str:
+    return (FAN_PREFIX if group == "fan_values" else OPTION_PREFIX) + key
+
+
+def _typed(value):
+    """A yes/no choice's "" is blank (None); its coerced True/False stay as they are."""
+    return None if value == "" else value
 
 
 def _engine_values(engine) -> dict:
@@ -212,6 +316,33 @@ class RulesetAdmin(admin.ModelAdmin):
         (_("Result"), {"fields": ("effective_rules",)}),
     )
 
+    def get_form(self, request, obj=None, change=False, **kwargs):
+        # the fields of the ruleset's fans and options, declared for its engine ruleset
+        extra = self._extra_fields(obj)
+        kwargs["form"] = type("RulesetForm", (self.form,), extra) if extra else self.form
+        return super().get_form(request, obj, change, **kwargs)
+
+    def get_fieldsets(self, request, obj=None):
+        fieldsets = list(self.fieldsets)
+        extra = self._extra_fields(obj)
+        options = [n for n in extra if n.startswith(OPTION_PREFIX)]
+        fans = [n for n in extra if n.startswith(FAN_PREFIX)]
+        at = len(fieldsets) - 2  # before Advanced and Result
+        if options:
+            fieldsets.insert(at, (_("Options (blank = as the engine ruleset)"),
+                                  {"fields": options}))
+            at += 1
+        if fans:
+            fieldsets.insert(at, (_("Fan values (blank = as the engine ruleset)"),
+                                  {"fields": fans, "classes": ("collapse",)}))
+        return fieldsets
+
+    @staticmethod
+    def _extra_fields(obj) -> dict:
+        if obj is None:
+            return {}
+        return {**option_fields(obj.engine_slug), **fan_fields(obj.engine_slug)}
+
     @admin.display(boolean=True, description=_("overrides"))
     def has_overrides(self, obj):
         return bool(obj.overrides)
@@ -241,6 +372,11 @@ class RulesetAdmin(admin.ModelAdmin):
             label(("timers", "decision")): rs.timers.decision,
             label(("timers", "escape")): rs.timers.escape,
         }
+        for name, value in rs.options.items():
+            facts[SETTING_LABELS.get(("options", name), name)] = value
+        value_of = table_for(rs).value_of(rs.fan_values)
+        for fan in table_for(rs).fans:
+            facts[f"{fan.zh} / {fan.en}"] = value_of(fan.key)
         rows = "".join("<tr><th>{}</th><td>{}</td></tr>" for _key in facts)
         return format_html(f"<table>{rows}</table>", *[x for pair in facts.items() for x in pair])
 
@@ -262,6 +398,11 @@ class RoomTierForm(forms.ModelForm):
         model = RoomTier
         fields = "__all__"
 
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for name in ("entry_min", "entry_max"):  # not the column's 9223372036854775807
+            self.fields[name].widget.attrs["max"] = MAX_ENTRY_BEANS
+
 
 @admin.register(RoomTier)
 class RoomTierAdmin(admin.ModelAdmin):
@@ -282,6 +423,21 @@ class RoomTierAdmin(admin.ModelAdmin):
     search_fields = ("name", "name_en", "slug")
     list_filter = ("is_active", "ruleset")
     actions = ["delete_selected"]  # in place of the site's: see _refuses_deletion
+
+    def save_model(self, request, obj, form, change):
+        before = relief_threshold()
+        super().save_model(request, obj, form, change)
+        self._say_relief_moved(request, before)
+
+    def _say_relief_moved(self, request, before: int) -> None:
+        """The daily relief goes to players below the cheapest open room's entry: a room's
+        minimum, or a room opened or closed, moves that line for every player."""
+        after = relief_threshold()
+        if after != before:
+            self.message_user(request, _(
+                "The daily relief's line moved from %(before)s to %(after)s beans for every "
+                "player: it is the cheapest open room's entry minimum."
+            ) % {"before": f"{before:,}", "after": f"{after:,}"}, messages.WARNING)
 
     def delete_view(self, request, object_id, extra_context=None):
         tier = self.get_object(request, unquote(object_id))

@@ -12,7 +12,8 @@ import secrets
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
-from django.db.models import F, Q
+from django.core.validators import MaxValueValidator
+from django.db.models import F, Min, Q
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import get_language
@@ -52,7 +53,10 @@ class BilingualName:
 class Ruleset(BilingualName, models.Model):
     """An engine ruleset plus operator overrides, validated by the engine itself."""
 
-    slug = models.SlugField(_("slug"), unique=True)
+    slug = models.SlugField(
+        _("slug"), unique=True,
+        help_text=_("The ruleset's name in addresses (/rules/<slug>/) and data: lower-case "
+                    "letters, digits and hyphens. Keep it once tables have played it."))
     # No model-level choices: the engine's list is code, not schema (no migration per rename).
     engine_slug = models.CharField(_("engine ruleset"), max_length=20)
     name = models.CharField(_("name (Chinese)"), max_length=40)
@@ -123,24 +127,48 @@ class Ruleset(BilingualName, models.Model):
         return get_ruleset(self.engine_slug, self.overrides or None)
 
 
+DEFAULT_BOT_FILL_SECONDS = 20
+# The most beans a room's entry may ask: far above any balance play makes, and a typo of
+# many digits is refused in words rather than at the column's 9223372036854775807.
+MAX_ENTRY_BEANS = 10**12
+
+
+_at_most_entry = MaxValueValidator(
+    MAX_ENTRY_BEANS, message=_("A room's entry is at most 1,000,000,000,000 beans."))
+
+
+def relief_threshold() -> int:
+    """Players below the cheapest open room's entry may claim the daily relief."""
+    return RoomTier.objects.filter(is_active=True).aggregate(m=Min("entry_min"))["m"] or 0
+
+
 class RoomTier(BilingualName, models.Model):
     """A room (房间, RULES.md 4.6): stakes and who may enter."""
 
-    slug = models.SlugField(_("slug"), unique=True)
+    slug = models.SlugField(
+        _("slug"), unique=True,
+        help_text=_("The room's name in addresses and data: lower-case letters, digits and "
+                    "hyphens, e.g. novice. Keep it once players have played there."))
     name = models.CharField(_("name (Chinese)"), max_length=20)
     name_en = models.CharField(_("name (English)"), max_length=40, blank=True)
     ruleset = models.ForeignKey(
         Ruleset, on_delete=models.PROTECT, related_name="tiers", verbose_name=_("ruleset")
     )
     beans_per_point = models.PositiveIntegerField(_("beans per point"))
-    entry_min = models.PositiveBigIntegerField(_("entry minimum (beans)"))
-    entry_max = models.PositiveBigIntegerField(_("entry maximum (beans)"))
+    entry_min = models.PositiveBigIntegerField(
+        _("entry minimum (beans)"), validators=[_at_most_entry],
+        help_text=_("Also the daily relief's line: players below the cheapest open room's "
+                    "minimum may claim it."))
+    entry_max = models.PositiveBigIntegerField(
+        _("entry maximum (beans)"), validators=[_at_most_entry])
     is_active = models.BooleanField(_("open"), default=True)
     ordering = models.PositiveSmallIntegerField(_("order"), default=0)
+    # On by default: a player alone in a room would otherwise wait for ever.
     bot_fill_seconds = models.PositiveIntegerField(
         _("bot after (s)"),
         null=True,
         blank=True,
+        default=DEFAULT_BOT_FILL_SECONDS,
         help_text=_(
             "A player waiting this many seconds in quick match gets a bot opponent. "
             "Empty or 0: never."
@@ -310,9 +338,6 @@ class Match(models.Model):
         if user.pk == self.player_two_id:
             return 1
         return None
-
-    def opponent_of(self, user):
-        return self.player_two if user.pk == self.player_one_id else self.player_one
 
 
 class QueueTicket(models.Model):

@@ -32,6 +32,17 @@ SETTING_LABELS = {
     ("timers", "decision"): gettext_lazy("Decision timer (s)"),
     ("timers", "escape"): gettext_lazy("Escape after (s)"),
     ("auto_win_on_timeout",): gettext_lazy("Win automatically on timeout"),
+    ("options", "p_cuo"): gettext_lazy("Chance of a pick-from-the-wall offer after a draw (搓牌)"),
+    ("options", "p_swap"): gettext_lazy("Chance of a mid-game swap offer (游戏中换牌)"),
+    ("options", "p_bleed"): gettext_lazy("Chance of a big-bleed deal (配牌大出血)"),
+    ("options", "p_bleed_yakuman"): gettext_lazy(
+        "Chance of a yakuman big-bleed deal, stage 4 (役满大出血)"
+    ),
+    ("options", "ming_an_gang"): gettext_lazy("Exposed-and-concealed kong scores (明暗杠)"),
+    ("options", "dealer_escape_penalty"): gettext_lazy("Dealer's escape penalty (×)"),
+    ("options", "gb_supplement"): gettext_lazy(
+        "Supplement fans of the national rules, RULES.md 7.6 (国标)"
+    ),
     (): gettext_lazy("Other overrides (JSON)"),
 }
 
@@ -153,7 +164,8 @@ def describe(
         )
     if code == "unknown_fan":
         args["fans"] = _names(facts.get("fans", ()))
-        return _("%(ruleset)s has no fan %(fans)s.") % args
+        args["allowed"] = _names(facts.get("allowed", ()))
+        return _("%(ruleset)s has no fan %(fans)s. Its fans: %(allowed)s.") % args
     if code == "needs":
         args["other"] = label(facts["other"])
         return _("%(field)s needs %(other)s to be true.") % args

@@ -4,7 +4,6 @@ also served alone to HTMX requests (`template.html#partial`)."""
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.db.models import Min
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
@@ -31,6 +30,7 @@ from .models import (
     QueueTicket,
     RoomTier,
     Ruleset,
+    relief_threshold,
 )
 
 BOT_RULESET = "classic"
@@ -41,11 +41,6 @@ def _redirect(request, url):
     return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
 
 
-def relief_threshold() -> int:
-    """Players below the cheapest open room's entry may claim the daily relief."""
-    return RoomTier.objects.filter(is_active=True).aggregate(m=Min("entry_min"))["m"] or 0
-
-
 def _tiers_context(request):
     tiers = list(RoomTier.objects.filter(is_active=True).select_related("ruleset"))
     counts = matchmaking.waiting_counts()
@@ -53,7 +48,18 @@ def _tiers_context(request):
     for tier in tiers:
         tier.waiting = counts.get(tier.pk, 0)
         tier.refusal = tier.entry_refusal(beans) if beans is not None else None
-    return {"tiers": tiers}
+    return {"tiers": tiers, "columns": {"mid": columns(len(tiers), 3),
+                                        "wide": columns(len(tiers), 5)}}
+
+
+def columns(cards: int, widest: int) -> int:
+    """How many columns lay out ``cards`` room cards, at most ``widest``: the most that
+    leave no lone card on the last row (five rooms: one row of five, or three and two,
+    never four and one)."""
+    for n in range(min(widest, cards), 1, -1):
+        if cards % n != 1:
+            return n
+    return 1
 
 
 def _relief_context(request):
@@ -141,7 +147,11 @@ def play_bot(request):
     if refusal:
         messages.error(request, refusal)
         return _redirect(request, "/")
-    table = tables.open_table(ruleset, [request.user, bot_for(level)])
+    try:  # checked again as the table opens: another request may have seated them since
+        table = tables.open_table(ruleset, [request.user, bot_for(level)])
+    except tables.TableError as exc:
+        messages.error(request, str(exc))
+        return _redirect(request, "/")
     return _redirect(request, table.get_absolute_url())
 
 

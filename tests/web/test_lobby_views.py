@@ -123,7 +123,7 @@ def test_waiting_count_and_cancel(alice, client_of, htmx):
     quick(c)
     ticket = QueueTicket.objects.get(player=alice)
     home = c.get("/", headers=htmx(target="tiers"))
-    assert '<dd class="waiting">1</dd>' in home.content.decode()
+    assert '<dd class="waiting now">1</dd>' in home.content.decode()
     response = c.post(reverse("lobby:queue_cancel", args=[ticket.public_id]))
     assert response.status_code == 302
     ticket.refresh_from_db()
@@ -804,3 +804,20 @@ def test_a_player_waiting_in_a_room_the_operator_closes_is_told_and_back_in_the_
     ticket.refresh_from_db()
     assert ticket.state == QueueTicket.State.CANCELLED
     assert "新手场 暂未开放。" in c.get("/").content.decode()
+
+
+@pytest.mark.parametrize("cards,widest,expected", [
+    (5, 5, 5), (5, 4, 3), (5, 3, 3), (5, 2, 1), (6, 5, 4), (7, 5, 5), (9, 5, 5), (4, 5, 4),
+    (1, 5, 1), (2, 3, 2), (0, 5, 1),
+])
+def test_room_cards_are_laid_out_without_a_lone_card_on_the_last_row(cards, widest, expected):
+    from lobby.views import columns
+
+    assert columns(cards, widest) == expected
+
+
+def test_a_room_nobody_waits_in_is_not_flagged(builtin, client):
+    """"正在等待 0" was red, the colour of an error; a room with players waiting is marked."""
+    html = client.get("/").content.decode()
+    assert '<dd class="waiting">0</dd>' in html and 'class="waiting now"' not in html
+    assert 'class="tiers mid-3 wide-5"' in html
