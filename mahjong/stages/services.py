@@ -162,10 +162,13 @@ def play(user) -> Table:
         if run.status == stage_run.FAILED:
             _save(progress, run)
             raise StageError(_("Stage failed: your score cannot cover the stake."))
-        table = tables.open_table(
-            stage_ruleset(), [user, bot_for(COMPUTER_LEVEL)], bot_level=COMPUTER_LEVEL,
-            stage=run.stage,
-        )
+        try:  # checked again under the player's row lock: another tab may have sat down
+            table = tables.open_table(
+                stage_ruleset(), [user, bot_for(COMPUTER_LEVEL)], bot_level=COMPUTER_LEVEL,
+                stage=run.stage,
+            )
+        except tables.TableError as exc:
+            raise StageError(str(exc)) from None
         _post_stake(user, run, table.public_id, 1)
         _save(progress, run, table=table)
         return table

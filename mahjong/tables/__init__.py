@@ -1,7 +1,8 @@
 """Live tables (issue 5): two players, or a player and a bot, play hands in the browser.
 
-- ``services``: the one write path (lock the hand row, check the version, engine.apply,
-  save version + 1, append events, schedule the timer on commit, notify after commit).
+- ``services``: the one write path (lock the table row, read its latest hand, check the
+  version, engine.apply, save version + 1, append events, schedule the timer on commit,
+  notify after commit).
 - ``consumers``: the table's WebSocket (/ws/tables/<public id>/): snapshot on connect,
   the viewer's fragments as out-of-band swaps on every "hand changed" hint.
 - ``tasks``: ``advance(hand_id, version)`` is every decision's timer (a bot's move, a

@@ -5,13 +5,18 @@ opened, which the sweeper and the pages cannot make sense of. The one thing an o
 does here is close a stuck table, and that too goes through the services."""
 
 from django.contrib import admin, messages
+from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
+from django.template.loader import render_to_string
+from django.template.response import TemplateResponse
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from mahjong.admin_readonly import ReadOnlyAdmin, ReadOnlyInline
+from mahjong.engine.views import event_for, view
 
 from . import services
 from .models import Event, Hand, Seat, Table
+from .presenters import tiles_of
 
 
 class SeatInline(ReadOnlyInline):
@@ -54,6 +59,15 @@ class TableAdmin(ReadOnlyAdmin):
         permissions=["close"],
     )
     def close_tables(self, request, queryset):
+        if "confirmed" not in request.POST:  # a hand in play ends at once: asked first
+            context = {
+                **self.admin_site.each_context(request),
+                "title": _("Close the tables?"),
+                "queryset": queryset.prefetch_related("seats__user"),
+                "action_checkbox_name": ACTION_CHECKBOX_NAME,
+                "opts": self.model._meta,
+            }
+            return TemplateResponse(request, "admin/tables/table/close_confirmation.html", context)
         called_off = closed = 0
         for table in queryset.filter(status=Table.Status.PLAYING):
             try:
@@ -88,6 +102,28 @@ class HandAdmin(ReadOnlyAdmin):
     search_fields = ["=table__public_id"]
     ordering = ["-id"]
     show_full_result_count = False
+    # The raw state holds both concealed hands and the wall, the seeds the wall to come:
+    # an operator sees a hand as a spectator does, its tiles drawn, until it ends.
+    exclude = ["state", "seed", "next_seed"]
+    readonly_fields = ["on_the_table"]
+
+    @admin.display(description=_("on the table"))
+    def on_the_table(self, obj):
+        public = view(obj.game(), None)
+        seats = [
+            {
+                "index": s["seat"],
+                "concealed": tiles_of(s["concealed"]),
+                "count": s["concealed_count"],
+                "melds": [{"tiles": tiles_of(m.partition(" ")[2].replace(" ", ""))}
+                          for m in s["melds"]],
+                "flowers": tiles_of(s["flowers"]),
+                "river": tiles_of(s["river"]),
+            }
+            for s in public["seats"]
+        ]
+        return render_to_string("admin/tables/hand/public_view.html",
+                                {"view": public, "seats": seats})
 
 
 @admin.register(Event)
@@ -97,6 +133,14 @@ class EventAdmin(ReadOnlyAdmin):  # append-only, by the services
     search_fields = ["=hand__table__public_id"]
     ordering = ["-id"]
     show_full_result_count = False  # a COUNT of every event ever logged, on each page
+    # A private draw or deal names concealed tiles: shown as a spectator sees it while
+    # its hand is in play, whole once the hand has ended.
+    exclude = ["data"]
+    readonly_fields = ["shown_data"]
+
+    @admin.display(description=_("data"))
+    def shown_data(self, obj):
+        return obj.data if obj.hand.ended_at else event_for(obj.data, None)
 
     @admin.display(description=_("table"), ordering="hand__table")
     def table(self, obj):

@@ -1,7 +1,7 @@
 """The reads and writes every move repeats, compiled to SQL once.
 
 Each push reads the table's latest hand (with its table) and the seats (with their
-players), and each move reads the same under the hand's lock. Django compiled these
+players), and each move reads the same under the table's lock. Django compiled these
 joined selects (up to 60 columns) anew every time, which cost more than running them
 (0.3-0.4 ms each on the bench machine, four of them per move). A ``CompiledRead`` builds
 its queryset once per thread and database, with marker numbers where the arguments go,
@@ -31,7 +31,7 @@ from django.db.models import QuerySet
 from django.db.models.query import get_related_populators
 from django.db.transaction import TransactionManagementError
 
-from .models import Event, Hand, Seat
+from .models import Event, Hand, Seat, Table
 
 MARKERS = (-739_000_001, -739_000_002, -739_000_003)  # never an id
 
@@ -122,15 +122,22 @@ _LATEST_HAND = CompiledRead(
         Hand.objects.select_related("table__tier").filter(table_id=table_id).order_by("-number")[:1]
     )
 )
-# The lock's read: what the end of a hand reads of the table comes joined (only the hand
-# row is locked).
-_LOCKED_HAND = CompiledRead(
+# The lock: every transition of a table locks its row first (services._lock). FOR NO KEY
+# UPDATE, as an UPDATE of the row takes it: a row inserted meanwhile that refers to the
+# table (a spectator's) only needs FOR KEY SHARE of it and does not wait. What the end of
+# a hand reads of the table comes joined (only the table's row is locked).
+_LOCKED_TABLE = CompiledRead(
     lambda table_id: (
-        Hand.objects.select_for_update(of=("self",))
-        .select_related("table__ruleset", "table__tier", "table__match")
-        .filter(table_id=table_id)
-        .order_by("-number")[:1]
+        Table.objects.select_for_update(of=("self",), no_key=True)
+        .select_related("ruleset", "tier", "match")
+        .filter(pk=table_id)
+        .order_by()
     )
+)
+# Read after the table's lock is granted, in a statement of its own: on PostgreSQL (READ
+# COMMITTED) it then sees the hands committed by whoever held the lock before.
+_CURRENT_HAND = CompiledRead(
+    lambda table_id: Hand.objects.filter(table_id=table_id).order_by("-number")[:1]
 )
 _SEATS = CompiledRead(
     lambda table_id: Seat.objects.filter(table_id=table_id).select_related("user").order_by("index")
@@ -141,14 +148,15 @@ _SEATS = CompiledRead(
 _TIMING = CompiledRead(
     lambda hand_id: (
         Hand.objects.filter(pk=hand_id, ended_at__isnull=True)
-        .only("table_id", "version", "deadline", "timer_version")
+        .only("table_id", "version", "deadline", "pause_until", "timer_version")
         .order_by()[:1]
     )
 )
 
 
 def timing(hand_id: int) -> Hand | None:
-    """The unfinished hand's table, version, deadline and timer version (the rest deferred)."""
+    """The unfinished hand's table, version, deadline, claim pause and timer version (the
+    rest deferred)."""
     rows = _TIMING(hand_id)
     return rows[0] if rows else None
 
@@ -159,10 +167,16 @@ def latest_hand(table_id: int) -> Hand | None:
     return rows[0] if rows else None
 
 
-def locked_hand(table_id: int) -> Hand | None:
-    """The table's current hand, its row locked for the transaction, with the table, its
-    ruleset, room tier and match (a move)."""
-    rows = _LOCKED_HAND(table_id)
+def locked_table(table_id: int) -> Table | None:
+    """The table, its row locked for the transaction, with its ruleset, room tier and
+    match (a move, and every other transition of the table)."""
+    rows = _LOCKED_TABLE(table_id)
+    return rows[0] if rows else None
+
+
+def current_hand(table_id: int) -> Hand | None:
+    """The table's newest hand, without its table: under the table's lock, the latest."""
+    rows = _CURRENT_HAND(table_id)
     return rows[0] if rows else None
 
 
@@ -230,7 +244,16 @@ class CompiledInsert(_Columns):
 
 # What a move changes of its hand (services._save). The move that ends a hand saves the
 # whole row (its outcome, the ranked flag): once a hand, no need to compile it away.
-MOVE_FIELDS = ("version", "state", "event_count", "deadline", "timer_version", "timer_at")
+MOVE_FIELDS = (
+    "version",
+    "state",
+    "event_count",
+    "deadline",
+    "pause_until",
+    "held",
+    "timer_version",
+    "timer_at",
+)
 save_move = CompiledUpdate(Hand, MOVE_FIELDS)
 TIMER_FIELDS = ("timer_version", "timer_at")  # what services._arm sets on the hand
 save_timer = CompiledUpdate(Hand, TIMER_FIELDS)

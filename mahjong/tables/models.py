@@ -92,6 +92,9 @@ class Seat(models.Model):
     connections = models.IntegerField(_("open connections"), default=0)
     disconnected_at = models.DateTimeField(_("disconnected since"), null=True, blank=True)
     ready_next = models.BooleanField(_("ready for the next hand"), default=False)
+    # the browser's random value sent with "next hand" (64 hex digits, "" for none): part
+    # of the next wall's seed (engine.wall.wall_seed), cleared when that hand is dealt
+    contribution = models.CharField(_("contribution to the next wall"), max_length=64, blank=True)
 
     class Meta:
         ordering = ["index"]
@@ -134,6 +137,8 @@ class Watcher(models.Model):
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     channel_name = models.CharField(max_length=200, unique=True)
     last_seen = models.DateTimeField(default=timezone.now)
+    # the socket's page language: the public view is rendered once per language watched
+    language = models.CharField(max_length=16, default="")
 
     class Meta:
         indexes = [models.Index(fields=["table", "last_seen"]), models.Index(fields=["last_seen"])]
@@ -153,12 +158,20 @@ class Hand(models.Model):
     # hash of seed+salt shown from the start
     commitment = models.CharField(_("commitment"), max_length=64)
     seed = models.CharField(_("seed"), max_length=128, blank=True)  # revealed when it ends
+    # The next hand's server seed, drawn when this one starts, and its commitment, shown on
+    # this hand's result: the server is bound to it before any player contributes.
+    next_seed = models.CharField(_("next hand's seed"), max_length=128, blank=True)
+    next_commitment = models.CharField(_("next hand's commitment"), max_length=64, blank=True)
     # of the pending decision
     deadline = models.DateTimeField(_("deadline"), null=True, blank=True)
     # The hand's timer task: the version it carries and when it fires, at or before the
     # deadline (tables.services._arm: a move adds no task while this one comes first).
     timer_version = models.PositiveIntegerField(_("timer's version"), null=True, blank=True)
     timer_at = models.DateTimeField(_("timer fires at"), null=True, blank=True)
+    # A claim window's pause (tables.services._schedule): the server acts at its end on a
+    # seat with nothing to claim, and plays then a pass sent before it (``held``).
+    pause_until = models.DateTimeField(_("claim pause until"), null=True, blank=True)
+    held = models.CharField(_("held pass"), max_length=8, blank=True)
     # fans and settlement, once ended
     result = models.JSONField(_("result"), null=True, blank=True)
     # its points went into the rank scores
@@ -175,7 +188,11 @@ class Hand(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["table", "number"], name="one_hand_number_per_table")
         ]
-        indexes = [models.Index(fields=["deadline"]), models.Index(fields=["timer_at"])]
+        indexes = [
+            models.Index(fields=["deadline"]),
+            models.Index(fields=["timer_at"]),
+            models.Index(fields=["pause_until"]),
+        ]
 
     def __str__(self):
         return f"{self.table_id}#{self.number} v{self.version}"

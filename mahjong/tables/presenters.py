@@ -9,18 +9,18 @@ renders them all (the ``push`` partial) with ``oob`` set, so each root element s
 from __future__ import annotations
 
 import functools
-from collections import Counter
+import hashlib
 
 from django.template.loader import render_to_string
 from django.urls import get_script_prefix, get_urlconf, reverse
 from django.utils.translation import gettext_lazy as _
 
-from mahjong.engine import analysis
-from mahjong.engine.game import is_forced
+from mahjong.engine.fans import cap_cut, guo_doubling, table_for
+from mahjong.engine.game import is_forced, is_pause_window
+from mahjong.engine.hints import waits_hint
 from mahjong.engine.session import base_points
 from mahjong.engine.stage_offers import VERBS as STAGE_OFFERS
 from mahjong.engine.state import GameState
-from mahjong.engine.tiles import format_tile, max_copies
 from mahjong.engine.views import view
 
 from . import compiled, emotes, points_help, presence
@@ -76,6 +76,20 @@ def tiles_of(text: str | None) -> list[str]:
         elif ch != " ":
             out += [d + ch for d in digits]
             digits = ""
+    return out
+
+
+def result_blocks(result: dict | None, wild: str | None) -> list[list[dict]]:
+    """The winning hand block by block, each tile {"tile", "wild"}: "wild" marks a tile a
+    财神 plays (the settlement's ``wild_played``); a result stored before it had them
+    marks the tiles of the wild's kind, as the page did then."""
+    blocks = ((result or {}).get("decomposition") or "").split()
+    played = (result or {}).get("wild_played")
+    out = []
+    for i, block in enumerate(blocks):
+        tiles = tiles_of(block)
+        marks = played[i] if played else [wild is not None and t == wild for t in tiles]
+        out.append([{"tile": t, "wild": w} for t, w in zip(tiles, marks)])
     return out
 
 
@@ -150,6 +164,7 @@ def _seat_view(seat_data: dict, row: Seat, latest_seat: int | None = None) -> di
         "flowers": tiles_of(seat_data["flowers"]),
         "river": _river(seat_data, latest_seat),
         "ting": seat_data["ting"],
+        "wind": seat_data["wind"],
         "concealed": tiles_of(seat_data["concealed"]),
         "drawn": seat_data["drawn"],
     }
@@ -158,8 +173,18 @@ def _seat_view(seat_data: dict, row: Seat, latest_seat: int | None = None) -> di
 def doubling(state: GameState, seat: int) -> int:
     """雀神's 过胡加倍: the factor the seat's passed wins put on its fan (×2 per pass, up
     to max_guo passes), 1 where the ruleset has none. Public: both seats see the passes."""
+    return guo_doubling(state.ruleset, state.seat(seat).guo)
+
+
+def won_cap(state: GameState, result: dict | None) -> dict | None:
+    """The cap that cut the winner's fans, for its own line between their sum and the
+    total (classic's 16 fan beside a total of 13 read as a wrong sum): {"value", "times"}
+    ("times": a multiplier, 温州's ×8), or None."""
+    if not result or not result.get("fans") or result.get("winner") is None:
+        return None
     rs = state.ruleset
-    return 2 ** min(state.seat(seat).guo, rs.max_guo) if rs.guo_hu else 1
+    cap = cap_cut(rs, [(f["fan"], f["count"]) for f in result["fans"]])
+    return None if cap is None else {"value": cap, "times": table_for(rs).multiplicative}
 
 
 def won_doubling(state: GameState, result: dict | None) -> int:
@@ -192,44 +217,6 @@ def hint_enabled(table: Table, seats: list[Seat], seat: int) -> bool:
     return table._waits_hint
 
 
-def _unseen(state: GameState, seat: int) -> Counter:
-    """Copies of each kind this seat cannot see: every copy minus its own concealed
-    tiles, both rivers, the melds shown face up and the 财神 indicator. Only what the
-    seat sees enters (never the opponent's concealed tiles or the wall)."""
-    seen = Counter(state.seat(seat).hand)
-    for s in state.seats:
-        seen.update(s.river)
-        for meld in s.melds:
-            if s is state.seat(seat) or meld.type != "ankan":
-                seen.update(meld.tiles)
-    if state.indicator is not None:
-        seen[state.indicator] += 1
-    return Counter({k: max(0, max_copies(k) - seen[k]) for k in state.ruleset.kinds})
-
-
-def _waits_of(kinds, unseen: Counter) -> dict:
-    waits = [{"tile": format_tile(k), "left": unseen[k]} for k in sorted(kinds)]
-    return {"waits": waits, "left": sum(w["left"] for w in waits)}
-
-
-def waits_hint(state: GameState, seat: int) -> dict | None:
-    """What the seat's own hand is ready for: with a tile to discard, each discard that
-    keeps it ready and the waits it leaves (most tiles left first); otherwise its waits.
-    None when the hand is not ready. A locked (报听) hand has no discard to choose, the
-    server lets its drawn tile go (RULES.md 3.9.2): it is shown the waits of its tiles."""
-    me = state.seat(seat)
-    rs, wild, unseen = state.ruleset, state.wild, _unseen(state, seat)
-    if len(me.hand) % 3 == 2 and not me.locked:
-        ready = analysis.ready_discards(rs, me.hand, me.melds, wild)
-        options = [
-            {"discard": format_tile(d)} | _waits_of(kinds, unseen) for d, kinds in ready.items()
-        ]
-        options.sort(key=lambda o: -o["left"])
-        return {"discards": options} if options else None
-    kinds = analysis.waits(rs, me.concealed, me.melds, wild)
-    return {"ready": _waits_of(kinds, unseen)} if kinds else None
-
-
 def _prefs(user) -> dict:
     """The viewer's remembered table settings (accounts.preferences)."""
     return {
@@ -247,6 +234,11 @@ def _stage_run(table: Table):
     from mahjong.stages.services import run_at  # stages builds on tables
 
     return run_at(table)
+
+
+def _hashed(contribution: str) -> str:
+    """SHA-256 of a contribution's 32 bytes (its hex decoded), "" for none."""
+    return hashlib.sha256(bytes.fromhex(contribution)).hexdigest() if contribution else ""
 
 
 def context_for(
@@ -281,6 +273,7 @@ def context_for(
     for i, t in enumerate(own + ([drawn] if drawn else [])):
         t["key"] = KEYS[i] if i < len(KEYS) else ""
     result = hand.result if ended else None
+    passing = v["turn"] == seat and _passing(state, hand, seat)
     scores = list(v["session"]["scores"])
     if result:  # the session's scores as the next hand will start them
         scores = [s + d for s, d in zip(scores, result.get("deltas") or [0, 0], strict=True)]
@@ -294,21 +287,25 @@ def context_for(
         "opp": opp,
         "own": own,
         "drawn": drawn,
-        "prompts": _prompts(v),
+        # a claim window this seat lets go (nothing to claim, or a pass sent before the
+        # pause's end): no buttons, the server passes at the pause's end
+        "prompts": [] if passing else _prompts(v),
+        "passing": passing,
         "my_turn": v["turn"] == seat,
         # the server plays this turn after the short delay: the clock's seconds are
         # nobody's decision to count down
-        "auto_turn": not ended and _server_plays(state, seats, v["turn"], seat),
+        "auto_turn": not ended and (passing or _server_plays(state, seats, v["turn"], seat)),
         "ended": ended,
         "result": result,
         "fans": (result or {}).get("fans", []),
         "won_doubling": won_doubling(state, result),
+        "won_cap": won_cap(state, result),
         # a win's payment formula with this table's numbers, under its points
         "points_help": points_help.lines(table, state.ruleset, result.get("winner"))
         if result and result.get("fans")
         else [],
         # the winning hand's reading, block by block ("123m 55z" -> tiles per block)
-        "blocks": [tiles_of(b) for b in ((result or {}).get("decomposition") or "").split()],
+        "blocks": result_blocks(result, v["wild"]),
         "my_delta": (result or {}).get("deltas", [0, 0])[seat] if result else 0,
         "my_beans_delta": ((result or {}).get("beans") or [0, 0])[seat] if result else 0,
         "closed": table.status == Table.Status.FINISHED,
@@ -318,6 +315,8 @@ def context_for(
         "ready_next": seats[seat].ready_next,
         # the opponent asked for the next hand: it starts with this player's click
         "opp_ready_next": seats[1 - seat].ready_next and not seats[1 - seat].is_bot,
+        # its value is fixed now: the hash shows it, the value itself waits for the deal
+        "opp_contribution_hash": _hashed(seats[1 - seat].contribution),
         "deadline": hand.deadline.isoformat() if hand.deadline and not ended else "",
         "notice": notice,
         "haidi_shown": tiles_of(v["haidi"]["shown"]),
@@ -338,6 +337,10 @@ def context_for(
     }
 
 
+def _passing(state: GameState, hand: Hand, seat: int) -> bool:
+    return is_pause_window(state) and (bool(hand.held) or is_forced(state, seat))
+
+
 def _server_plays(state: GameState, seats: list[Seat], turn: int | None, viewer: int) -> bool:
     """Whether the server moves the seat to play after a short delay: the viewer's on 托管
     or with a ready hand and nothing to decide; the opponent's when it is a bot or on 托管
@@ -349,7 +352,7 @@ def _server_plays(state: GameState, seats: list[Seat], turn: int | None, viewer:
     row = seats[turn]
     if turn != viewer:
         return row.is_bot or row.auto_play
-    return row.auto_play or (state.seat(turn).locked and is_forced(state, turn))
+    return row.auto_play or is_forced(state, turn)
 
 
 def table_urls(public_id: str) -> dict[str, str]:

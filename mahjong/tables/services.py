@@ -1,10 +1,11 @@
 """The one write path for live tables (STYLE.md "one write path", ARCHITECTURE.md "How a
 move flows"). HTTP views, the WebSocket consumer and Celery tasks all come here.
 
-Every change: lock the hand row (select_for_update), check the version the caller saw,
-call the pure engine, save the new state with version + 1, append the events, schedule
-the next timer (on commit) and, after commit, tell the table's group "hand changed,
-version N" -- a hint, never state. Each connection then renders its own viewer's view.
+Every change: lock the table row (select_for_update), read its latest hand, check the
+version the caller saw, call the pure engine, save the new state with version + 1, append
+the events, schedule the next timer (on commit) and, after commit, tell the table's group
+"hand changed, version N" -- a hint, never state. Each connection then renders its own
+viewer's view.
 """
 
 from __future__ import annotations
@@ -26,17 +27,25 @@ from accounts.models import User
 from mahjong.engine import game as engine
 from mahjong.engine.actions import Action, parse_action
 from mahjong.engine.errors import EngineError
-from mahjong.engine.fans import score_win
+from mahjong.engine.fans import score_win, wild_reading
 from mahjong.engine.session import base_points, match_over
 from mahjong.engine.settlement import HOUSE, settle
 from mahjong.engine.settlement import Table as MoneyFacts
+from mahjong.engine.shapes import ESCAPE
 from mahjong.engine.state import GameState
 from mahjong.engine.tiles import format_tiles, parse_tiles
-from mahjong.engine.wall import new_seed
+from mahjong.engine.wall import (
+    NO_CONTRIBUTIONS,
+    commitment,
+    contribution,
+    derive_salt,
+    new_seed,
+    seed_bytes,
+)
 from mahjong.ratings import services as ratings
 from mahjong.ui import render
 
-from . import broadcast, compiled, notes, presence, watchers
+from . import broadcast, compiled, notes, presence, spectators, watchers
 from .models import Hand, Seat, Table
 
 log = logging.getLogger(__name__)
@@ -95,14 +104,20 @@ def table_in_play(user) -> Table | None:
 
 
 def _lock(table_id: int) -> Locked:
-    """The table's current hand, locked for this transaction, with its seats. Two queries
-    (tables.compiled): the table and what the end of a hand reads of it come joined to
-    the locked hand row (only that row is locked), the seats with their players (query
-    budget: at most 8 per action, tests/web/test_query_budget.py)."""
-    hand = compiled.locked_hand(table_id)
+    """The table's row locked for this transaction, then its current hand and its seats.
+    Every transition of a table (a move, a timer, the next hand, leave, escape, close)
+    takes this lock first and reads the hand after it: a request that waited for it sees
+    the hand another one started meanwhile, or the table it closed (a lock of the newest
+    hand's row handed a waiting request the hand before). Three queries
+    (tables.compiled): the locked table with what the end of a hand reads of it, the
+    hand, the seats with their players (query budget: at most 8 per action,
+    tests/web/test_query_budget.py)."""
+    table = compiled.locked_table(table_id)
+    hand = compiled.current_hand(table_id) if table is not None else None
     if hand is None:
         raise TableError(_("This table has no hand yet."))
-    return Locked(hand.table, hand, compiled.seats(table_id), hand.game())
+    hand.table = table
+    return Locked(table, hand, compiled.seats(table_id), hand.game())
 
 
 def _seated(locked: Locked, user) -> Seat:
@@ -119,12 +134,29 @@ def _seated(locked: Locked, user) -> Seat:
 # ----- opening a table and its hands -----------------------------------------------------
 
 
-def _seed_for(table: Table, number: int):
+def _seed_for(table: Table, number: int) -> bytes:
     """A fresh CSPRNG seed; a fixed one only under tests (settings refuse it otherwise)."""
     fixed = getattr(settings, "MAHJONG_TEST_SEED", "")
     if fixed and getattr(settings, "TESTING", False):
-        return f"{fixed}-{number}"
+        return seed_bytes(f"{fixed}-{number}")
     return new_seed()
+
+
+def _server_seed(table: Table, previous: Hand | None, number: int) -> bytes:
+    """The hand's server seed: the one committed on the previous hand's result (drawn when
+    that hand started, before any contribution), else a fresh one (a table's first hand,
+    or a hand started before seeds were drawn ahead)."""
+    if previous is not None and previous.next_seed:
+        return bytes.fromhex(previous.next_seed)
+    return _seed_for(table, number)
+
+
+def _contributions(seats: list[Seat], previous: Hand | None) -> tuple[str, str]:
+    """What each seat's browser sent with "next hand"; none for a table's first hand (it
+    is dealt as the table opens, before any commitment could be shown) and a bot's."""
+    if previous is None:
+        return NO_CONTRIBUTIONS
+    return seats[0].contribution, seats[1].contribution
 
 
 def open_table(
@@ -146,6 +178,7 @@ def open_table(
         for user in users:
             if not user.is_bot:
                 _leave_tables_between_hands(user)
+        _refuse_players_in_play(users)
         table = Table.objects.create(
             ruleset=ruleset,
             tier=tier,
@@ -168,17 +201,46 @@ def open_table(
     return table
 
 
+def _refuse_players_in_play(users) -> None:
+    """One game at a time, also for two requests at once (two tabs, a double click): the
+    players' rows are locked, in primary-key order as the wallet locks them, before their
+    tables are looked at, so the second request waits for the first to commit and then
+    sees its table. (SQLite has no row locks: its transactions take the write lock at
+    BEGIN, settings' IMMEDIATE, which serialises them the same way.) Bots play at many
+    tables: their rows are not locked. Called after the tables left between hands are
+    locked, the order of every transition that also pays (tables, then players)."""
+    humans = [u for u in users if not u.is_bot]
+    locked = User.objects.select_for_update().filter(pk__in=[u.pk for u in humans])
+    list(locked.order_by("pk").values_list("pk", flat=True))
+    for user in humans:
+        refusal = in_play_refusal(user)
+        if refusal and len(humans) == 1:
+            raise TableError(refusal)
+        if refusal:  # a match: the other player reads it too
+            raise TableError(
+                _("%(name)s has a hand in play at another table: this game starts once it is "
+                  "over.") % {"name": user.display_name}
+            )
+
+
 def _start_hand(table: Table, previous: Hand | None, stage: int = 0) -> Hand:
     number = 1 if previous is None else previous.number + 1
-    seed = _seed_for(table, number)
+    seed = _server_seed(table, previous, number)
+    seats = compiled.seats(table.pk)
+    contributions = _contributions(seats, previous)
     if previous is None:
-        state = engine.new_hand(table.ruleset.engine(), seed, stage=stage)
+        # every discard opens the claim window: one that opened only for an option told
+        # the discarder the opponent's tiles (next_hand carries the flag)
+        state = engine.new_hand(table.ruleset.engine(), seed, stage=stage, claim_pause=True)
     else:
         old = previous.game()
         scores = tuple(old.session.scores)
         deltas = (previous.result or {}).get("deltas") or [0, 0]
         scores = (scores[0] + deltas[0], scores[1] + deltas[1])
-        state = engine.next_hand(old, None, seed, scores=scores)
+        # a table dealt before claim pauses gets them from its next hand
+        state = engine.next_hand(old.evolve(claim_pause=True), None, seed, scores=scores,
+                                 contributions=contributions)
+    next_seed = _seed_for(table, number + 1)
     # Versions keep counting across hands, so a click from the last hand's page can never
     # match the new hand's version.
     version = 1 if previous is None else previous.version + 1
@@ -188,12 +250,15 @@ def _start_hand(table: Table, previous: Hand | None, stage: int = 0) -> Hand:
         state=state.to_dict(),
         version=version,
         commitment=state.commitment,
+        next_seed=next_seed.hex(),
+        next_commitment=commitment(next_seed, derive_salt(next_seed)),
     )
     _append(hand, engine.opening_events(state))
-    Seat.objects.filter(table=table).update(ready_next=False)
-    seats = compiled.seats(table.pk)
+    Seat.objects.filter(table=table).update(ready_next=False, contribution="")
+    for seat in seats:  # as the update left them (the timers read the seats)
+        seat.ready_next, seat.contribution = False, ""
     _schedule(hand, state, seats)
-    hand.save(update_fields=["deadline", *compiled.TIMER_FIELDS, "event_count"])
+    hand.save(update_fields=["deadline", "pause_until", *compiled.TIMER_FIELDS, "event_count"])
     _notify_on_commit(table, hand.version)
     return hand
 
@@ -222,8 +287,8 @@ def act(table: Table, user, text, version, *, origin: str = "") -> Locked:
         seat = _seated(locked, user)
         try:
             action = parse_action(text)
-        except EngineError as exc:
-            raise IllegalMove(_("Not an action: %(why)s") % {"why": exc}) from None
+        except EngineError:  # only a tampered client sends text the engine cannot read
+            raise IllegalMove(_("Not an action of this table. Nothing was done.")) from None
         try:
             version = int(version)
         except (TypeError, ValueError):
@@ -231,23 +296,55 @@ def act(table: Table, user, text, version, *, origin: str = "") -> Locked:
             raise IllegalMove(_("Message refused: the version must be a whole number.")) from None
         if locked.hand.version != version:
             raise StaleVersion(_("The table moved on; here is the current view."))
+        if _hold(locked, seat.index, action):
+            return locked
         new = _apply(locked, seat.index, action, by="player", origin=origin)
     return replace(locked, state=new)
 
 
+def _hold(locked: Locked, seat: int, action: Action) -> bool:
+    """A pass sent before the claim pause's end waits for it (the pause timer plays it,
+    as the player's own move): answered at once, it would tell the discarder that the
+    window was open for an option. Only the mover's screen learns of it (no version, no
+    hint); a claim instead applies at once, as taking it shows the option anyway."""
+    hand = locked.hand
+    if hand.pause_until is None or seat != locked.state.turn or action.verb not in ("pass", "guo"):
+        return False
+    if timezone.now() >= hand.pause_until or action not in engine.legal_actions(locked.state, seat):
+        return False
+    hand.held = str(action)
+    Hand.objects.filter(pk=hand.pk).update(held=hand.held)
+    return True
+
+
 def _refusal(exc: EngineError) -> str:
-    """The engine's refusal as the player reads it: tiles not held (a tampered client's
-    discard or exchange) in the page's language, by name (五万); any other, its own text."""
-    if getattr(exc, "code", None) != "not_held":
-        return str(exc)
-    language = get_language() or settings.LANGUAGE_CODE
-    names = pgettext("list separator", ", ").join(
-        render.tile_label(t, language) for t in parse_tiles(exc.facts["tiles"]))
-    return _("Not in your hand: %(tiles)s. Nothing was done.") % {"tiles": names}
+    """The engine's refusal as the player reads it, in the page's language, from its code
+    (engine.errors.ILLEGAL_ACTIONS): never the engine's English, which names phases (out
+    of turn, one text whatever the opponent decides: a claim window would tell an option)."""
+    code = getattr(exc, "code", None)
+    if code == "not_your_turn":
+        return _("It is not your turn. Nothing was done.")
+    if code == "ended":
+        return _("This hand has ended. Nothing was done.")
+    if code == "not_held":
+        language = get_language() or settings.LANGUAGE_CODE
+        names = pgettext("list separator", ", ").join(
+            render.tile_label(t, language) for t in parse_tiles(exc.facts["tiles"]))
+        return _("Not in your hand: %(tiles)s. Nothing was done.") % {"tiles": names}
+    if code == "give_back_size":
+        return _(
+            "Choose exactly %(size)s tiles to give back: you chose %(n)s. Nothing was done."
+        ) % {"size": exc.facts["size"], "n": exc.facts["count"]}
+    if code == "give_back_none":
+        return _("Choose the tiles first.")
+    return _("That move is not open to you now. Nothing was done.")
 
 
-def _apply(locked: Locked, seat: int, action: Action, *, by: str, origin: str = "") -> GameState:
-    """Apply under the lock: engine, save with version + 1, events, seat flags, timers."""
+def _apply(
+    locked: Locked, seat: int, action: Action, *, by: str, origin: str = "", start=None
+) -> GameState:
+    """Apply under the lock: engine, save with version + 1, events, seat flags, timers
+    (the next decision's clock from ``start``, now if None)."""
     state = locked.state
     try:
         new, events = engine.apply(state, seat, action)
@@ -266,15 +363,17 @@ def _apply(locked: Locked, seat: int, action: Action, *, by: str, origin: str = 
     # the seat flags first: the next decision's timer (_schedule) is the short delay when
     # this timeout put the seat on 托管 and the seat decides again (a claim let go, then
     # its own draw)
-    _save(locked, new, events, actor=seat, action=str(action), by=by, origin=origin)
+    _save(locked, new, events, actor=seat, action=str(action), by=by, origin=origin, start=start)
     return new
 
 
 def _save(
-    locked: Locked, new: GameState, events: list[dict], *, actor, action, by, origin=""
+    locked: Locked, new: GameState, events: list[dict], *, actor, action, by, origin="",
+    start=None,
 ) -> None:
     hand = locked.hand
     hand.version += 1
+    hand.held = ""
     hand.state = new.to_dict()
     record = {"type": "action", "seat": actor, "action": action, "by": by}
     _append(hand, [record, *events])
@@ -282,7 +381,7 @@ def _save(
         hand.seed = new.seed.hex()
         hand.ended_at = timezone.now()
         hand.result = _finish(locked, new, called_off=action == CALL_OFF)
-    _schedule(hand, new, locked.seats)
+    _schedule(hand, new, locked.seats, start)
     if new.ended:
         hand.save()
         if match_over(new.ruleset, new.session) and locked.table.status == Table.Status.PLAYING:
@@ -294,26 +393,48 @@ def _save(
     _notify_on_commit(locked.table, hand.version, origin)
 
 
-def _schedule(hand: Hand, state: GameState, seats: list[Seat]) -> None:
-    """The pending decision's deadline, and its timer task (hand, version) on commit."""
+def _schedule(hand: Hand, state: GameState, seats: list[Seat], start=None) -> None:
+    """The pending decision's deadline, and its timer task (hand, version) on commit.
+    The clock runs from ``start`` (now if None): a move the claim pause's timer plays
+    starts the next clock at the pause's end, whatever the timer's lateness.
+
+    A claim window (engine.is_pause_window) first holds a pause, the same whether or not
+    the seat can claim: its deadline is the pause's end plus the seat's usual clock, and
+    the server acts at the pause's end (_end_pause) on a seat with nothing to claim, a
+    bot, a seat on 托管 and a pass sent early (_hold)."""
+    hand.pause_until = None
     if state.ended:
         hand.deadline = None
         return
-    turn = state.turn
-    seat = seats[turn]
+    now = timezone.now()
+    start = start or now
+    timers = state.ruleset.timers
+    paused = engine.is_pause_window(state)
+    if paused:
+        hand.pause_until = start + datetime.timedelta(seconds=timers.claim_pause)
+        start = hand.pause_until
+    delay = _clock_seconds(state, seats[state.turn], forced_shows=not paused)
+    hand.deadline = start + datetime.timedelta(seconds=delay)
+    _arm(hand, now)
+
+
+def _clock_seconds(state: GameState, seat: Seat, *, forced_shows: bool) -> float:
+    """The seat's clock: a bot's human-like pause, the short delay on 托管 (or, where
+    ``forced_shows``, a ready hand with nothing to decide), else the decision timer."""
     timers = state.ruleset.timers
     if seat.is_bot:
         low, high = getattr(
             settings, "TABLES_BOT_DELAY", (0.6 * timers.bot_delay, 1.4 * timers.bot_delay)
         )
-        delay = random.uniform(low, high)
-    elif engine.is_forced(state, turn) or seat.auto_play:
-        delay = timers.locked_delay
-    else:
-        delay = timers.decision
-    now = timezone.now()
-    hand.deadline = now + datetime.timedelta(seconds=delay)
-    _arm(hand, now)
+        return random.uniform(low, high)
+    if seat.auto_play or (forced_shows and engine.is_forced(state, state.turn)):
+        return timers.locked_delay
+    return timers.decision
+
+
+def _due(hand) -> datetime.datetime | None:
+    """When the server next looks at the hand: a claim pause's end, else the deadline."""
+    return hand.pause_until or hand.deadline
 
 
 def _arm(hand: Hand, now: datetime.datetime) -> None:
@@ -326,12 +447,12 @@ def _arm(hand: Hand, now: datetime.datetime) -> None:
     version; the pending timer stays the hand's, so the longer decision after the bot's
     move adds no task either. With no pending timer (none yet, or its time has come: it
     is running, or was lost), the new task becomes the hand's timer."""
-    pending = hand.timer_at
-    if pending is not None and now < pending <= hand.deadline:
+    pending, due = hand.timer_at, _due(hand)
+    if pending is not None and now < pending <= due:
         return
-    _enqueue_on_commit("advance", hand.pk, hand.version, eta=hand.deadline)
+    _enqueue_on_commit("advance", hand.pk, hand.version, eta=due)
     if pending is None or pending <= now:
-        hand.timer_version, hand.timer_at = hand.version, hand.deadline
+        hand.timer_version, hand.timer_at = hand.version, due
 
 
 def _enqueue_on_commit(name: str, *args, countdown: float = 0, eta=None) -> None:
@@ -344,10 +465,12 @@ def _enqueue_on_commit(name: str, *args, countdown: float = 0, eta=None) -> None
 
 
 def _notify_on_commit(table: Table, version: int, origin: str = "") -> None:
-    """The hint, to the players' and the spectators' sockets alike (one group)."""
+    """The hint to the players' sockets, then the public view to the spectators'
+    (rendered here once for all of them: tables.spectators)."""
     hint = {"type": "hand.changed", "version": version, "origin": origin}
 
     transaction.on_commit(lambda: broadcast.group_send(table.group, hint))
+    transaction.on_commit(lambda: spectators.publish(table.pk))
 
 
 # ----- the server's own moves: timers, bots, sweeper, escape -----------------------------
@@ -377,11 +500,13 @@ def _advance(table_id: int, hand_id: int, version: int, due_by=None) -> bool:
         locked = _lock(table_id)
         if locked.hand.pk != hand_id or locked.hand.version != version or locked.state.ended:
             return False
-        deadline = locked.hand.deadline
-        if due_by is not None and (deadline is None or deadline > due_by):
+        deadline, due = locked.hand.deadline, _due(locked.hand)
+        if due_by is not None and (due is None or due > due_by):
             return False
         if locked.table.status != Table.Status.PLAYING:
             return False
+        if locked.hand.pause_until is not None:
+            return _end_pause(locked, version, timed_out=due_by is None or deadline <= due_by)
         turn = locked.state.turn
         seed = f"{locked.hand.commitment}:{version}"
         decision = bot_moves.decide(locked.state, locked.seats[turn], seed)
@@ -389,6 +514,38 @@ def _advance(table_id: int, hand_id: int, version: int, due_by=None) -> bool:
             return False
         action, by = decision
         _apply(locked, turn, action, by=by)
+    return True
+
+
+def _end_pause(locked: Locked, version: int, *, timed_out: bool) -> bool:
+    """A claim pause's end, under the lock: a held pass is the player's own move; a seat
+    with nothing to claim passes (by "auto": not a timeout, no 托管 from it); a bot or a
+    seat on 托管 decides now. Each starts the next clock at the pause's end, so a turn
+    after a window with nothing to claim has the deadline the screens showed during it.
+    A player with a claim to decide keeps that deadline (the timer re-arms for it),
+    unless it has passed too (``timed_out``: a late timer, the sweeper)."""
+    from . import bot_moves
+
+    hand, state = locked.hand, locked.state
+    seat = locked.seats[state.turn]
+    now = timezone.now()
+    # the next clock from the pause's end (a forced call's now, if sooner); from now
+    # once the seat's whole deadline has passed
+    start = None if hand.deadline <= now else min(hand.pause_until, now)
+    if hand.held:
+        decision = parse_action(hand.held), "player"
+    elif timed_out or engine.is_forced(state, state.turn) or seat.is_bot or seat.auto_play \
+            or bot_moves.is_away(seat):
+        decision = bot_moves.decide(state, seat, f"{hand.commitment}:{version}")
+    else:
+        hand.pause_until = None
+        _arm(hand, now)
+        hand.save(update_fields=["pause_until", *compiled.TIMER_FIELDS])
+        return False
+    if decision is None:
+        return False
+    action, by = decision
+    _apply(locked, state.turn, action, by=by, start=start)
     return True
 
 
@@ -402,7 +559,7 @@ def timer_fired(hand_id: int, version: int) -> bool:
     if row is None or row.deadline is None or version not in (row.version, row.timer_version):
         return False
     now = timezone.now()
-    if row.deadline <= now:
+    if _due(row) <= now:
         return _advance(row.table_id, hand_id, row.version, due_by=now)
     with transaction.atomic():
         locked = _lock(row.table_id)
@@ -427,12 +584,12 @@ def sweep(now: datetime.datetime | None = None) -> int:
     moved = 0
     late = now - SWEEP_GRACE
     overdue = Hand.objects.filter(
-        Q(deadline__lt=late) | Q(timer_at__lt=late, deadline__gte=now),
+        Q(deadline__lt=late) | Q(pause_until__lt=late) | Q(timer_at__lt=late, deadline__gte=now),
         ended_at__isnull=True,
         table__status=Table.Status.PLAYING,
-    ).values_list("pk", "version", "deadline", "timer_version")
-    for hand_id, version, deadline, timer_version in overdue:
-        if deadline < late:
+    ).values_list("pk", "version", "deadline", "pause_until", "timer_version")
+    for hand_id, version, deadline, pause_until, timer_version in overdue:
+        if (pause_until or deadline) < late:
             moved += advance(hand_id, version, due_by=late)
         else:
             timer_fired(hand_id, timer_version)
@@ -504,12 +661,18 @@ def check_escape(seat_id: int, now: datetime.datetime | None = None) -> bool:
     with transaction.atomic():
         locked = _lock(seat.table_id)
         seat = Seat.objects.get(pk=seat_id)
-        if locked.state.ended or seat.disconnected_at is None or presence.present(seat_id, now):
+        if locked.table.status != Table.Status.PLAYING or locked.state.ended:
+            return False
+        if seat.disconnected_at is None or presence.present(seat_id, now):
             return False
         limit = datetime.timedelta(seconds=locked.state.ruleset.timers.escape)
         if now - seat.disconnected_at <= limit:
             return False
-        _escape(locked, seat.index, by="disconnect")
+        # the table closes as on Leave: its "next hand" would wait for ever on a player
+        # who is gone, and the one left is told so and shown the way out
+        _walk_out(locked, seat.index, by="disconnect", note=notes.encode(
+            gettext_noop("%(name)s was disconnected too long and left the table."),
+            name=locked.seats[seat.index].user.display_name))
     return True
 
 
@@ -597,17 +760,34 @@ def close_by_operator(table_id: int) -> str:
     loses or pays a penalty, unlike a player's leaving or ban (_walk_out). The settlement,
     events and the closing note are written in one transaction as for any ended hand.
     Returns "called_off" (a hand was in play), "closed" (between hands) or "" (closed
-    already)."""
+    already). A closed table's hand still in play (one started as the table closed,
+    before every transition locked the table: close_orphaned_hands) is called off too,
+    the table's closing note kept."""
     with transaction.atomic():
         locked = _lock(table_id)
-        if locked.table.status != Table.Status.PLAYING:
-            return ""
+        playing = locked.table.status == Table.Status.PLAYING
         called_off = not locked.state.ended
         if called_off:
             new, events = engine.call_off(locked.state)
             _save(locked, new, events, actor=None, action=CALL_OFF, by="operator")
-        _close(locked.table, notes.encode(gettext_noop("Closed by the site's operator.")))
-    return "called_off" if called_off else "closed"
+        if playing:
+            _close(locked.table, notes.encode(gettext_noop("Closed by the site's operator.")))
+    if called_off:
+        return "called_off"
+    return "closed" if playing else ""
+
+
+def close_orphaned_hands() -> int:
+    """Call off the hands still in play at tables already closed, as the operator's "Close
+    the table" does; returns how many. Such hands came from a Leave, a ban or a sweep
+    racing the next hand when the lock was the newest hand's row: nothing ends them (the
+    timers and the sweeper skip closed tables, the admin lists the table as closed), and
+    the hand's history would read as never finished (migration 0010)."""
+    orphans = Hand.objects.filter(ended_at__isnull=True).exclude(
+        table__status=Table.Status.PLAYING
+    )
+    tables = orphans.values_list("table_id", flat=True).distinct()
+    return sum(close_by_operator(table_id) == "called_off" for table_id in tables)
 
 
 def _close(table: Table, note: str) -> None:
@@ -636,7 +816,7 @@ def back(table: Table, user) -> None:
         locked.seats[seat.index].auto_play = False
         if not locked.state.ended:
             _schedule(locked.hand, locked.state, locked.seats)  # a full timer again
-            locked.hand.save(update_fields=["deadline", *compiled.TIMER_FIELDS])
+            locked.hand.save(update_fields=["deadline", "pause_until", *compiled.TIMER_FIELDS])
         _notify_on_commit(locked.table, locked.hand.version)
 
 
@@ -726,6 +906,8 @@ def _finish(locked: Locked, state: GameState, called_off: bool = False) -> dict:
         ],
         "total": score.total if score else 0,
         "decomposition": _decomposition(score),
+        # which tiles of it a 财神 plays (温州): marked on the result, not the wild's face
+        "wild_played": _wild_played(score, outcome.context),
         "points": points.points if points else 0,
         "deltas": [points.delta(0), points.delta(1)] if points else [0, 0],
         # the house's cut of the points (quesheng's 5%): the deltas then sum to minus it,
@@ -751,6 +933,13 @@ def _decomposition(score) -> str:
     if score is None or score.decomposition is None:
         return ""
     return " ".join(format_tiles(block.tiles) for block in score.decomposition.blocks)
+
+
+def _wild_played(score, context) -> list[list[bool]] | None:
+    if score is None or context is None or context.wild is None:
+        return None
+    return [[wild for _kind, wild in block]
+            for block in wild_reading(score.decomposition, context)]
 
 
 def _pay(locked: Locked, state: GameState, score, facts: dict) -> dict:
@@ -787,7 +976,11 @@ def _pay(locked: Locked, state: GameState, score, facts: dict) -> dict:
             postings,
             reason=wallet.Reason.SETTLEMENT,
             key=f"hand:{locked.table.public_id}:{locked.hand.number}",
+            # Each seat's row names the opponent, an escape's penalty says so: the
+            # operators' page of suspicious bean flows reads both (accounts.farming).
+            note=wallet.ESCAPE_NOTE if state.outcome.kind == ESCAPE else "",
             ref=ref,
+            counterparts={users[0].pk: users[1], users[1].pk: users[0]},
         )
     return {"beans": [money.delta(0), money.delta(1)], "rake": money.rake}
 
@@ -843,15 +1036,22 @@ def _record_rank(locked: Locked, deltas: list[int]) -> None:
             ranks.add_points(seat.user_id, deltas[seat.index])
 
 
-def ready_next(table: Table, user, after: int | None = None) -> Hand | None:
+def ready_next(table: Table, user, after: int | None = None, contributed: str = "") -> Hand | None:
     """The player wants the next hand; it starts when every human seat does. Entry limits
     apply first: a player who cannot cover the room's minimum is told and the table closes.
     ``after`` is the number of the hand whose result the click was made on: once a later
     hand has started, the wish is already granted (a double click, a second tab) and a
-    repeat does nothing rather than being refused as "still being played"."""
+    repeat does nothing rather than being refused as "still being played".
+    ``contributed`` is the browser's random value for the next wall (engine.wall); the
+    first click's stays: a second one cannot change it once the opponent saw its hash."""
     seat = seat_of(table, user)
     if seat is None:
         raise TableError(_("You are not seated at this table."))
+    try:
+        contributed = contribution(contributed)
+    except EngineError:
+        raise TableError(_("Your browser's random value must be 64 hex digits. Nothing was "
+                           "done.")) from None
     with transaction.atomic():
         locked = _lock(table.pk)
         if locked.table.status != Table.Status.PLAYING:
@@ -863,7 +1063,10 @@ def ready_next(table: Table, user, after: int | None = None) -> Hand | None:
         # asking for the next hand is the player's own click: they are back from 托管 (the
         # "I'm back" button is not offered on the result screen), so the new hand starts
         # with their own timer rather than auto-played moves.
-        Seat.objects.filter(pk=seat.pk).update(ready_next=True, auto_play=False, timeouts=0)
+        row = locked.seats[seat.index]
+        kept = row.contribution if row.ready_next else contributed
+        Seat.objects.filter(pk=seat.pk).update(ready_next=True, auto_play=False, timeouts=0,
+                                               contribution=kept)
         waiting = Seat.objects.filter(table=table, ready_next=False, bot_level="").exists()
         if waiting:
             _notify_on_commit(locked.table, locked.hand.version)

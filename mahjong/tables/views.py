@@ -40,10 +40,19 @@ def _fragments(table, seat, notice="") -> HttpResponse:
     return HttpResponse(presenters.fragments(table, seat.index, notice=notice))
 
 
+def _refused(request, message: str) -> HttpResponse:
+    """A page refused to someone who merely followed a link: the 403 page with the reason,
+    without raising PermissionDenied, which logs a traceback for every such visit."""
+    return render(request, "403.html", {"exception": message}, status=403)
+
+
 @login_required
 @require_GET
 def table(request, public_id):
-    table, seat = _table_for(request, public_id)
+    table = get_object_or_404(Table.objects.select_related("ruleset", "tier"), public_id=public_id)
+    seat = services.seat_of(table, request.user)
+    if seat is None:  # a link to a table someone else plays: watch it, if the table allows
+        return redirect("tables:watch", public_id=table.public_id)
     context = presenters.context_for(table, seat.index)
     # A private room's host keeps the spectators switch at the table: the room's own page
     # sends a seated player on to the table once the friend has joined.
@@ -90,7 +99,8 @@ def next_hand(request, public_id):
     table, seat = _table_for(request, public_id)
     notice = ""
     try:
-        services.ready_next(table, request.user, _result_hand(request))
+        services.ready_next(table, request.user, _result_hand(request),
+                            request.POST.get("contribution", ""))
     except services.TableError as exc:
         notice = str(exc)
     table.refresh_from_db()
@@ -155,6 +165,9 @@ def for_match(request, public_id):
                 Match.objects.filter(pk=match.pk).update(state=Match.State.PLAYING)
         except IntegrityError:
             table = Table.objects.get(match=match)
+        except services.TableError as exc:  # a player is at another table's hand
+            messages.error(request, str(exc))
+            return redirect("/")
     return redirect(table.get_absolute_url())
 
 
@@ -167,7 +180,7 @@ def watch(request, public_id):
         return redirect(table.get_absolute_url())
     refusal = spectators.refusal(table)
     if refusal:
-        raise PermissionDenied(refusal)
+        return _refused(request, refusal)
     return render(request, "tables/watch.html", spectators.context_for(table))
 
 

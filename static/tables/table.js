@@ -282,10 +282,10 @@
     emoteTimer = setTimeout(hideEmote, 3000);
   });
   document.addEventListener("htmx:beforeSwap", function (e) {
-    // a refused emote (the cooldown's 429) carries a notice saying why: htmx swaps no error
-    // answer by itself, and the click seemed to do nothing
+    // a refused emote (the cooldown's 429, a muted player's 403) carries a notice saying
+    // why: htmx swaps no error answer by itself, and the click seemed to do nothing
     var sent = e.detail.elt && e.detail.elt.closest && e.detail.elt.closest("[data-emote-id]");
-    if (!sent || e.detail.xhr.status !== 429) return;
+    if (!sent || [403, 429].indexOf(e.detail.xhr.status) < 0) return;
     e.detail.shouldSwap = true;
     e.detail.isError = false;
   });
@@ -333,8 +333,13 @@
     if (open) table.setAttribute("data-socket", "open");
     else table.removeAttribute("data-socket");
   }
+  // The session ended (a log-out elsewhere, a ban, a password change): the page reloads,
+  // and the server says why (a banned player is told the reason) instead of a clock
+  // that sat at 0s on a table the page no longer followed.
+  var SESSION_ENDED = 4401;
   document.addEventListener("htmx:wsClose", function (e) {
     var code = e.detail && e.detail.event && e.detail.event.code;
+    if (code === SESSION_ENDED) { window.location.reload(); return; }
     banner(RETRIED.indexOf(code) >= 0);
     mark(false);
   });

@@ -31,7 +31,7 @@ ARTIFACTS = ROOT / "test-artifacts"
 # timeout play; on this wall it ends hand 1 in a self-drawn win (found with the engine).
 TEST_SEED = "win254"
 # Short timers so a whole hand and an idle player fit in a test (admin-style overrides).
-FAST_TIMERS = {"decision": 5, "bot_delay": 0.3, "locked_delay": 0.3}
+FAST_TIMERS = {"decision": 5, "bot_delay": 0.3, "locked_delay": 0.3, "claim_pause": 0.3}
 PASSWORD = "tile-river-5m-7z"
 
 
@@ -166,8 +166,24 @@ def browser():
         pytest.fail("chromium is missing: `make test` installs Debian's chromium")
     with sync_api.sync_playwright() as p:
         b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
-        yield b
+        yield _PolicyBypassingBrowser(b)
         b.close()
+
+
+class _PolicyBypassingBrowser:
+    """The browser, its contexts bypassing the site's Content-Security-Policy by default:
+    Playwright's wait_for_function evaluates its predicate with eval, which the policy
+    (script-src 'self') refuses. test_csp_browser.py opens its context with
+    bypass_csp=False, to see the policy at work on the site's own scripts."""
+
+    def __init__(self, browser):
+        self._browser = browser
+
+    def new_context(self, **options):
+        return self._browser.new_context(**{"bypass_csp": True, **options})
+
+    def __getattr__(self, name):
+        return getattr(self._browser, name)
 
 
 _signups = iter(range(10_000))

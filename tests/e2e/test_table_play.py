@@ -159,9 +159,15 @@ def test_a_player_plays_a_bot_to_the_end_and_starts_the_next_hand(player, site):
         "discard_win",
         "draw",
     }
-    page.click("[data-testid=next-hand]")
+    # the next hand's commitment is on the result before the click; the click carries the
+    # browser's random value (static/tables/contribute.js), and the hand dealt keeps it
+    promised = page.inner_text("[data-testid=next-commitment] code")
+    with page.expect_request(lambda r: r.method == "POST" and r.url.endswith("/next/")) as sent:
+        page.click("[data-testid=next-hand]")
+    assert re.search(r"(^|&)contribution=[0-9a-f]{64}(&|$)", sent.value.post_data)
     page.wait_for_function("!document.querySelector('[data-outcome]')")
     assert "2" in page.inner_text("#mj-status span:first-child")
+    assert page.inner_text("[data-testid=commitment] code") == promised
 
 
 def test_without_a_socket_a_move_is_posted_and_its_answer_updates_the_page(player, site):
@@ -363,7 +369,7 @@ def test_a_lost_network_is_said_at_once_and_the_page_follows_again_when_it_is_ba
         pytest.skip("the hand ended before the player's turn")
     before = version(page)
     page.context.set_offline(True)
-    page.wait_for_selector("#mj-offline", state="visible", timeout=2_000)
+    page.wait_for_selector("#mj-offline", state="visible", timeout=10_000)
     assert page.get_attribute(".mj-table", "data-socket") == "open"  # the socket never said
     page.wait_for_timeout(FAST_TIMERS["decision"] * 1000 + 1_000)  # the server plays for us
     page.context.set_offline(False)
@@ -392,3 +398,18 @@ def test_an_open_details_of_the_result_stays_open_when_a_push_redraws_it(browser
         assert page.evaluate("document.querySelector('[data-testid=points-help]').open")
         page.evaluate(push)  # the same fragment again, out of band, as a push sends it
         assert page.evaluate("document.querySelector('[data-testid=points-help]').open")
+
+
+def test_a_session_ended_elsewhere_reloads_the_table_page_to_say_why(player, site):
+    """A ban, a log-out in another tab or a password change closes the table's socket
+    (close code 4401); the page kept its last view, the clock sitting at 0s. It reloads:
+    the server then says why (a banned player is told the reason on the log-in page)."""
+    page = player("off")
+    sit_vs_bot(page)
+    table_url = page.url
+    other = page.context.new_page()  # the same session, as another tab of it
+    other.goto(f"{site}/")
+    other.click("form[action$='/logout/'] button")
+    page.wait_for_url(lambda url: url != table_url)
+    assert "/accounts/login/" in page.url
+    other.close()

@@ -131,6 +131,17 @@ def play_out(table):
     raise AssertionError("the hand did not end")
 
 
+def act_through_pause(table, user, text, version) -> None:
+    """services.act; a pass the claim pause holds (sent before the pause's end) is then
+    played as the pause's timer plays it at its end."""
+    from mahjong.tables import services
+
+    services.act(table, user, text, version)
+    hand = table.current_hand()
+    if hand.held:
+        assert services.advance(hand.pk, hand.version)
+
+
 def wait_until(predicate, timeout=20.0, every=0.05, what=None):
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -177,6 +188,20 @@ def bot_table(alice):
     bot = User.objects.filter(kind=User.Kind.BOT).order_by("pk").first()
     return services.open_table(
         Ruleset.objects.get(slug="classic"), [alice, bot], bot_level="random"
+    )
+
+
+@pytest.fixture
+def dave_at_a_bot(builtin, make_player):
+    """dave (seat 0) against the random bot: a second table in play beside alice's (one
+    game at a time: she cannot hold a seat in both)."""
+    from accounts.models import User
+    from lobby.models import Ruleset
+    from mahjong.tables import services
+
+    bot = User.objects.filter(kind=User.Kind.BOT).order_by("pk").first()
+    return services.open_table(
+        Ruleset.objects.get(slug="classic"), [make_player("dave"), bot], bot_level="random"
     )
 
 

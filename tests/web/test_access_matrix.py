@@ -47,7 +47,7 @@ def facts(table):
 
 
 def socket(table, user, path=""):
-    headers = [(b"origin", b"http://testserver")]
+    headers = [(b"host", b"testserver"), (b"origin", b"http://testserver")]
     if user is not None:
         client = Client()
         client.force_login(user)
@@ -86,6 +86,10 @@ def test_a_player_of_another_table_can_do_nothing_at_this_one(
         url = reverse(name, args=[table.public_id])
         for htmx in ({}, {"HX-Request": "true"}):
             reply = getattr(carol, method)(url, move if method == "post" else {}, headers=htmx)
+            if name == "tables:table":  # a link to a table she does not sit at: she watches
+                watch = reverse("tables:watch", args=[table.public_id])
+                assert (reply.status_code, reply.url) == (302, watch), htmx
+                continue
             assert reply.status_code == 403, (name, htmx)
             assert 'data-tile="' not in reply.content.decode()
     assert facts(table) == before

@@ -338,10 +338,37 @@ def test_the_admin_sets_a_tiers_bot_fill_with_help_and_checks_it(staff_client):
         reply = staff_client.post(url, tier_form(tier, **changes))
         assert reply.status_code == 200, changes
         assert message in " ".join(reply.context["adminform"].form.errors[field])
-    assert RoomTier.objects.get(pk=tier.pk).bot_fill_seconds is None
+    # on by default (issue 31 item 10): a player alone in a room never waits for ever
+    assert RoomTier.objects.get(pk=tier.pk).bot_fill_seconds == 20
     reply = staff_client.post(url, tier_form(tier, bot_fill_seconds="45", bot_fill_level="strong"))
     assert reply.status_code == 302
     tier.refresh_from_db()
     assert (tier.bot_fill_seconds, tier.bot_fill_level, tier.fills_with_bot) == (45, "strong", True)
     staff_client.post(url, tier_form(tier, bot_fill_seconds="0"))
     assert not RoomTier.objects.get(pk=tier.pk).fills_with_bot
+
+
+@pytest.mark.parametrize("engine_slug", ["classic", "gb", "quesheng", "tiao72", "wenzhou"])
+def test_a_player_alone_in_a_room_of_any_ruleset_gets_a_bot_by_default(
+    builtin, make_player, engine_slug
+):
+    """Bot fill was off unless set: alone in a room, a player waited for ever. Rooms an
+    operator adds take the default of 20 s, whatever their ruleset."""
+    import datetime
+
+    from django.utils import timezone
+
+    from lobby import matchmaking
+    from lobby.models import QueueTicket, Ruleset
+
+    tier = RoomTier.objects.create(
+        slug=f"room-{engine_slug}", name=f"{engine_slug}场", beans_per_point=10, entry_min=0,
+        entry_max=10**6, ruleset=Ruleset.objects.get(engine_slug=engine_slug))
+    assert tier.fills_with_bot and tier.bot_fill_seconds == 20
+    player = make_player(f"lone-{engine_slug}", beans=20_000)
+    ticket = matchmaking.join(player, tier)
+    assert ticket.state == QueueTicket.State.WAITING  # not before its 20 seconds
+    QueueTicket.objects.filter(pk=ticket.pk).update(
+        created_at=timezone.now() - datetime.timedelta(seconds=21))
+    assert matchmaking.poll(ticket).state == QueueTicket.State.MATCHED
+    assert ticket.match.ruleset.engine_slug == engine_slug

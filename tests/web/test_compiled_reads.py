@@ -15,7 +15,7 @@ from django.test.utils import CaptureQueriesContext
 from lobby.models import RoomTier, Ruleset
 from mahjong.tables import compiled, services
 from mahjong.tables.models import Hand, Seat
-from tests.web.tables_support import no_eager_timers  # noqa: F401
+from tests.web.tables_support import no_eager_timers, play_out  # noqa: F401
 
 
 def fields(obj) -> dict:
@@ -29,6 +29,7 @@ def tables(settings, alice, bob):
     settings.MAHJONG_TEST_SEED = "compiled"
     classic = Ruleset.objects.get(slug="classic")
     first = services.open_table(classic, [alice, bob])
+    play_out(first)  # one game at a time: the second table's opening closes the first
     second = services.open_table(classic, [bob, alice], tier=RoomTier.objects.first())
     second_hand = second.current_hand()
     Hand.objects.create(table=second, number=second_hand.number + 1, state=second_hand.state,
@@ -63,16 +64,18 @@ def test_seats_come_in_order_with_their_players(tables, alice, bob):
     assert compiled.seats(first.pk)[0].user == alice and compiled.seats(10**9) == []
 
 
-def test_the_locked_read_needs_a_transaction_and_joins_what_settling_reads(tables):
+def test_the_lock_is_the_tables_row_with_what_settling_reads_then_the_hand(tables):
     table = tables[1]
     with transaction.atomic(), CaptureQueriesContext(connection) as queries:
-        hand = compiled.locked_hand(table.pk)
-        joined = (hand.table.ruleset.slug, hand.table.tier.pk, hand.table.match)
-    assert len(queries) == 1 and hand.number == 2
+        locked = compiled.locked_table(table.pk)
+        joined = (locked.ruleset.slug, locked.tier.pk, locked.match)
+        hand = compiled.current_hand(table.pk)
+    assert len(queries) == 2 and hand.number == 2 and hand.table_id == table.pk
     assert joined == (table.ruleset.slug, table.tier_id, None)
     if connection.vendor == "postgresql":
-        assert "FOR UPDATE OF" in queries[0]["sql"]
-    assert compiled.latest_hand(10**9) is None
+        assert "FOR NO KEY UPDATE OF" in queries[0]["sql"]
+        assert "FOR " not in queries[1]["sql"]  # the table's lock covers its hands
+    assert compiled.locked_table(10**9) is None and compiled.current_hand(10**9) is None
 
 
 @pytest.mark.django_db(transaction=True)
@@ -82,9 +85,9 @@ def test_outside_a_transaction_the_locked_read_is_refused_as_the_orms():
         with pytest.raises(TransactionManagementError):
             list(orm)
         with pytest.raises(TransactionManagementError, match="outside of a transaction"):
-            compiled.locked_hand(1)
+            compiled.locked_table(1)
     else:  # SQLite: no row locks, nothing to refuse
-        assert list(orm) == [] and compiled.locked_hand(1) is None
+        assert list(orm) == [] and compiled.locked_table(1) is None
 
 
 def test_each_thread_compiles_its_own_and_reuses_it(tables):
@@ -114,7 +117,7 @@ def test_a_read_that_drops_an_argument_or_annotates_is_refused():
 
 
 def test_a_timers_look_is_the_unfinished_hands_timing_in_one_query(tables):
-    hand = tables[0].current_hand()
+    hand = tables[1].current_hand()  # tables[0] was played out
     with CaptureQueriesContext(connection) as queries:
         row = compiled.timing(hand.pk)
         seen = (row.table_id, row.version, row.deadline, row.timer_version)

@@ -21,10 +21,12 @@ STATE = {"nested": {"tiles": ["1m", "中"], "n": [1, None, 2.5]}, "text": "it's 
 
 
 @pytest.fixture
-def hands(alice, bob):
-    """Two hands alike: one written by the ORM, the other by the compiled statements."""
+def hands(alice, bob, outsider, make_player):
+    """Two hands alike: one written by the ORM, the other by the compiled statements (at
+    two tables of their own: one game at a time)."""
     classic = Ruleset.objects.get(slug="classic")
-    return [services.open_table(classic, [alice, bob]).current_hand() for _ in range(2)]
+    pairs = ([alice, bob], [outsider, make_player("dave")])
+    return [services.open_table(classic, pair).current_hand() for pair in pairs]
 
 
 def row(hand: Hand) -> dict:

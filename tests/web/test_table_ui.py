@@ -12,8 +12,9 @@ from django.utils import translation
 from accounts.models import User
 from lobby.models import RoomTier, Ruleset
 from mahjong.engine.scripted import scripted_hand
+from mahjong.engine.tiles import format_tile
 from mahjong.tables import presenters, services
-from tests.web.tables_support import bot_table, duel, no_eager_timers  # noqa: F401
+from tests.web.tables_support import act_through_pause, bot_table, duel, no_eager_timers  # noqa: F401
 
 pytestmark = pytest.mark.django_db
 
@@ -54,7 +55,7 @@ def until_drawn(table, players) -> int:
             return state.turn
         moves = [str(a) for a in legal_actions(state, state.turn)]
         move = "pass" if "pass" in moves else next(m for m in moves if m.startswith("discard"))
-        services.act(table, players[state.turn], move, hand.version)
+        act_through_pause(table, players[state.turn], move, hand.version)
     raise AssertionError("nobody drew")
 
 
@@ -119,7 +120,7 @@ def test_the_wenzhou_wild_is_marked_wherever_it_shows(client_of, alice):
                                other_hand="1234567899p123456s", back="5p").to_dict()
     hand.save(update_fields=["state"])
     state = hand.game()
-    wild = presenters.format_tile(state.wild)
+    wild = format_tile(state.wild)
     assert wild == "5p"
     html = page_of(client_of(alice), table)
     status = between(html, 'id="mj-status"', 'id="mj-opponent"')
@@ -195,7 +196,7 @@ def test_a_locked_ready_hand_is_told_its_waits_not_a_discard_to_choose(client_of
     bot = bot_table.seats.get(index=1).user
     services.act(bot_table, bot, "discard 5m", bot_table.current_hand().version)
     state = bot_table.current_hand().game()
-    assert state.seat(0).locked and presenters.format_tile(state.seat(0).drawn) == "9m"
+    assert state.seat(0).locked and format_tile(state.seat(0).drawn) == "9m"
     html = page_of(client_of(alice), bot_table)
     hint = re.search(r'data-testid="waits-hint".*?</div>', html, re.S).group(0)
     assert "已听牌，等：" in hint and "data-discard" not in hint
@@ -496,19 +497,20 @@ def test_no_doubling_is_shown_without_a_passed_win(client_of, duel, alice):
     assert "data-doubling" not in page_of(client_of(alice), duel)
 
 
-def test_the_wenzhou_base_is_shown_as_it_rises(client_of, alice, bob, duel):
+def test_the_wenzhou_base_is_shown_as_it_rises(client_of, alice, outsider, make_player, duel):
     """温州's 进阶分 (RULES.md 9.5): the hand's B rises 10, 20, 30, 40 with the dealer's
     wins, and a win pays fan × B. Nothing at the table showed it: a 1-fan win paid 10 in
     one hand and 40 a few hands later."""
-    table = services.open_table(Ruleset.objects.get(engine_slug="wenzhou"), [alice, bob])
-    html = page_of(client_of(alice), table)
+    wenzhou = Ruleset.objects.get(engine_slug="wenzhou")
+    table = services.open_table(wenzhou, [outsider, make_player("dave")])  # alice: duel
+    html = page_of(client_of(outsider), table)
     assert re.search(r'data-testid="hand-base">进阶分 <b>10</b>', html)
     hand = table.current_hand()
     hand.state["session"]["level"] = 2  # the dealer's third hand after two wins
     hand.save(update_fields=["state"])
-    client_of(alice).post("/accounts/language/", {"language": "en", "next": "/"})
+    client_of(outsider).post("/accounts/language/", {"language": "en", "next": "/"})
     assert re.search(r'data-testid="hand-base">Base \(进阶分\) <b>30</b>',
-                     page_of(client_of(alice), table))
+                     page_of(client_of(outsider), table))
     assert 'data-testid="hand-base"' not in page_of(client_of(alice), duel)  # one level
 
 
@@ -564,3 +566,77 @@ def test_a_stage_hand_the_computer_won_is_explained_as_the_lost_stake():
         assert said == ["The computer's win scores nothing: you lose only the hand's stake."]
         mine = presenters.points_help.lines(Table(base_points=1), get_ruleset("stage"), 0)
         assert mine[0].startswith("Your win scores fan × (fan + 1) × 50")
+
+
+def test_a_capped_win_shows_the_cap_as_a_row_of_its_fans(client_of, alice, bob, outsider, duel):
+    """Classic's 四暗刻 + 四连刻 is 26 fan, paid at the cap of 13: the fans beside a total
+    of 13, with the cap only in a collapsed section, read as a wrong sum. The cap is a row
+    of the table on the result card, the watch page and the hand's page."""
+    from mahjong.engine.fans import score_win
+    from mahjong.engine.shapes import WinContext
+    from mahjong.engine.tiles import parse_tile, parse_tiles
+    from tests.web.tables_support import play_out
+
+    rs = duel.ruleset.engine()
+    score = score_win(rs, WinContext(hand=tuple(parse_tiles("111222333444m5m")), melds=(),
+                                     win=parse_tile("5m"), tsumo=True))
+    assert score.raw_total == 26 and score.total == 13
+    hand = play_out(duel)
+    hand.result = {**hand.result, "kind": "self_draw", "winner": 0, "loser": None,
+                   "total": score.total,
+                   "fans": [{"key": f.key, "zh": f.zh, "en": f.en, "fan": f.fan,
+                             "count": f.count, "points": f.points} for f in score.fans]}
+    hand.save(update_fields=["result"])
+    row = re.compile(r'<tr data-cap="13"><td>封顶</td><td class="[a-z -]*fan-value">13</td></tr>')
+    pages = [page_of(client_of(alice), duel),
+             client_of(outsider).get(reverse("tables:watch", args=[duel.public_id])),
+             client_of(outsider).get(reverse("history:hand", args=[duel.public_id, hand.number]))]
+    for page in pages:
+        html = page if isinstance(page, str) else page.content.decode()
+        assert row.search(html), html[:200]
+
+
+def test_each_river_says_whose_it_is_and_gb_shows_the_seat_winds(client_of, alice, bob,
+                                                                  outsider):
+    """The two rivers on a desktop sat side by side with no word of whose they were; gb
+    scores each seat's wind (门风刻) and no screen showed which wind a seat had."""
+    gb = services.open_table(Ruleset.objects.get(engine_slug="gb"), [alice, bob])
+    dealer = gb.current_hand().game().dealer
+    html = page_of(client_of(alice), gb)
+    rivers = between(html, 'id="mj-rivers"', 'id="mj-hand"')
+    assert '<p class="river-name" id="mj-river-opp">Bob 的牌河' in rivers
+    assert '<p class="river-name" id="mj-river-me">你的牌河' in rivers
+    mine, theirs = ("1z", "3z") if dealer == 0 else ("3z", "1z")
+    assert re.findall(r'data-wind="(\dz)"', rivers) == [theirs, mine]
+    watch = client_of(outsider).get(reverse("tables:watch", args=[gb.public_id])).content
+    assert sorted(re.findall(r'data-wind="(\dz)"', watch.decode())) == ["1z", "3z"]
+    bot = User.objects.filter(kind=User.Kind.BOT).first()
+    classic = services.open_table(Ruleset.objects.get(slug="classic"), [outsider, bot])
+    assert "data-wind" not in page_of(client_of(outsider), classic)
+
+
+def test_a_wenzhou_win_marks_the_tiles_a_wild_plays_not_the_wilds_face(client_of, alice, bob,
+                                                                       outsider):
+    """With 9s the 财神, 12p + 9s read as 123p: the card showed the 财 badge on every tile
+    of the wild's kind and the 3p the wild played as a plain tile the player never had."""
+    from mahjong.engine.fans import score_win
+    from mahjong.engine.shapes import WinContext
+    from mahjong.engine.tiles import parse_tile, parse_tiles
+    from mahjong.tables.services import _decomposition, _wild_played
+    from tests.web.tables_support import play_out
+
+    ctx = WinContext(hand=tuple(parse_tiles("123m456m789m12p5p999s1z")), melds=(),
+                     win=parse_tile("1z"), tsumo=True, wild=parse_tile("9s"))
+    score = score_win(Ruleset.objects.get(engine_slug="wenzhou").engine(), ctx)
+    table = services.open_table(Ruleset.objects.get(engine_slug="wenzhou"), [alice, bob])
+    hand = play_out(table)
+    hand.result = {**hand.result, "kind": "self_draw", "winner": 0, "loser": None,
+                   "decomposition": _decomposition(score),
+                   "wild_played": _wild_played(score, ctx)}
+    hand.save(update_fields=["result"])
+    blocks = presenters.result_blocks(hand.result, "9s")
+    marked = [t["tile"] for block in blocks for t in block if t["wild"]]
+    assert sorted(marked) == ["3p", "3p", "4p"]  # 12p+9s, 5p+9s9s: 123p 345p
+    html = page_of(client_of(alice), table)
+    card = re.search(r'<p class="decomposition".*?</p>', html, re.S).group(0)
+    assert card.count("tile--wild") == 3

@@ -32,7 +32,7 @@ def headers_for(user, origin="http://testserver"):
     client = Client()
     client.force_login(user)
     cookie = f"sessionid={client.cookies['sessionid'].value}"
-    return [(b"origin", origin.encode()), (b"cookie", cookie.encode())]
+    return [(b"host", b"testserver"), (b"origin", origin.encode()), (b"cookie", cookie.encode())]
 
 
 def communicator(table, user, **kw):

@@ -2,13 +2,14 @@
 the sweeper, settlement to the wallet ledger and the next hand."""
 
 import datetime
+import re
 
 import pytest
 from django.utils import timezone, translation
 
 from accounts.models import LedgerEntry
 from mahjong.engine.game import default_action, legal_actions
-from mahjong.engine.tiles import format_tile, tile_name
+from mahjong.engine.tiles import NUM_PLAYING_KINDS, format_tile, tile_name
 from mahjong.tables import presence, services
 from mahjong.tables.models import Event, Hand, Seat, Table
 from tests.web.tables_support import bot_table, duel, no_eager_timers, play_out  # noqa: F401
@@ -41,8 +42,44 @@ def test_it_refuses_a_discard_out_of_turn(duel, alice, bob):
     state = hand.game()
     waiting = [alice, bob][1 - state.turn]
     tile = legal_actions(state, state.turn)[-1]
-    with pytest.raises(services.IllegalMove, match="not your turn"):
+    with pytest.raises(services.IllegalMove, match="还没轮到你，本次操作未执行。"):
         services.act(duel, waiting, str(tile), hand.version)
+    hand.refresh_from_db()
+    assert hand.version == 1
+
+
+def test_every_refusal_of_a_move_is_in_the_tables_language(duel, alice, bob):
+    """The engine's English reached the Chinese table ("discard 1m: not your turn: seat 0
+    is to act (turn)"), and named the phase the other seat was deciding in."""
+    hand = duel.current_hand()
+    state = hand.game()
+    mover, waiting = [alice, bob][state.turn], [alice, bob][1 - state.turn]
+    held = state.seat(state.turn).hand
+    missing = next(t for t in range(NUM_PLAYING_KINDS) if t not in held)
+    attempts = [
+        (waiting, "discard 1m"),
+        (mover, f"discard {format_tile(missing)}"),
+        (mover, "chi 5m 46m"),  # never offered on one's own turn
+        (mover, "flip 1m"),
+    ]
+
+    def refusals(language):
+        said = []
+        with translation.override(language):
+            for user, text in attempts:
+                with pytest.raises(services.IllegalMove) as refused:
+                    services.act(duel, user, text, hand.version)
+                said.append(str(refused.value))
+        return said
+
+    zh, en = refusals("zh-hans"), refusals("en")
+    assert zh[0] == "还没轮到你，本次操作未执行。"
+    assert en[0] == "It is not your turn. Nothing was done."
+    assert zh[1].startswith("你手中没有：") and en[1].startswith("Not in your hand: ")
+    assert zh[2] == "现在不能这样操作，本次操作未执行。"
+    assert zh[3] == "这不是牌桌上的操作，本次操作未执行。"
+    assert not [text for text in zh if re.search(r"[A-Za-z]", text)], zh
+    assert not [text for text in en if re.search(r"turn\)|claim|seat \d|offered", text)], en
     hand.refresh_from_db()
     assert hand.version == 1
 
@@ -106,13 +143,12 @@ def test_a_timer_for_an_old_version_does_nothing(duel):
 
 
 def test_two_timeouts_in_a_row_put_the_seat_on_auto_play_and_im_back_ends_it(duel, alice, bob):
-    seen = {0: 0, 1: 0}
-    while max(seen.values()) < 2:
+    # (the claim windows between the turns pass by themselves: no timeout counted)
+    while not Seat.objects.filter(table=duel, auto_play=True).exists():
         hand = duel.current_hand()
-        seen[hand.game().turn] += 1
-        services.advance(hand.pk, hand.version)
-    seat = Seat.objects.get(table=duel, index=max(seen, key=seen.get))
-    assert seat.auto_play and seat.timeouts >= 2
+        assert services.advance(hand.pk, hand.version)
+    seat = Seat.objects.get(table=duel, auto_play=True)
+    assert seat.timeouts >= 2
     services.back(duel, seat.user)
     seat.refresh_from_db()
     assert not seat.auto_play and seat.timeouts == 0
@@ -140,7 +176,8 @@ def test_a_move_of_the_players_own_ends_auto_play_and_the_next_decision_gets_the
         hand.refresh_from_db()
         after = hand.game()
     decision = after.ruleset.timers.decision
-    left = (hand.deadline - timezone.now()).total_seconds()
+    # a claim window's clock starts at its pause's end (services._schedule)
+    left = (hand.deadline - (hand.pause_until or timezone.now())).total_seconds()
     assert decision - 2 < left <= decision, left
 
 
@@ -200,7 +237,7 @@ def test_a_win_moves_beans_as_the_result_says(settings, alice, bob):
     assert paid[[alice, bob][1 - winner].pk] == hand.result["beans"][1 - winner] < 0
 
 
-def test_a_disconnected_player_escapes_after_the_limit(duel, alice):
+def test_a_disconnected_player_escapes_after_the_limit(duel, alice, bob, client_of):
     seat = Seat.objects.get(table=duel, index=0)
     services.connected(seat, "chan-a")
     services.disconnected(seat, "chan-a")
@@ -208,6 +245,14 @@ def test_a_disconnected_player_escapes_after_the_limit(duel, alice):
     later = timezone.now() + datetime.timedelta(seconds=91)
     assert services.check_escape(seat.pk, now=later)
     assert duel.current_hand().result["kind"] == "escape"
+    # the table closes: the one left is not offered a next hand that waits for ever
+    duel.refresh_from_db()
+    assert duel.status == Table.Status.FINISHED
+    with translation.override("en"):
+        assert duel.note_text == "Alice was disconnected too long and left the table."
+    page = client_of(bob).get(duel.get_absolute_url()).content.decode()
+    assert "Alice 断线过久，已离开牌桌。" in page and "等待对手" not in page
+    assert 'data-testid="to-lobby"' in page and 'data-testid="to-bot"' in page
 
 
 def test_a_reconnect_within_the_limit_is_not_an_escape(duel):
@@ -238,6 +283,18 @@ def test_the_next_hand_starts_when_both_are_ready(duel, alice, bob):
     # a click made on the first hand's last view is stale on the second hand
     with pytest.raises(services.StaleVersion):
         services.act(duel, alice, "pass", first.version)
+
+
+def test_a_table_dealt_before_claim_pauses_gets_them_from_its_next_hand(duel, alice, bob):
+    """A hand stored without the flag plays on as it was dealt; the table's next hand
+    has the pause (issue 30: the claim window tells nothing)."""
+    hand = duel.current_hand()
+    old = dict(hand.state)
+    old.pop("claim_pause")
+    Hand.objects.filter(pk=hand.pk).update(state=old)
+    play_out(duel)
+    services.ready_next(duel, alice)
+    assert services.ready_next(duel, bob).game().claim_pause
 
 
 def test_a_player_below_the_room_minimum_is_returned_to_the_lobby(duel, alice, bob):
@@ -370,7 +427,7 @@ def test_asking_for_the_next_hand_ends_auto_play(duel, alice, bob):
         assert (seat.auto_play, seat.timeouts) == (False, 0)
 
 
-def test_sitting_down_elsewhere_leaves_the_tables_between_hands(bot_table, duel, alice, bob):
+def test_sitting_down_elsewhere_leaves_the_tables_between_hands(duel, alice, bob):
     """A hand over vs a bot, the player back in the lobby plays again: the old table closes
     as if they had clicked Leave (it stayed open, on the live list, for ten minutes). Other
     players' tables are not touched."""
@@ -378,9 +435,10 @@ def test_sitting_down_elsewhere_leaves_the_tables_between_hands(bot_table, duel,
     from lobby.models import Ruleset
 
     classic, bot = Ruleset.objects.get(slug="classic"), User.objects.get(username="bot-random")
+    services.leave(duel, alice)  # a closed table stays as it was
+    bot_table = services.open_table(classic, [alice, bot], bot_level="random")
     play_out(bot_table)
     assert bot_table.current_hand().game().ended
-    services.leave(duel, alice)  # a closed table stays as it was
     bobs = services.open_table(classic, [bob, bot])
     assert Table.objects.get(pk=bot_table.pk).status == Table.Status.PLAYING  # not bob's
     again = services.open_table(classic, [alice, bot])
@@ -407,7 +465,7 @@ def test_the_turn_after_the_second_timeout_is_played_after_the_short_delay(duel)
         seat = Seat.objects.get(table=duel, index=state.turn)
         if seat.auto_play:
             found += 1
-            left = (hand.deadline - timezone.now()).total_seconds()
+            left = (hand.deadline - (hand.pause_until or timezone.now())).total_seconds()
             assert left <= state.ruleset.timers.locked_delay + 0.5, (hand.version, left)
         services.advance(hand.pk, hand.version)
     assert found, "no auto-played turn in the hand"

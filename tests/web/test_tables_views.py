@@ -3,9 +3,15 @@
 import re
 
 import pytest
+from django.urls import reverse
 
 from mahjong.tables.models import Table
-from tests.web.tables_support import bot_table, duel, no_eager_timers  # noqa: F401
+from tests.web.tables_support import (  # noqa: F401
+    bot_table,
+    dave_at_a_bot,
+    duel,
+    no_eager_timers,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -23,8 +29,23 @@ def test_the_page_shows_my_hand_and_only_the_count_of_the_opponents(client_of, d
         assert 'data-action="discard ' in html
 
 
-def test_an_outsider_is_refused(client_of, duel, outsider):
-    assert client_of(outsider).get(duel.get_absolute_url()).status_code == 403
+def test_an_outsider_following_a_table_link_watches_it(client_of, duel, outsider, caplog):
+    """A logged-in player who opens a table they do not sit at is a spectator: it was a
+    403 page, and a traceback in the server log for each visit."""
+    c = client_of(outsider)
+    response = c.get(duel.get_absolute_url())
+    assert response.status_code == 302
+    assert response["Location"] == reverse("tables:watch", args=[duel.public_id])
+    assert c.get(response["Location"]).status_code == 200
+    assert not [r for r in caplog.records if r.exc_info]
+
+
+def test_an_outsider_cannot_act_at_a_table(client_of, duel, outsider):
+    version = duel.current_hand().version
+    response = client_of(outsider).post(
+        reverse("tables:act", args=[duel.public_id]), {"action": "pass", "version": version})
+    assert response.status_code == 403
+    assert duel.current_hand().version == version
 
 
 def test_a_click_answers_with_fresh_fragments_out_of_band(client_of, duel, alice, bob, htmx):
@@ -267,7 +288,7 @@ def test_a_player_waiting_for_the_next_hand_can_still_leave(client_of, duel, ali
 
 
 def test_the_other_player_is_told_the_opponent_is_ready_for_the_next_hand(
-    client_of, duel, bot_table, alice, bob, htmx
+    client_of, duel, dave_at_a_bot, alice, bob, htmx
 ):
     """Before, the panel of the player still to click showed only Next hand / Leave, as if
     the opponent had not asked yet. A bot's seat is always ready: never said."""
@@ -281,8 +302,9 @@ def test_the_other_player_is_told_the_opponent_is_ready_for_the_next_hand(
     client_of(alice).post(f"{duel.get_absolute_url()}next/", {"hand": "1"}, headers=htmx())
     assert "Alice 已准备好下一局。" in page(bob, duel) and 'data-testid="next-hand"' in page(bob, duel)
     assert 'data-testid="opp-ready"' not in page(alice, duel)
-    play_out(bot_table)
-    assert 'data-testid="opp-ready"' not in page(alice, bot_table)
+    play_out(dave_at_a_bot)
+    dave = dave_at_a_bot.seats.get(index=0).user
+    assert 'data-testid="opp-ready"' not in page(dave, dave_at_a_bot)
 
 
 def test_the_result_panels_leave_does_not_escape_from_a_hand_started_meanwhile(
