@@ -15,6 +15,7 @@ from django.db.models import Q, QuerySet
 
 from accounts.models import LedgerEntry
 from mahjong.engine.views import view
+from mahjong.engine.wall import wall_seed
 from mahjong.tables import presenters
 from mahjong.tables.models import Event, Hand, Seat, Table
 from mahjong.tables.presenters import VERB_LABELS, tiles_of
@@ -172,14 +173,19 @@ def seat_records(hand: Hand) -> list[SeatRecord]:
     ]
 
 
-def decomposition(hand: Hand) -> list[str]:
-    """The winning hand's blocks in notation, as the settlement stored them."""
-    return (hand.result or {}).get("decomposition", "").split()
+def decomposition(hand: Hand) -> list[list[dict]]:
+    """The winning hand's blocks, each tile a 财神 plays marked, as the table shows them."""
+    return presenters.result_blocks(hand.result, wild_of(hand))
 
 
 def won_doubling(hand: Hand) -> int:
     """雀神's 过胡加倍 on the winner's fan, as the table's result shows it (1 elsewhere)."""
     return presenters.won_doubling(hand.game(), hand.result)
+
+
+def won_cap(hand: Hand) -> dict | None:
+    """The cap that cut the winner's fans, as the table's result shows it."""
+    return presenters.won_cap(hand.game(), hand.result)
 
 
 def wild_of(hand: Hand) -> str | None:
@@ -219,6 +225,18 @@ def recorded_deal(hand: Hand) -> dict:
     return {"hands": hands, "flowers": flowers, "indicator": indicator}
 
 
+def contributions(hand: Hand) -> list[str]:
+    """Each seat's random value for the wall (engine.wall.wall_seed), "" for a seat that
+    sent none: a bot, a page without script, a table's first hand, a hand dealt before."""
+    return list(hand.state.get("contributions") or ("", ""))
+
+
+def wall_seed_of(hand: Hand) -> str:
+    """The seed the wall was shuffled from, in hex: the server seed's own without any
+    contribution."""
+    return wall_seed(bytes.fromhex(hand.seed), tuple(contributions(hand))).hex()
+
+
 def verify_line(hand: Hand) -> dict:
     """The input line of ``python -m mahjong.engine verify`` for this hand."""
     state = hand.state
@@ -229,6 +247,8 @@ def verify_line(hand: Hand) -> dict:
         "dealer": state["session"]["dealer"],
         "deal": recorded_deal(hand),
     }
+    if any(contributions(hand)):
+        line["contributions"] = contributions(hand)
     if state["ruleset"].get("overrides"):
         line["overrides"] = state["ruleset"]["overrides"]
     if state["session"].get("stage"):  # 关卡: the stage adjusts the deal from the seed

@@ -27,6 +27,12 @@ from . import history, replays
 from .models import RoomTier, Ruleset
 
 PAGE_SIZE = 50
+# The fairness check's input is a seed, a commitment, two hands and a few overrides (a
+# ruleset's whole fan table is about 1,500 characters, two levels deep); anything far
+# beyond is refused before it is parsed.
+VERIFY_FIELD_CHARS = 300
+VERIFY_OVERRIDES_CHARS = 5_000
+VERIFY_OVERRIDES_DEPTH = 4
 
 
 @login_required
@@ -91,13 +97,16 @@ def hand(request, table_id, number):
             "table": record.table,
             "result": record.result or {},
             "kind": history.ending_kind(record.result or {}),
-            "decomposition": [tiles_of(b) for b in history.decomposition(record)],
+            "decomposition": history.decomposition(record),
             "seats": history.seat_records(record),
             "wild": history.wild_of(record),
             "won_doubling": history.won_doubling(record),
+            "won_cap": history.won_cap(record),
             "movements": history.bean_movements(record),
             "verify_line": json.dumps(line, ensure_ascii=False),
             "verify_query": _verify_query(line),
+            "contributions": history.contributions(record),
+            "wall_seed": history.wall_seed_of(record),
         },
     )
 
@@ -114,6 +123,8 @@ def _verify_query(line: dict) -> str:
         "overrides": json.dumps(line.get("overrides") or {}),
         "stage": line.get("stage", ""),
         "stage_player": line.get("stage_player", ""),
+        "contribution0": line.get("contributions", ("", ""))[0],
+        "contribution1": line.get("contributions", ("", ""))[1],
     })
 
 
@@ -149,7 +160,7 @@ def verify(request):
     """The fairness check as a page: the same check as the CLI, on what was pasted."""
     form = {k: request.GET.get(k, "").strip() for k in
             ("ruleset", "seed", "commitment", "dealer", "hand0", "hand1", "overrides", "stage",
-             "stage_player")}
+             "stage_player", "contribution0", "contribution1")}
     verdict = error = None
     if form["seed"] or form["commitment"]:
         try:
@@ -195,6 +206,10 @@ def _mismatch(text: str) -> str:
 def _verify_request(form: dict) -> dict:
     """The check's request from the form. What a person is likely to get wrong is refused
     here in the page's language; the engine's own refusals of the rest stay in English."""
+    if any(len(value) > VERIFY_FIELD_CHARS for name, value in form.items() if name != "overrides"):
+        raise ValueError(
+            _("Each field holds at most %(n)d characters.") % {"n": VERIFY_FIELD_CHARS}
+        )
     if form["ruleset"] not in RULESETS:
         raise ValueError(_("Choose one of the rulesets."))
     request = {"ruleset": form["ruleset"], "seed": form["seed"], "commitment": form["commitment"]}
@@ -211,7 +226,14 @@ def _verify_request(form: dict) -> dict:
         raise ValueError(_("The stage is 1 to 4 (0: none) and its player seat 0 or seat 1."))
     if form["hand0"] or form["hand1"]:
         request["deal"] = {"hands": [form["hand0"], form["hand1"]]}
+    if form["contribution0"] or form["contribution1"]:
+        request["contributions"] = [form["contribution0"], form["contribution1"]]
     if form["overrides"] and form["overrides"] != "{}":
+        if (
+            len(form["overrides"]) > VERIFY_OVERRIDES_CHARS
+            or _nesting_depth(form["overrides"]) > VERIFY_OVERRIDES_DEPTH
+        ):
+            raise ValueError(_("The overrides are too long or nested too deeply."))
         try:
             overrides = json.loads(form["overrides"])
         except json.JSONDecodeError:
@@ -220,3 +242,25 @@ def _verify_request(form: dict) -> dict:
             raise ValueError(_("The overrides must be a JSON object."))
         request["overrides"] = overrides
     return request
+
+
+def _nesting_depth(text: str) -> int:
+    """How deep brackets nest in JSON text, strings skipped. Measured before parsing: the
+    parser recurses once a level, and 1,500 levels were a RecursionError (a 500)."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for char in text:
+        if escaped:
+            escaped = False
+        elif in_string and char == "\\":
+            escaped = True
+        elif char == '"':
+            in_string = not in_string
+        elif in_string:
+            continue
+        elif char in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char in "]}":
+            depth -= 1
+    return deepest

@@ -62,7 +62,9 @@ def rebuild_from(record: dict, seed_hex: str, published: str,
     seed = bytes.fromhex(seed_hex)
     if not matches_commitment(seed, derive_salt(seed), published):
         raise ReplayError("the revealed seed does not match the published commitment")
-    state = new_hand(recorded.ruleset, seed, session=recorded.session)
+    state = new_hand(recorded.ruleset, seed, session=recorded.session,
+                     contributions=recorded.contributions,
+                     claim_pause=recorded.claim_pause)
     steps = [Step(0, state)]
     try:
         for number, (seat, action, by) in enumerate(moves, start=1):

@@ -292,6 +292,7 @@ def test_pages_speak_chinese_by_default_without_english_left_over(client_of, won
     # identifiers and data allowed: names, the CLI command and the wall's notation
     allowed = {"Online", "Alice", "English", "python", "mahjong", "engine", "verify", "Home",
                "JSON", "Bob", "SHA", "End",
+               "salt", "wall",  # of the hashed texts mahjong-salt|... and mahjong-wall|...
                won_hand.table.public_id, *SLUGS}
     for url in (reverse("history:player", args=[alice.public_id]),
                 hand_url(won_hand, "history:replay") + "?step=3", reverse("history:verify")):
@@ -299,6 +300,15 @@ def test_pages_speak_chinese_by_default_without_english_left_over(client_of, won
         text = re.sub(r"<script.*?</script>|<[^>]+>", " ", html, flags=re.S)
         words = re.findall(r"\b[A-Za-z]{3,}\b", text)  # "Won" too
         assert [w for w in words if w not in allowed] == [], url
+
+
+def test_the_lists_fan_column_is_the_number_of_fan(client_of, won_hand, alice):
+    """The column holds a count: 番数. It read 番种 (the kinds of fan), the hand page's
+    heading of the fans' names."""
+    html = client_of(alice).get(reverse("history:player", args=[alice.public_id])).content
+    html = html.decode()
+    assert 'class="num">番数</th>' in html and 'data-label="番数"' in html
+    assert "番种" not in html
 
 
 def test_a_stage_hands_page_verifies_with_its_stage(client, alice, settings):
@@ -457,3 +467,20 @@ def test_a_stage_hand_left_is_tagged_left_not_escape(client, client_of, alice):
     page = client.get(hand_url(hand)).content.decode()
     for html in (listed, page):
         assert "中途离开" in html and "逃跑" not in html
+
+
+def test_the_wall_check_refuses_deeply_nested_or_huge_input_with_a_clear_error(client):
+    """1,500 levels of nested JSON were an uncaught RecursionError: a 500 for a visitor."""
+    url = reverse("history:verify")
+    base = {"ruleset": "classic", "seed": "ab" * 32, "commitment": "00" * 32}
+    for bad in ({**base, "overrides": "[" * 1500 + "]" * 1500},
+                {**base, "overrides": '{"fan_values": {"a": [[[[[1]]]]]}}'},
+                {**base, "overrides": '{"x": "' + "y" * 6000 + '"}'},
+                {**base, "hand0": "1m" * 5000}):
+        response = client.get(url, bad)
+        assert response.status_code == 200
+        alert = re.search(r'role="alert"[^>]*>(.*?)<', response.content.decode(), re.S).group(1)
+        assert ("太长" in alert or "过深" in alert or "最多" in alert), alert
+    # brackets inside a string are text, not nesting: the engine judges this one
+    page = client.get(url, {**base, "overrides": '{"cap": "[[[[[[[[["}'}).content.decode()
+    assert "过深" not in page and "无法验证" in page
