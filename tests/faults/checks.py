@@ -15,6 +15,7 @@ from collections import Counter
 from django.test import Client
 
 from lobby.replays import moves_of, rebuild_from
+from mahjong.engine.game import is_forced, is_pause_window
 from mahjong.engine.views import view
 from mahjong.tables.presenters import tiles_of
 
@@ -38,7 +39,18 @@ def screen(state, seat: int) -> tuple[tuple[str, ...], frozenset[str]]:
     v = view(state, seat)
     me = v["seats"][seat]
     tiles = tiles_of(me["concealed"]) + ([me["drawn"]] if me["drawn"] else [])
+    if v["turn"] == seat and is_pause_window(state) and is_forced(state, seat):
+        return tuple(sorted(tiles)), frozenset()  # nothing to claim: the server passes
     return tuple(sorted(tiles)), frozenset(v["legal_actions"])
+
+
+def held_pass(player, seen, actions) -> bool:
+    """The player passed this version's claim window before the pause's end: the server
+    holds the pass till then (services._hold) and the screen offers nothing meanwhile."""
+    passes = {a for a in actions if a.split(" ", 1)[0] in ("pass", "guo")}
+    return not seen.actions and any(
+        version == seen.version and action in passes for version, action in player.sent
+    )
 
 
 def assert_history(hand, players_by_seat: dict) -> list:
@@ -55,6 +67,8 @@ def assert_history(hand, players_by_seat: dict) -> list:
                 index = seen.version - first
                 assert 0 <= index < len(steps), (player.name, seen.version, first, len(steps))
                 tiles, actions = screen(steps[index].state, seat)
+                if held_pass(player, seen, actions):
+                    actions = frozenset()  # the claim pause holds it: nothing more to do
                 assert (seen.tiles, seen.actions) == (tiles, actions), (
                     f"{player.name} at version {seen.version} saw {seen.tiles} "
                     f"{sorted(seen.actions)}, the log says {tiles} {sorted(actions)}"

@@ -27,7 +27,7 @@ from tests.faults.stack import ROOT, Redis, Stack
 
 # Short timers so a timeout fits in a test; long enough that a scripted player always
 # answers first on a busy machine (a push takes well under a second).
-FAST_TIMERS = {"decision": 3, "bot_delay": 0.3, "locked_delay": 0.3}
+FAST_TIMERS = {"decision": 3, "bot_delay": 0.3, "locked_delay": 0.3, "claim_pause": 0.3}
 PASSWORD = "tile-river-5m-7z"
 MOVED = re.compile(r"tasks\.advance\[[^\]]+\] succeeded in \S+: True")  # a timer that moved
 

@@ -16,13 +16,15 @@ import pytest
 from django.db import DatabaseError, connection
 from django.db.models import Sum
 from django.db.models.functions import Coalesce
+from django.utils import timezone
 
 from accounts import wallet
 from accounts.models import LedgerEntry, User
 from mahjong.engine import game as engine
 from mahjong.tables import services
-from mahjong.tables.models import Event
+from mahjong.tables.models import Event, Hand
 from tests.faults.checks import TALLY, injected
+from tests.web.tables_support import act_through_pause
 
 pytestmark = pytest.mark.faults
 
@@ -31,15 +33,17 @@ WIN_SEED = "win254"  # the engine's timeout play ends hand 1 in a self-drawn win
 
 def play_to_last_move(table, users):
     """Play the engine's default actions as the players, up to the move that ends the
-    hand; returns (hand, seat, action) of that last move, not yet made."""
+    hand; returns (hand, seat, action) of that last move, not yet made, and due at once."""
     for _ in range(500):
         hand = table.current_hand()
         state = hand.game()
         seat = state.turn
         action = engine.default_action(state, seat)
         if engine.apply(state, seat, action)[0].ended:
+            if hand.pause_until:  # a pass ends it: sent after the claim pause, not held
+                Hand.objects.filter(pk=hand.pk).update(pause_until=timezone.now())
             return hand, seat, str(action)
-        services.act(table, users[seat], str(action), hand.version)
+        act_through_pause(table, users[seat], str(action), hand.version)
     raise AssertionError("the hand did not end")
 
 
