@@ -182,8 +182,9 @@ def keyboard_play(page):
     )
     tile = first.query_selector("[data-tile]").get_attribute("data-tile")
     assert_discarded_by_key(page, "1", tile)
-    # arrows move the focus through the hand (visible focus ring on the tile)
-    page.wait_for_function("!!document.querySelector('#mj-clock[data-turn=me]')", timeout=30_000)
+    # arrows move the focus through the hand (visible focus ring on the tile), at the next
+    # turn with tiles to play: the clock also runs in the claim pause after the bot's discard
+    wait_for_plain_turn(page, lambda: page.query_selector("#mj-hand .tile-button"), 30_000)
     page.keyboard.press("ArrowRight")
     focused = page.evaluate("document.activeElement.className")
     assert "tile-button" in focused
