@@ -103,10 +103,10 @@ def test_a_watch_tab_past_the_accounts_cap_says_why_and_does_not_reconnect(playe
     reason and keeps its socket closed (4429 is not one of the codes htmx retries)."""
     from django.conf import settings
 
-    pat = player("pat")
+    pat = player("tia")  # nicknames are unique: not the first test's
     sit_vs_bot(pat)
     table_id = re.search(r"/tables/(\w+)/$", pat.url).group(1)
-    eve = player("eve")
+    eve = player("ivy")
     eve.context.add_init_script(RECORD + CLOSES)
     url = f"{site}/tables/{table_id}/watch/"
     for _ in range(settings.TABLES_WATCH_SOCKETS_PER_ACCOUNT):

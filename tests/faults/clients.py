@@ -78,6 +78,11 @@ class Player:
     def view(self) -> Seen | None:
         return self.seen[-1] if self.seen else None
 
+    def saw(self, version: int) -> bool:
+        """Whether a screen of ``version`` reached this player, or of a later one (a push
+        renders the hand as it is when sent: a quicker move may replace a version)."""
+        return any(seen.version >= version for seen in self.seen)
+
     def connect(self, web, timeout: float = 15.0) -> Seen:
         """Open the table's socket on ``web`` and wait for the snapshot; a server that is
         not up yet (or its Redis) is retried until ``timeout``."""
