@@ -132,10 +132,19 @@ def turns(table, users, hands: int, rng: random.Random):
 
     for _ in range(hands):
         while (state := (hand := table.current_hand()).game()).phase != "ended":
+            if hand.pause_until is not None:  # a pass waits for the claim pause: end it now,
+                end_pause(hand)  # as the pause's timer would, or the loop spins a second
             seat = next(s for s in (0, 1) if view(state, s)["legal_actions"])
             yield hand, state, seat, choose(rng, view(state, seat)["legal_actions"])
         for user in users:
             services.ready_next(table, user)
+
+
+def end_pause(hand) -> None:
+    """Bring the claim pause's end to now: a pass sent then is played at once."""
+    from django.utils import timezone
+
+    type(hand).objects.filter(pk=hand.pk).update(pause_until=timezone.now())
 
 
 def open_table(users, tier: str = ""):
