@@ -11,6 +11,9 @@ admin.site.site_header = _("二人麻将 Online administration")
 admin.site.site_title = _("二人麻将 Online admin")
 admin.site.index_title = _("Operations")
 admin.site.login_form = AdminLoginForm  # the site's lockout, not Django's endless tries
+# The app list beside every page took 300 of a 1280px laptop's width, and the players'
+# and room lists ran behind a sideways scroll; the breadcrumbs and the index lead there.
+admin.site.enable_nav_sidebar = False
 
 urlpatterns = [
     # browsers ask for /favicon.ico whatever the page links (and the admin's did not): the
