@@ -31,8 +31,10 @@ from .models import (
 )
 from .ruleset_messages import SETTING_LABELS, describe
 
-# Overrides an operator changes most, as plain form fields; everything else (fan values,
-# options) stays in the JSON box. Blank means "as the engine ruleset says".
+# Overrides an operator changes most, as plain form fields. The fan values and options
+# of the ruleset's engine have fields of their own (fan_fields, option_fields); the rest
+# (the rarer switches and timers) stays in the JSON box. Blank means "as the engine
+# ruleset says".
 COMMON_OVERRIDES = {
     name: (path, SETTING_LABELS[path])
     for name, path in {
@@ -48,6 +50,10 @@ COMMON_OVERRIDES = {
         "auto_win_on_timeout": ("auto_win_on_timeout",),
     }.items()
 }
+ADD_PAGE_FANS = _(
+    "Each fan's value and each option of the engine ruleset get a field of their own "
+    "once the ruleset is saved: choose “Save and continue editing”."
+)
 FIELD_AT = {path: name for name, (path, _label) in COMMON_OVERRIDES.items()}
 
 
@@ -160,8 +166,8 @@ class RulesetForm(forms.ModelForm):
         labels = {"overrides": SETTING_LABELS[()]}
         help_texts = {
             "overrides": _(
-                "Everything without a field above, as JSON: fan values and options, e.g. "
-                '{"fan_values": {"qing_yi_se": 6}}. Leave {} for none.'
+                "Everything without a field on this page, as JSON, e.g. "
+                '{"haidi_draws": 5, "timers": {"bot_delay": 1}}. Leave {} for none.'
             )
         }
         widgets = {
@@ -324,6 +330,9 @@ class RulesetAdmin(admin.ModelAdmin):
 
     def get_fieldsets(self, request, obj=None):
         fieldsets = list(self.fieldsets)
+        if obj is None:
+            return [*fieldsets[:-2], (_("Fan values and options"), {
+                "fields": (), "description": ADD_PAGE_FANS}), *fieldsets[-2:]]
         extra = self._extra_fields(obj)
         options = [n for n in extra if n.startswith(OPTION_PREFIX)]
         fans = [n for n in extra if n.startswith(FAN_PREFIX)]

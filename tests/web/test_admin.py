@@ -159,6 +159,27 @@ def test_a_fan_value_in_the_json_box_points_to_its_field(staff, client):
     assert classic.overrides == {}
 
 
+def test_the_json_boxs_example_is_one_the_page_takes(staff, client):
+    """Its help suggested {"fan_values": ...}, which the box refuses once fans are fields."""
+    classic = Ruleset.objects.get(slug="classic")
+    page = client.get(change_url(classic)).content.decode()
+    example = re.search(r"as JSON, e\.g\. (\{.*?\}\})\. Leave", page).group(1)
+    example = example.replace("&quot;", '"')
+    assert "fan_values" not in example
+    response = client.post(change_url(classic), ruleset_form(classic, overrides=example))
+    assert response.status_code == 302
+    classic.refresh_from_db()
+    assert classic.overrides == {"haidi_draws": 5, "timers": {"bot_delay": 1}}
+
+
+def test_a_new_rulesets_page_says_where_its_fans_are_set(staff, client):
+    """The fan and option fields follow the engine ruleset, which a new one has not yet."""
+    page = client.get(reverse("admin:lobby_ruleset_add")).content.decode()
+    assert "Fan values and options" in page
+    assert "once the ruleset is saved" in page
+    assert 'name="fan__' not in page
+
+
 @pytest.mark.parametrize("typed, saved", [("0", 0.0), ("1", 1.0), ("0.25", 0.25)])
 def test_the_stage_offer_probabilities_take_0_and_1(staff, client, typed, saved):
     """0 and 1 were refused ("must be a number; got 0"): only 0.0 and 1.0 were taken."""
