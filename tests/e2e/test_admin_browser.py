@@ -17,11 +17,9 @@ MAKE_OPERATOR = (
 
 # How far the page, and the changelist's results box, scroll sideways.
 SCROLLS = """() => {
-  const th = document.querySelector("#changelist table thead th");
   const results = document.querySelector('#changelist .results');
   return {page: document.scrollingElement.scrollWidth - window.innerWidth,
-          results: results ? results.scrollWidth - results.clientWidth : null,
-          headers: th ? getComputedStyle(th).whiteSpace : null};
+          results: results ? results.scrollWidth - results.clientWidth : null};
 }"""
 
 LISTS = {
