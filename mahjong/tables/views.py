@@ -134,7 +134,9 @@ def leave(request, public_id):
         messages.info(request, _("You left during a hand: its stake is lost."))
     elif outcome == "escaped":
         messages.warning(request, _("You left during a hand: that counts as an escape."))
-    url = reverse("stages:home") if stage else "/"
+    url = reverse("stages:home") if stage else reverse("lobby:home")
+    if not stage and request.POST.get("to") == "bot":  # the result's "Play vs a bot"
+        url += "#play-bot"
     return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
 
 

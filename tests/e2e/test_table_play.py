@@ -146,6 +146,13 @@ def test_two_players_quick_match_and_play_a_hand_to_its_settlement(player, site)
         assert page.inner_text("#topbar-beans") == f"{20_000 + delta:,}"
         mine = page.get_attribute("[data-delta]", "data-delta")
         assert page.inner_text(".mj-scores b >> nth=0") == mine
+    # Ben closes the page at the result: Ann is told within seconds (not left waiting on
+    # "next hand" for ever) and goes on to a bot from the panel, the table closed behind her
+    b.close()
+    a.wait_for_selector("[data-testid=opp-gone]", timeout=20_000)
+    shot(a, "duel-opponent-gone-ann")
+    a.click("[data-testid=leave-to-bot]")
+    a.wait_for_url(re.compile(r"/#play-bot$"))
 
 
 def test_a_player_plays_a_bot_to_the_end_and_starts_the_next_hand(player, site):

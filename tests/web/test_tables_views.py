@@ -287,6 +287,56 @@ def test_a_player_waiting_for_the_next_hand_can_still_leave(client_of, duel, ali
     assert "alice" in client_of(bob).get(duel.get_absolute_url()).content.decode().lower()
 
 
+@pytest.mark.parametrize("clicked_next", [False, True])
+def test_a_player_is_told_when_the_opponent_closed_the_table_page_after_the_hand(
+    client_of, duel, alice, bob, htmx, clicked_next
+):
+    """Before, "next hand" waited on "等待对手…" until the sweeper closed the table ten
+    minutes after the last page closed, and the page still open kept it from closing."""
+    import datetime
+
+    from django.utils import timezone
+
+    from mahjong.tables import services
+    from mahjong.tables.models import Seat
+    from tests.web.tables_support import play_out
+
+    play_out(duel)
+    if clicked_next:
+        client_of(alice).post(f"{duel.get_absolute_url()}next/", {"hand": "1"}, headers=htmx())
+    bob_seat = Seat.objects.get(table=duel, user=bob)
+    services.connected(bob_seat, "bob-tab")
+    services.disconnected(bob_seat, "bob-tab")
+    page = client_of(alice).get(duel.get_absolute_url()).content.decode()
+    assert 'data-testid="opp-gone"' not in page  # a reload is back within seconds
+    Seat.objects.filter(pk=bob_seat.pk).update(
+        disconnected_at=timezone.now() - datetime.timedelta(seconds=6)
+    )
+    page = client_of(alice).get(duel.get_absolute_url()).content.decode()
+    assert "Bob 已关闭牌桌页面。你可以等待对方回来，也可以离开。" in page
+    assert "等待对手" not in page
+    assert 'data-testid="leave"' in page and 'data-testid="leave-to-bot"' in page
+    assert ('data-testid="next-hand"' in page) is not clicked_next
+    reply = client_of(alice).post(
+        f"{duel.get_absolute_url()}leave/", {"hand": "1", "to": "bot"}, headers=htmx()
+    )
+    assert reply["HX-Redirect"] == "/#play-bot"
+    duel.refresh_from_db()
+    assert duel.status == Table.Status.FINISHED
+    assert duel.hands.count() == 1  # nobody escaped: the hand was over
+
+
+def test_a_forged_leave_destination_goes_to_the_lobby(client_of, duel, alice, htmx):
+    from tests.web.tables_support import play_out
+
+    play_out(duel)
+    for to in ("https://evil.example/", "//evil.example", "bot#x"):
+        reply = client_of(alice).post(
+            f"{duel.get_absolute_url()}leave/", {"hand": "1", "to": to}, headers=htmx()
+        )
+        assert reply["HX-Redirect"] == "/"
+
+
 def test_the_other_player_is_told_the_opponent_is_ready_for_the_next_hand(
     client_of, duel, dave_at_a_bot, alice, bob, htmx
 ):
