@@ -1,12 +1,13 @@
 """The operator's admin in chromium on a 1280x800 laptop: the lists an operator works in
-every day fit the screen's width, with no column cut off behind a sideways scroll."""
+every day fit the screen's width, with no column cut off behind a sideways scroll; a ban
+made there reaches the player's open table at once."""
 
 from __future__ import annotations
 
 import pytest
 
 from tests.e2e.conftest import PASSWORD, shot
-from tests.e2e.tour import site_shell
+from tests.e2e.tour import sit_vs_bot, site_shell
 
 OPERATOR = "operator1280"
 MAKE_OPERATOR = (
@@ -58,3 +59,23 @@ def test_an_admin_list_fits_a_1280px_screen(operator_page, site, name):
     print(f"\n{name}: {scrolls}")
     assert scrolls["page"] <= 0, scrolls
     assert scrolls["results"] is None or scrolls["results"] <= 0, scrolls
+
+
+def test_a_player_banned_at_a_table_is_told_why_at_once(operator_page, player, site):
+    """The operator bans a player in the middle of a hand against a bot: the table's page
+    does not sit on a clock at 0 s, it lands at once on the log-in page that gives the
+    reason (the socket closes with 4401, table.js reloads, the server says why)."""
+    page = player("banme")
+    sit_vs_bot(page)
+    table_url = page.url
+    admin = operator_page
+    admin.goto(f"{site}/admin/accounts/user/?q=Banme")
+    admin.click("#result_list tbody tr:first-child th a")
+    admin.uncheck("#id_is_active")
+    admin.fill("#id_ban_reason", "bean farming with a second account")
+    admin.click("input[name=_save]")
+    admin.wait_for_selector(".messagelist .success")
+    page.wait_for_url(lambda url: url != table_url, timeout=10_000)
+    assert "/accounts/login/" in page.url
+    assert "This account is banned: bean farming with a second account" in page.inner_text("body")
+    shot(page, "banned-at-table")
