@@ -13,7 +13,7 @@ from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 
 from mahjong.engine.errors import EngineError
-from mahjong.engine.fans import score_win, table_for, wild_reading
+from mahjong.engine.fans import score_win, table_for, white_stands_in, wild_reading
 from mahjong.engine.melds import parse_melds
 from mahjong.engine.shapes import WinContext
 from mahjong.engine.tiles import (
@@ -264,6 +264,8 @@ def score(form: HandForm) -> dict:
 
 
 def _reading(decomposition, ctx: WinContext) -> list[list[dict]]:
-    """The winning reading, each tile a 财神 plays marked (fans.wild_reading)."""
-    return [[{"tile": format_tile(kind), "wild": wild} for kind, wild in block]
+    """The winning reading, each tile a 财神 plays marked (fans.wild_reading), and each
+    白板 playing as the wild's kind."""
+    return [[{"tile": format_tile(kind), "wild": wild,
+              "white": white_stands_in(kind, wild, ctx.wild)} for kind, wild in block]
             for block in wild_reading(decomposition, ctx)]

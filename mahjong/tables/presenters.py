@@ -15,12 +15,13 @@ from django.template.loader import render_to_string
 from django.urls import get_script_prefix, get_urlconf, reverse
 from django.utils.translation import gettext_lazy as _
 
-from mahjong.engine.fans import cap_cut, guo_doubling, table_for
+from mahjong.engine.fans import cap_cut, guo_doubling, table_for, white_stands_in
 from mahjong.engine.game import is_forced, is_pause_window
 from mahjong.engine.hints import waits_hint
 from mahjong.engine.session import base_points
 from mahjong.engine.stage_offers import VERBS as STAGE_OFFERS
 from mahjong.engine.state import GameState
+from mahjong.engine.tiles import parse_tile
 from mahjong.engine.views import view
 
 from . import compiled, emotes, points_help, presence
@@ -80,16 +81,22 @@ def tiles_of(text: str | None) -> list[str]:
 
 
 def result_blocks(result: dict | None, wild: str | None) -> list[list[dict]]:
-    """The winning hand block by block, each tile {"tile", "wild"}: "wild" marks a tile a
-    财神 plays (the settlement's ``wild_played``); a result stored before it had them
-    marks the tiles of the wild's kind, as the page did then."""
+    """The winning hand block by block, each tile {"tile", "wild", "white"}: "wild" marks a
+    tile a 财神 plays (the settlement's ``wild_played``), "white" a 白板 playing as the
+    wild's kind; a result stored before ``wild_played`` marks the tiles of the wild's
+    kind, as the page did then."""
     blocks = ((result or {}).get("decomposition") or "").split()
     played = (result or {}).get("wild_played")
+    kind = parse_tile(wild) if wild else None
     out = []
     for i, block in enumerate(blocks):
         tiles = tiles_of(block)
         marks = played[i] if played else [wild is not None and t == wild for t in tiles]
-        out.append([{"tile": t, "wild": w} for t, w in zip(tiles, marks)])
+        out.append([
+            {"tile": t, "wild": w,
+             "white": bool(played) and white_stands_in(parse_tile(t), w, kind)}
+            for t, w in zip(tiles, marks)
+        ])
     return out
 
 

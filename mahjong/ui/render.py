@@ -6,8 +6,9 @@
      alt="五万" width="48" height="64" draggable="false"></span>
 
 The wrapper carries the CSS modifiers of static/css/tiles.css (``tile--wild`` for the 财神,
-``tile--drawn`` for the just-drawn tile, ``tile--back``); the alt text says the same in
-words, so a screen reader hears "五万（财神）" where a sighted player sees the gold badge.
+``tile--drawn`` for the just-drawn tile, ``tile--back``, ``tile--white`` for a 白板 that plays
+as the 财神's kind in 温州, RULES.md 9.2.4); the alt text says the same in words, so a screen
+reader hears "五万（财神）" where a sighted player sees the gold badge.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ SIZES = {"xs": 24, "sm": 32, "md": 48, "lg": 64, "xl": 96}
 _BACK_NAME = {"zh": "牌背", "en": "Tile back"}
 _WILD = {"zh": "（财神）", "en": " (wild)"}
 _DRAWN = {"zh": "（刚摸到）", "en": " (just drawn)"}
+_WHITE = {"zh": "（白板）", "en": " (a White Dragon standing in)"}
 
 
 def _lang(lang: str) -> str:
@@ -43,19 +45,22 @@ def notation(tile: str | int) -> str:
 
 
 def tile_label(tile: str | int, lang: str = "zh", *, wild: bool = False,
-               drawn: bool = False) -> str:
-    """The accessible name: 五万 / "Five of characters", with the wild and drawn markers."""
+               drawn: bool = False, white: bool = False) -> str:
+    """The accessible name: 五万 / "Five of characters", with the wild, 白板 and drawn
+    markers."""
     code, lang = notation(tile), _lang(lang)
     label = _BACK_NAME[lang] if code == BACK else tile_name(parse_tile(code), lang)
     if wild:
         label += _WILD[lang]
+    if white:
+        label += _WHITE[lang]
     if drawn:
         label += _DRAWN[lang]
     return label
 
 
 def tile_classes(tile: str | int, size: str | int = "md", *, wild: bool = False,
-                 drawn: bool = False) -> str:
+                 drawn: bool = False, white: bool = False) -> str:
     classes = ["tile"]
     if isinstance(size, str) and size in SIZES:
         classes.append(f"tile--{size}")
@@ -63,6 +68,8 @@ def tile_classes(tile: str | int, size: str | int = "md", *, wild: bool = False,
         classes.append("tile--back")
     if wild:
         classes.append("tile--wild")
+    if white:
+        classes.append("tile--white")
     if drawn:
         classes.append("tile--drawn")
     return " ".join(classes)
@@ -81,19 +88,20 @@ def size_px(size: str | int) -> int:
 
 
 def tile_html(tile: str | int, lang: str = "zh", *, src: str, size: str | int = "md",
-              wild: bool = False, drawn: bool = False, attr: str = "data-tile") -> str:
+              wild: bool = False, drawn: bool = False, attr: str = "data-tile",
+              white: bool = False) -> str:
     """One tile: a span with the CSS modifiers around an img with the accessible name.
     ``attr`` names the data attribute that carries the notation (a page may keep
     ``data-tile`` for the player's own hand and use another, or none, elsewhere)."""
     code = notation(tile)
     px = size_px(size)
     style = "" if isinstance(size, str) and size in SIZES else f' style="--tile-w:{px}px"'
-    alt = tile_label(code, lang, wild=wild, drawn=drawn)
+    alt = tile_label(code, lang, wild=wild, drawn=drawn, white=white)
     if attr and not re.fullmatch(r"data-[a-z][a-z-]*", attr):
         raise ValueError(f"tile attr must be a data-* name, got {attr!r}")
     hook = f' {attr}="{escape(code)}"' if attr else ""
     return (
-        f'<span class="{tile_classes(code, size, wild=wild, drawn=drawn)}"{hook}{style}>'
+        f'<span class="{tile_classes(code, size, wild=wild, drawn=drawn, white=white)}"{hook}{style}>'
         f'<img class="tile__img" src="{escape(src)}" alt="{escape(alt)}" width="{px}" '
         f'height="{px * 4 // 3}" draggable="false"></span>'
     )

@@ -404,15 +404,19 @@ def test_passed_wins_double_the_fans_and_say_so(builtin, client):
 
 
 def test_the_reading_marks_the_tiles_a_wild_plays(builtin, client):
-    """温州: with 3s the wild, a 3s in the hand stands for another tile and is marked; a
-    白板 plays as an ordinary 3s, unmarked; without a wild nothing is."""
+    """温州: with 3s the wild, a 3s in the hand stands for another tile and is marked 财;
+    a 白板 plays as an ordinary 3s, shown as the 3s it plays and marked 白 (it read as a 3s
+    the player never held); without a wild nothing is."""
     from mahjong.ui import render
 
     wild = render.tile_label("3p", "en", wild=True)  # the accessible name says it is a wild
+    white = render.tile_label("3s", "en", white=True)
     html = calculate(client, "wenzhou", hand="123m456m789m12p456s55z", win="3s", wild="3s",
                      tsumo="on")
     reading = html.split('class="calc-reading"', 1)[1].split("</p>", 1)[0]
     assert reading.count("<img") == 17 and reading.count("tile--wild") == 1
     assert f'alt="{wild}"' in reading  # the 3p of 123p is the wild typed as 3s
+    assert reading.count("tile--white") == 2 and reading.count(f'alt="{white}"') == 2
+    assert white == "Three of bamboo (a White Dragon standing in)"
     plain = calculate(client, "gb", hand="123m456m789m1155z", win="5z")
     assert "wild" not in plain.split('class="calc-reading"', 1)[1].split("</p>", 1)[0]

@@ -640,3 +640,35 @@ def test_a_wenzhou_win_marks_the_tiles_a_wild_plays_not_the_wilds_face(client_of
     html = page_of(client_of(alice), table)
     card = re.search(r'<p class="decomposition".*?</p>', html, re.S).group(0)
     assert card.count("tile--wild") == 3
+    assert not any(t["white"] for block in blocks for t in block)  # no 白板 in this hand
+
+
+def test_a_wenzhou_win_marks_a_white_dragon_playing_as_the_wilds_kind(client_of, alice, bob,
+                                                                      outsider):
+    """With 3p the 财神, a 白板 is an ordinary 3p (RULES.md 9.2.4): the card showed it as a
+    plain 3p, a tile the hand never held; it is marked 白, and the real wild 财, on the
+    players' card, the spectators' and the history's."""
+    from mahjong.engine.fans import score_win
+    from mahjong.engine.shapes import WinContext
+    from mahjong.engine.tiles import parse_tile, parse_tiles
+    from mahjong.tables.services import _decomposition, _wild_played
+    from tests.web.tables_support import play_out
+
+    ctx = WinContext(hand=tuple(parse_tiles("123m456m789m12p5z45s3p1z")), melds=(),
+                     win=parse_tile("1z"), tsumo=True, wild=parse_tile("3p"))
+    score = score_win(Ruleset.objects.get(engine_slug="wenzhou").engine(), ctx)
+    table = services.open_table(Ruleset.objects.get(engine_slug="wenzhou"), [alice, bob])
+    hand = play_out(table)
+    hand.result = {**hand.result, "kind": "self_draw", "winner": 0, "loser": None,
+                   "decomposition": _decomposition(score),
+                   "wild_played": _wild_played(score, ctx)}
+    hand.state = {**hand.state, "indicator": parse_tile("3p")}  # the deal's wild, made 3p
+    hand.save(update_fields=["result", "state"])
+    blocks = presenters.result_blocks(hand.result, "3p")
+    assert [(t["tile"], t["wild"], t["white"]) for block in blocks for t in block
+            if t["wild"] or t["white"]] == [("3p", False, True), ("3s", True, False)]
+    for html in (page_of(client_of(alice), table),
+                 client_of(outsider).get(reverse("tables:watch", args=[table.public_id]))
+                 .content.decode()):
+        card = re.search(r'<p class="decomposition".*?</p>', html, re.S).group(0)
+        assert card.count("tile--white") == 1 and "三筒（白板）" in card

@@ -123,6 +123,13 @@ def wild_reading(decomposition: Decomposition | None,
     return blocks
 
 
+def white_stands_in(kind: int, by_wild: bool, wild: int | None) -> bool:
+    """In a wild_reading, a tile of the wild's kind that no 财神 plays is a 白板 (every real
+    tile of that kind is a wild): the hand held a 白板 there, which the reading shows as
+    the kind it plays (RULES.md 9.2.4)."""
+    return not by_wild and wild not in (None, WHITE) and kind == wild
+
+
 def guo_doubling(ruleset, passes: int) -> int:
     """quesheng's 过胡加倍 (RULES.md 6.2): each passed win doubles the fan, up to
     ``max_guo`` passes; 1 where the ruleset has none."""
@@ -204,4 +211,5 @@ def _copy_limits(kinds) -> tuple[int, ...]:
 
 
 __all__ = ["Fan", "FanScore", "FanTable", "ScoreResult", "TABLES", "cap_cut", "guo_doubling",
-           "known_fan_keys", "score_decompositions", "score_win", "table_for", "wild_reading"]
+           "known_fan_keys", "score_decompositions", "score_win", "table_for", "white_stands_in",
+           "wild_reading"]

@@ -5,7 +5,8 @@ accessible name in the active language: 五万 under zh-hans, "Five of character
 ``tile`` is a notation ("5m", "7z", "3f"), a kind (0-41) or "back"; ``size`` is xs/sm/md/
 lg/xl (24/32/48/64/96 px) or a width in pixels; ``attr`` is the data attribute carrying the
 notation ("data-tile" unless told, "" for none); ``wild`` is True/False or the 财神's
-notation (the tile is marked when it is that kind). ``{% tile_label "5m" %}`` gives the name
+notation (the tile is marked when it is that kind); ``white`` marks a 白板 playing as the
+财神's kind (温州: the winning hand shows the kind it plays). ``{% tile_label "5m" %}`` gives the name
 alone, for a button's aria-label or a title.
 
 A table push renders about 50 tiles for each screen on every move, and a loop of
@@ -35,8 +36,8 @@ register = template.Library()
 
 
 @register.simple_tag
-def tile(tile, size="md", drawn=False, wild=False, attr="data-tile"):
-    return _tile(tile, size, bool(drawn), wild, attr, _language())
+def tile(tile, size="md", drawn=False, wild=False, attr="data-tile", white=False):
+    return _tile(tile, size, bool(drawn), wild, attr, _language(), bool(white))
 
 
 @register.simple_tag
@@ -104,11 +105,11 @@ def _language() -> str:
 # a tile's markup is a pure function of these arguments (and the static files' URLs),
 # and there are only a few thousand distinct ones.
 @lru_cache(maxsize=8192)
-def _tile(tile, size, drawn: bool, wild, attr: str, language: str):
+def _tile(tile, size, drawn: bool, wild, attr: str, language: str, white: bool = False):
     code = render.notation(tile)
     return mark_safe(render.tile_html(code, language, src=static(f"tiles/{code}.svg"),
                                       size=size, wild=_is_wild(code, wild), drawn=drawn,
-                                      attr=attr))
+                                      attr=attr, white=white))
 
 
 @receiver(setting_changed)
