@@ -37,6 +37,7 @@ from .forms import (
     show_username_limit,
 )
 from .models import EconomySettings, LedgerEntry, RankLevel, User
+from .templatetags.fan_names import fan_names
 
 
 @admin.display(description=_("amount"), ordering="amount")
@@ -235,6 +236,7 @@ class UserAdmin(DjangoUserAdmin):
         "public_id",
         "beans_shown",
         "ledger_link",
+        "best_fans_shown",
         "leaderboards_shown",
         "last_login",
         "date_joined",
@@ -264,7 +266,7 @@ class UserAdmin(DjangoUserAdmin):
                     "games_played",
                     "games_won",
                     "best_fan",
-                    "best_hand",
+                    "best_fans_shown",
                 )
             },
         ),
@@ -328,7 +330,7 @@ class UserAdmin(DjangoUserAdmin):
         return fields
 
     # A player's record: an edit of it is logged with the values before and after.
-    RECORD_FIELDS = ("rank_score", "games_played", "games_won", "best_fan", "best_hand")
+    RECORD_FIELDS = ("rank_score", "games_played", "games_won", "best_fan")
 
     def construct_change_message(self, request, form, formsets, add=False):
         message = super().construct_change_message(request, form, formsets, add)
@@ -378,6 +380,12 @@ class UserAdmin(DjangoUserAdmin):
     @admin.display(description=_("beans"), ordering="beans")
     def beans_shown(self, user) -> str:
         return f"{user.beans:,}"  # 1,000 as on the site; the raw 4040000 misreads easily
+
+    # The fans are the settlement's record of a hand, not a figure to correct: shown, in
+    # the admin's language. Setting the fan count to 0 clears the profile's biggest hand.
+    @admin.display(description=_("biggest hand's fans"))
+    def best_fans_shown(self, user) -> str:
+        return fan_names(user.best_fans) or "-"
 
     @admin.display(description=_("ledger"))
     def ledger_link(self, user):

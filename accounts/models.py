@@ -50,7 +50,10 @@ class User(AbstractUser):
     games_played = models.PositiveIntegerField(_("games played"), default=0)
     games_won = models.PositiveIntegerField(_("games won"), default=0)
     best_fan = models.PositiveIntegerField(_("biggest hand (fan)"), default=0)
-    best_hand = models.CharField(_("biggest hand"), max_length=80, blank=True)
+    # The biggest hand's fans as the engine's keys (["qing_yi_se", "peng_peng_he"]): each
+    # page names them in its own language (accounts/templatetags/fan_names.py).
+    best_fans = models.JSONField(_("biggest hand's fans"), default=list, blank=True,
+                                 editable=False)
     muted_until = models.DateTimeField(_("muted until"), null=True, blank=True)
     ban_reason = models.CharField(_("ban reason"), max_length=200, blank=True)
     # A bot account plays at this level of mahjong.engine.bots.LEVELS (one account each).

@@ -1,10 +1,5 @@
-"""`{{ player.best_hand|fan_names }}`: a player's biggest hand, in the page's language.
-
-tables.services keeps the best hand as its fans' Chinese names joined by "、" (one short
-column, set in the settlement's single UPDATE). An English page shows each name's English
-from the engine's fan tables; a name they do not know (cut at the column's length) stays
-as written.
-"""
+"""`{{ player.best_fans|fan_names }}`: a player's biggest hand, its fans named in the page's
+language (tables.services keeps their keys: ``User.best_fans``)."""
 
 from functools import cache
 
@@ -17,18 +12,20 @@ register = template.Library()
 
 
 @cache
-def _english() -> dict[str, str]:
-    # A few names have a synonym in another ruleset's table: the first table's wins.
-    names: dict[str, str] = {}
+def _names() -> dict[str, tuple[str, str]]:
+    """Each fan key's Chinese and English names (a key two tables share: the first's)."""
+    names: dict[str, tuple[str, str]] = {}
     for table in TABLES.values():
         for fan in table.fans:
-            names.setdefault(fan.zh, fan.en)
+            names.setdefault(fan.key, (fan.zh, fan.en))
     return names
 
 
 @register.filter
-def fan_names(text: str) -> str:
-    if not text or get_language() != "en":
-        return text
-    english = _english()
-    return ", ".join(english.get(name, name) for name in text.split("、"))
+def fan_names(keys: list[str]) -> str:
+    if not keys:
+        return ""
+    english = get_language() == "en"
+    names = _names()
+    shown = [names[key][english] if key in names else key for key in keys]
+    return ", ".join(shown) if english else "、".join(shown)

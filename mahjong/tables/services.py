@@ -997,9 +997,10 @@ def _record_stats(locked: Locked, outcome, score) -> None:
         counters["games_won"] = _only_for(Q(pk=winner), "games_won", F("games_won") + 1)
         if score is not None:
             better = Q(pk=winner, best_fan__lt=score.total)
-            best = "、".join(f.zh for f in score.fans)[:80]
+            keys = [f.key for f in score.fans]
+            best = Value(keys, output_field=User._meta.get_field("best_fans"))
             counters["best_fan"] = _only_for(better, "best_fan", Value(score.total))
-            counters["best_hand"] = _only_for(better, "best_hand", Value(best))
+            counters["best_fans"] = _only_for(better, "best_fans", best)
     User.objects.filter(pk__in=humans).update(**counters)
 
 

@@ -364,7 +364,7 @@ def test_change_password(alice, client_of):
 
 def test_my_profile_shows_beans_rank_progress_and_ledger(alice, client_of):
     User.objects.filter(pk=alice.pk).update(
-        rank_score=100, games_played=10, games_won=4, best_fan=13, best_hand="清一色"
+        rank_score=100, games_played=10, games_won=4, best_fan=13, best_fans=["qing_yi_se"]
     )
     c = client_of(alice)
     response = c.get(reverse("accounts:profile"), follow=True)
@@ -386,8 +386,10 @@ def test_another_players_profile_hides_their_ledger(alice, bob, client_of):
 
 
 def test_the_biggest_hand_is_named_in_the_pages_language(alice, client):
-    # as tables.services stores it: the fans' Chinese names, joined by 、
-    User.objects.filter(pk=alice.pk).update(best_fan=62, best_hand="清龙、混一色、门前清、花牌")
+    # as tables.services stores it: the fans' keys
+    User.objects.filter(pk=alice.pk).update(
+        best_fan=62, best_fans=["qing_long", "hun_yi_se", "men_qian_qing", "hua_pai"]
+    )
     page = client.get(alice.get_absolute_url()).content.decode()
     # the fans on a line of their own under the count (a long list on a phone)
     assert '62 番</span><span class="fans muted small">清龙、混一色、门前清、花牌</span>' in page

@@ -1567,3 +1567,19 @@ def test_a_change_of_the_cheapest_entry_warns_that_the_relief_line_moved(staff, 
     novice.refresh_from_db()
     quiet = client.post(url, _tier_form(novice, name_en="Beginners"), follow=True)
     assert not any("relief" in str(m) for m in quiet.context["messages"])
+
+
+def test_a_players_biggest_hand_is_shown_by_its_fans_names_and_kept_on_save(staff, client,
+                                                                            alice):
+    """The fans are kept as keys: the admin names them in its language and a save of the
+    form (which has no field for them) leaves them as the settlement wrote them."""
+    fans = ["qing_long", "hun_yi_se"]
+    User.objects.filter(pk=alice.pk).update(best_fan=9, best_fans=fans)
+    alice.refresh_from_db()
+    url = reverse("admin:accounts_user_change", args=[alice.pk])
+    assert "Pure straight, Half flush" in client.get(url).content.decode()
+    client.cookies.load({"django_language": "zh-hans"})
+    assert "清龙、混一色" in client.get(url).content.decode()
+    assert client.post(url, _player_form(alice, rank_score=10)).status_code == 302
+    alice.refresh_from_db()
+    assert alice.best_fans == fans

@@ -232,7 +232,8 @@ def test_a_win_moves_beans_as_the_result_says(settings, alice, bob):
     champion = [alice, bob][winner]
     champion.refresh_from_db()
     assert champion.games_won == 1 and champion.games_played == 1
-    assert champion.best_fan == hand.result["total"] and champion.best_hand
+    assert champion.best_fan == hand.result["total"]
+    assert champion.best_fans == [f["key"] for f in hand.result["fans"]]
     assert paid[[alice, bob][winner].pk] == hand.result["beans"][winner] > 0
     assert paid[[alice, bob][1 - winner].pk] == hand.result["beans"][1 - winner] < 0
 
