@@ -23,11 +23,16 @@ PORT ?= 8000
 run: install
 	$(PY) -m mahjong.run --host $(HOST) --port $(PORT)
 
-# Browser tests drive Debian's chromium (Playwright's own browser download is not used).
+# Browser tests drive Debian's chromium (Playwright's own browser download is not used),
+# with the CJK and emoji fonts a player's machine has: without them the pages' Chinese is
+# drawn as boxes, and the layout tests measure text of the wrong width.
+BROWSER_PACKAGES := chromium fonts-noto-cjk fonts-noto-color-emoji
 chromium:
-	@if [ ! -x /usr/bin/chromium ]; then \
-		if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq chromium; \
-		else sudo apt-get update -qq && sudo apt-get install -y -qq chromium; fi; \
+	@missing=$$(for p in $(BROWSER_PACKAGES); do dpkg-query -W -f='$${Status}' $$p 2>/dev/null \
+		| grep -q 'ok installed' || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+		if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq $$missing; \
+		else sudo apt-get update -qq && sudo apt-get install -y -qq $$missing; fi; \
 	fi
 
 # The accessibility scan (tests/e2e/test_a11y.py) injects axe-core from npm into chromium.
