@@ -137,6 +137,14 @@ _at_most_entry = MaxValueValidator(
     MAX_ENTRY_BEANS, message=_("A room's entry is at most 1,000,000,000,000 beans."))
 
 
+# A point's price in beans: a hand's few hundred points at this price stay far inside a
+# balance's column, and a typo is refused in words, not at the column's 2147483647.
+MAX_BEANS_PER_POINT = 1_000_000
+
+_at_most_per_point = MaxValueValidator(
+    MAX_BEANS_PER_POINT, message=_("A point is worth at most 1,000,000 beans."))
+
+
 def relief_threshold() -> int:
     """Players below the cheapest open room's entry may claim the daily relief."""
     return RoomTier.objects.filter(is_active=True).aggregate(m=Min("entry_min"))["m"] or 0
@@ -154,7 +162,8 @@ class RoomTier(BilingualName, models.Model):
     ruleset = models.ForeignKey(
         Ruleset, on_delete=models.PROTECT, related_name="tiers", verbose_name=_("ruleset")
     )
-    beans_per_point = models.PositiveIntegerField(_("beans per point"))
+    beans_per_point = models.PositiveIntegerField(
+        _("beans per point"), validators=[_at_most_per_point])
     entry_min = models.PositiveBigIntegerField(
         _("entry minimum (beans)"), validators=[_at_most_entry],
         help_text=_("Also the daily relief's line: players below the cheapest open room's "

@@ -1550,6 +1550,11 @@ def test_a_rooms_entry_out_of_range_is_refused_in_words(staff, client):
     assert form_errors(response, "entry_max") == [
         "A room's entry is at most 1,000,000,000,000 beans."]
     assert "9223372036854775807" not in response.content.decode()
+    response = client.post(url, _tier_form(tier, beans_per_point="99999999999"))
+    assert form_errors(response, "beans_per_point") == ["A point is worth at most 1,000,000 beans."]
+    assert "2147483647" not in response.content.decode()
+    tier.refresh_from_db()
+    assert tier.beans_per_point < 1_000_000
 
 
 def test_a_change_of_the_cheapest_entry_warns_that_the_relief_line_moved(staff, client):

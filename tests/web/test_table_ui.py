@@ -672,3 +672,7 @@ def test_a_wenzhou_win_marks_a_white_dragon_playing_as_the_wilds_kind(client_of,
                  .content.decode()):
         card = re.search(r'<p class="decomposition".*?</p>', html, re.S).group(0)
         assert card.count("tile--white") == 1 and "三筒（白板）" in card
+    from lobby import history
+
+    shown = [t["tile"] for block in history.decomposition(hand) for t in block if t["white"]]
+    assert shown == ["3p"]  # the hand's history page draws the same reading
