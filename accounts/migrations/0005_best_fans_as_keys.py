@@ -6,23 +6,24 @@ the first table's key, as the English page read it."""
 from django.db import migrations, models
 
 
-def _keys_by_name() -> dict[str, str]:
+def _fans() -> list[tuple[str, str]]:
+    """Every fan table's (key, Chinese name), in the tables' order."""
     from mahjong.engine.fans import TABLES
 
+    return [(fan.key, fan.zh) for table in TABLES.values() for fan in table.fans]
+
+
+def _keys_by_name() -> dict[str, str]:
     keys: dict[str, str] = {}
-    for table in TABLES.values():
-        for fan in table.fans:
-            keys.setdefault(fan.zh, fan.key)
+    for key, name in _fans():
+        keys.setdefault(name, key)
     return keys
 
 
 def _names_by_key() -> dict[str, str]:
-    from mahjong.engine.fans import TABLES
-
     names: dict[str, str] = {}
-    for table in TABLES.values():
-        for fan in table.fans:
-            names.setdefault(fan.key, fan.zh)
+    for key, name in _fans():
+        names.setdefault(key, name)
     return names
 
 

@@ -615,25 +615,34 @@ def test_each_river_says_whose_it_is_and_gb_shows_the_seat_winds(client_of, alic
     assert "data-wind" not in page_of(client_of(outsider), classic)
 
 
-def test_a_wenzhou_win_marks_the_tiles_a_wild_plays_not_the_wilds_face(client_of, alice, bob,
-                                                                       outsider):
-    """With 9s the 财神, 12p + 9s read as 123p: the card showed the 财 badge on every tile
-    of the wild's kind and the 3p the wild played as a plain tile the player never had."""
+def wenzhou_self_draw(players, concealed: str, *, wild: str):
+    """A 温州 table whose first hand, played out, is rewritten as seat 0's self-drawn win
+    on 1z with ``concealed`` and ``wild`` the 财神 (the deal's indicator made it): the
+    settlement's reading and wild marks as services._finish stores them."""
     from mahjong.engine.fans import score_win
     from mahjong.engine.shapes import WinContext
     from mahjong.engine.tiles import parse_tile, parse_tiles
     from mahjong.tables.services import _decomposition, _wild_played
     from tests.web.tables_support import play_out
 
-    ctx = WinContext(hand=tuple(parse_tiles("123m456m789m12p5p999s1z")), melds=(),
-                     win=parse_tile("1z"), tsumo=True, wild=parse_tile("9s"))
+    ctx = WinContext(hand=tuple(parse_tiles(concealed)), melds=(), win=parse_tile("1z"),
+                     tsumo=True, wild=parse_tile(wild))
     score = score_win(Ruleset.objects.get(engine_slug="wenzhou").engine(), ctx)
-    table = services.open_table(Ruleset.objects.get(engine_slug="wenzhou"), [alice, bob])
+    table = services.open_table(Ruleset.objects.get(engine_slug="wenzhou"), players)
     hand = play_out(table)
     hand.result = {**hand.result, "kind": "self_draw", "winner": 0, "loser": None,
                    "decomposition": _decomposition(score),
                    "wild_played": _wild_played(score, ctx)}
-    hand.save(update_fields=["result"])
+    hand.state = {**hand.state, "indicator": parse_tile(wild)}
+    hand.save(update_fields=["result", "state"])
+    return table, hand
+
+
+def test_a_wenzhou_win_marks_the_tiles_a_wild_plays_not_the_wilds_face(client_of, alice, bob,
+                                                                       outsider):
+    """With 9s the 财神, 12p + 9s read as 123p: the card showed the 财 badge on every tile
+    of the wild's kind and the 3p the wild played as a plain tile the player never had."""
+    table, hand = wenzhou_self_draw([alice, bob], "123m456m789m12p5p999s1z", wild="9s")
     blocks = presenters.result_blocks(hand.result, "9s")
     marked = [t["tile"] for block in blocks for t in block if t["wild"]]
     assert sorted(marked) == ["3p", "3p", "4p"]  # 12p+9s, 5p+9s9s: 123p 345p
@@ -648,22 +657,7 @@ def test_a_wenzhou_win_marks_a_white_dragon_playing_as_the_wilds_kind(client_of,
     """With 3p the 财神, a 白板 is an ordinary 3p (RULES.md 9.2.4): the card showed it as a
     plain 3p, a tile the hand never held; it is marked 白, and the real wild 财, on the
     players' card, the spectators' and the history's."""
-    from mahjong.engine.fans import score_win
-    from mahjong.engine.shapes import WinContext
-    from mahjong.engine.tiles import parse_tile, parse_tiles
-    from mahjong.tables.services import _decomposition, _wild_played
-    from tests.web.tables_support import play_out
-
-    ctx = WinContext(hand=tuple(parse_tiles("123m456m789m12p5z45s3p1z")), melds=(),
-                     win=parse_tile("1z"), tsumo=True, wild=parse_tile("3p"))
-    score = score_win(Ruleset.objects.get(engine_slug="wenzhou").engine(), ctx)
-    table = services.open_table(Ruleset.objects.get(engine_slug="wenzhou"), [alice, bob])
-    hand = play_out(table)
-    hand.result = {**hand.result, "kind": "self_draw", "winner": 0, "loser": None,
-                   "decomposition": _decomposition(score),
-                   "wild_played": _wild_played(score, ctx)}
-    hand.state = {**hand.state, "indicator": parse_tile("3p")}  # the deal's wild, made 3p
-    hand.save(update_fields=["result", "state"])
+    table, hand = wenzhou_self_draw([alice, bob], "123m456m789m12p5z45s3p1z", wild="3p")
     blocks = presenters.result_blocks(hand.result, "3p")
     assert [(t["tile"], t["wild"], t["white"]) for block in blocks for t in block
             if t["wild"] or t["white"]] == [("3p", False, True), ("3s", True, False)]
