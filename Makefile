@@ -3,18 +3,41 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
+# pyproject.toml's pins (runtime, the test extra, the build's setuptools) and all that they
+# pull in, each at one version with the sha256 of every file pip may pick: `make lock`.
+LOCK := requirements/lock.txt
 
-.PHONY: install test run test-engine chromium axe
+.PHONY: install test run test-engine chromium axe lock
 
-$(STAMP): pyproject.toml
+# Only what the lock names, checked against its hashes; then the project itself, editable
+# (unhashable), built with the lock's setuptools instead of a freshly downloaded one.
+$(STAMP): pyproject.toml $(LOCK)
 	$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "Python 3.11+ is required"'
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[test]'
+	$(PY) -m pip install --quiet --require-hashes -r $(LOCK)
+	$(PY) -m pip install --quiet --no-deps --no-build-isolation -e .
 	-git config core.hooksPath .githooks 2>/dev/null  # commit subjects of at most 72 characters
 	touch $(STAMP)
 
 install: $(STAMP)
+
+# Regenerate $(LOCK) from pyproject.toml: run after changing a pin in pyproject.toml
+# (tests/web/test_lock_file.py fails until you do). Versions already locked are kept where
+# the pins allow; `make lock LOCK_ARGS=--upgrade` moves the unpinned ones to their newest.
+# pip-tools runs in a throwaway venv, never in $(VENV). Run it with the oldest supported
+# Python, 3.11, so that the lock keeps whatever 3.11 needs.
+PIP_TOOLS := pip==26.3 pip-tools==7.7.0
+LOCK_ARGS ?=
+lock:
+	$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "Python 3.11+ is required"'
+	@mkdir -p $(dir $(LOCK))
+	tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT && \
+	$(PYTHON) -m venv "$$tmp" && \
+	"$$tmp/bin/python" -m pip install --quiet $(PIP_TOOLS) && \
+	CUSTOM_COMPILE_COMMAND='make lock' "$$tmp/bin/pip-compile" --quiet --generate-hashes \
+		--allow-unsafe --strip-extras --extra test --build-deps-for editable \
+		--no-emit-index-url --no-emit-find-links $(LOCK_ARGS) --output-file $(LOCK) pyproject.toml
 
 HOST ?= 127.0.0.1
 PORT ?= 8000
