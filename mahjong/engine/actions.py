@@ -81,3 +81,7 @@ def action(verb: str, *tiles: int) -> Action:
     if verb not in _ARITY:
         raise InvalidAction(f"unknown action {verb!r}")
     return Action(verb, tuple(tiles))
+
+
+# The actions without tiles that every offer list shares.
+HU, PASS, GUO = Action("hu"), Action("pass"), Action("guo")

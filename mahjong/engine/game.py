@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from . import flow, stage_offers
+from . import flow, stage_moves, stage_offers
 from .actions import Action, parse_action
 from .errors import IllegalAction
 from .offers import HU, legal_actions
@@ -31,9 +31,18 @@ from .stage import stage_ruleset
 from .stage_deal import start_stage_hand
 from .state import CLAIM, ENDED, EXCHANGE, HAIDI, ROB, TURN, GameState, SeatState, Session
 from .tiles import format_tile, format_tiles
-from .wall import (NO_CONTRIBUTIONS, commitment, contribution, deal, derive_salt, seed_bytes,
-                   wall_seed)
-from .wins import DISCARD, HAIDI as HAIDI_WIN, HEAVEN, ROB as ROB_WIN, SELF_DRAW
+from .wall import (
+    NO_CONTRIBUTIONS,
+    commitment,
+    contribution,
+    deal,
+    derive_salt,
+    seed_bytes,
+    wall_seed,
+)
+from .wins import DISCARD, HEAVEN, SELF_DRAW
+from .wins import HAIDI as HAIDI_WIN
+from .wins import ROB as ROB_WIN
 
 __all__ = ["new_hand", "legal_actions", "apply", "default_action", "pending_seats",
            "is_forced", "is_pause_window", "decision_seconds", "escape", "call_off", "next_hand", "opening_events",
@@ -250,7 +259,7 @@ def _on_decline(state: GameState, seat: int, action: Action):
     elif state.phase == HAIDI:
         return flow.haidi_pass(state, seat)
     elif state.phase == EXCHANGE:
-        return stage_offers.skip_exchange(state, seat)
+        return stage_moves.skip_exchange(state, seat)
     else:
         state, more = flow.discard(state, seat, state.seat(seat).drawn)
     return state, events + more
@@ -272,7 +281,7 @@ def _on_addkan(state: GameState, seat: int, action: Action):
 _HANDLERS = {
     "discard": _on_discard, "ting": _on_ting, "hu": _on_hu, "pass": _on_decline,
     "guo": _on_decline, "chi": _on_claim, "pon": _on_claim, "kan": _on_claim,
-    "ankan": _on_ankan, "addkan": _on_addkan, **stage_offers.HANDLERS,
+    "ankan": _on_ankan, "addkan": _on_addkan, **stage_moves.HANDLERS,
 }
 
 

@@ -8,13 +8,15 @@ from __future__ import annotations
 
 from itertools import product
 
-from . import analysis
-from .actions import Action
+from . import analysis, stage_offers
+from .actions import GUO, HU, PASS, Action
 from .state import CLAIM, EXCHANGE, HAIDI, ROB, TURN, GameState, SeatState
 from .tiles import WHITE, is_number
-from .wins import DISCARD, HEAVEN, ROB as ROB_WIN, SELF_DRAW, can_win
+from .wins import DISCARD, HEAVEN, SELF_DRAW, can_win
+from .wins import ROB as ROB_WIN
 
-HU, PASS, GUO = Action("hu"), Action("pass"), Action("guo")
+# HU, PASS and GUO are defined with the actions and offered from here.
+__all__ = ["GUO", "HU", "PASS", "chi_pairs", "claim_offers", "face", "legal_actions", "rob_offers"]
 
 
 def legal_actions(state: GameState, seat: int) -> list[Action]:
@@ -86,15 +88,8 @@ def _turn_offers(state: GameState, seat: int) -> list[Action]:
         actions += [Action("ting", (t,)) for t in playable if t in ready]
     actions += [Action("discard", (t,)) for t in playable]
     if state.stage is not None:
-        actions += _stage().turn_offers(state, seat)
+        actions += stage_offers.turn_offers(state, seat)
     return actions
-
-
-def _stage():
-    """关卡 offers (stage_offers needs flow, which needs this module: imported late)."""
-    from . import stage_offers
-
-    return stage_offers
 
 
 def _self_draw_kind(state: GameState, seat: int) -> str | None:
@@ -215,7 +210,7 @@ def _haidi_offers(state: GameState, seat: int) -> list[Action]:
 
 
 def _exchange_offers(state: GameState, seat: int) -> list[Action]:
-    return _stage().exchange_offers(state, seat)
+    return stage_offers.exchange_offers(state, seat)
 
 
 _OFFERS = {TURN: _turn_offers, CLAIM: _claim_window, ROB: _rob_window, HAIDI: _haidi_offers,

@@ -16,7 +16,7 @@ list (2^14): for that one phase the list is representative -- each kind alone, t
 whole hand, and ``pass`` -- and ``allows`` is the full check that ``apply`` makes of a
 chosen exchange or swap. Every random choice (the offer rolls, positions in the wall)
 comes from the hand's seed through SHA-256 sub-streams labelled with the move number,
-so ``replay`` rebuilds it.
+so ``replay`` rebuilds it. Taking an offer up is stage_moves's.
 """
 
 from __future__ import annotations
@@ -24,12 +24,11 @@ from __future__ import annotations
 from collections import Counter
 from itertools import combinations
 
-from .actions import Action
-from .flow import Events, event, hand_without, private_event
-from .offers import PASS
+from .actions import PASS, Action
 from .stage import CUO, DRAW_ANY, EXCHANGE, SWAP, stage_level
-from .stage_deal import chance, pick_distinct
-from .state import EXCHANGE as EXCHANGE_PHASE, TURN, GameState
+from .stage_deal import chance
+from .state import EXCHANGE as EXCHANGE_PHASE
+from .state import TURN, GameState
 from .tiles import format_tiles
 from .wall import ByteStream
 
@@ -105,7 +104,7 @@ def why_not(state: GameState, seat: int, action: Action) -> tuple[str, dict] | N
 
 # ----- rolling the in-game offers -------------------------------------------------------
 
-def after_move(state: GameState, events: Events) -> GameState:
+def after_move(state: GameState, events: list[dict]) -> GameState:
     """5.4.4: when a move ends with the player's front draw in stage 3+ (not locked by
     报听), roll a 搓牌 (``p_cuo``), else a 游戏中换牌 (``p_swap``): one roll per turn."""
     stage, seat = state.stage, state.session.stage_player
@@ -132,72 +131,3 @@ def expire(state: GameState) -> GameState:
     if state.stage is None or state.stage.offer is None:
         return state
     return state.evolve(stage=state.stage.evolve(offer=None, swap_kind=None))
-
-
-# ----- taking them up -------------------------------------------------------------------
-
-def on_exchange(state: GameState, seat: int, action: Action) -> tuple[GameState, Events]:
-    """Each chosen tile goes to a distinct random live-wall position, whose tile comes
-    to the hand; the live wall keeps its size. Then play starts with the dealer."""
-    live = list(state.live)
-    positions = pick_distinct(_stream(state, b"exchange"), len(live), len(action.tiles))
-    got = []
-    for pos, tile in zip(positions, action.tiles):
-        got.append(live[pos])
-        live[pos] = tile
-    player = state.seat(seat)
-    concealed = tuple(sorted(hand_without(player, action.tiles) + tuple(got)))
-    stage = state.stage.evolve(offer=None, exchanged=len(action.tiles))
-    state = state.with_seat(seat, player.evolve(concealed=concealed), live=tuple(live), stage=stage)
-    exchanged = private_event(EXCHANGE, seat, {"gave": format_tiles(action.tiles),
-                                               "got": format_tiles(sorted(got))}, count=len(got))
-    return _start_play(state), [exchanged]
-
-
-def skip_exchange(state: GameState, seat: int) -> tuple[GameState, Events]:
-    state = state.evolve(stage=state.stage.evolve(offer=None))
-    return _start_play(state), [event("pass", seat)]
-
-
-def _start_play(state: GameState) -> GameState:
-    return state.evolve(phase=TURN, turn=state.dealer)
-
-
-def on_cuo(state: GameState, seat: int, action: Action) -> tuple[GameState, Events]:
-    """The chosen kind comes from a random one of its live-wall copies; the drawn tile
-    takes its place."""
-    player, wanted = state.seat(seat), action.tile
-    copies = [i for i, t in enumerate(state.live) if t == wanted]
-    pos = copies[_stream(state, b"cuo").below(len(copies))]
-    live = list(state.live)
-    live[pos] = player.drawn
-    stage = state.stage.evolve(offer=None, cuo=state.stage.cuo + 1)
-    taken = private_event(CUO, seat, {"tile": format_tiles([wanted]),
-                                      "gave": format_tiles([player.drawn])})
-    state = state.with_seat(seat, player.evolve(drawn=wanted), live=tuple(live), stage=stage)
-    return state, [taken]
-
-
-def on_swap(state: GameState, seat: int, action: Action) -> tuple[GameState, Events]:
-    """Three copies of the offered kind (random ones of the live wall's) come to the
-    hand; the three given tiles take their places. A given drawn tile leaves ``drawn``
-    empty (a timeout then discards the rightmost tile)."""
-    kind, player = state.stage.swap_kind, state.seat(seat)
-    copies = [i for i, t in enumerate(state.live) if t == kind]
-    chosen = pick_distinct(_stream(state, b"swap"), len(copies), SWAP_SIZE)
-    live = list(state.live)
-    for index, tile in zip(chosen, action.tiles):
-        live[copies[index]] = tile
-    drawn = player.drawn
-    if drawn is not None and drawn in action.tiles:
-        rest, drawn = hand_without(player, action.tiles), None
-    else:
-        rest = hand_without(player.evolve(drawn=None), action.tiles)
-    player = player.evolve(concealed=tuple(sorted(rest + (kind,) * SWAP_SIZE)), drawn=drawn)
-    stage = state.stage.evolve(offer=None, swap_kind=None, swaps=state.stage.swaps + 1)
-    swapped = private_event(SWAP, seat, {"gave": format_tiles(action.tiles),
-                                         "got": format_tiles([kind] * SWAP_SIZE)})
-    return state.with_seat(seat, player, live=tuple(live), stage=stage), [swapped]
-
-
-HANDLERS = {EXCHANGE: on_exchange, CUO: on_cuo, SWAP: on_swap}
