@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 # pull in, each at one version with the sha256 of every file pip may pick: `make lock`.
 LOCK := requirements/lock.txt
 
-.PHONY: install test run test-engine chromium axe lock
+.PHONY: install test run test-engine chromium axe check lock
 
 # Only what the lock names, checked against its hashes; then the project itself, editable
 # (unhashable), built with the lock's setuptools instead of a freshly downloaded one.
@@ -68,8 +68,13 @@ $(AXE_STAMP):
 	touch $@
 axe: $(AXE_STAMP)
 
+# The gates before the suite: the import contracts in pyproject.toml (apps call downward
+# only, no import cycles within an app).
+check: install
+	$(VENV)/bin/lint-imports
+
 # Without REDIS_URL the suite gets an embedded Redis, as `make run` does (tests/with_redis.py).
-test: install chromium axe
+test: install chromium axe check
 	$(PY) -m tests.with_redis
 
 test-engine: install

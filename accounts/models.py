@@ -285,6 +285,13 @@ class RankLevel(models.Model):
         return self.name
 
 
+# An administrator's grant or deduction (wallet.adjust) moves at most this many beans, and
+# the economy's grants are as bounded: far above any room's stakes, and far below what a
+# balance column holds (a typo of many digits is refused with a message, not written or
+# failed on by the database).
+MAX_ADJUSTMENT = 1_000_000_000
+
+
 class EconomySettings(models.Model):
     """Singleton (pk=1) with the amounts an operator tunes in the admin."""
 
@@ -305,10 +312,8 @@ class EconomySettings(models.Model):
         return str(_("Economy settings"))
 
     def clean(self):
-        # As an administrator's grant (wallet.MAX_ADJUSTMENT): a typo of many digits was
-        # saved (SQLite holds it) and every sign-up or relief would have paid it.
-        from .wallet import MAX_ADJUSTMENT
-
+        # As an administrator's grant (MAX_ADJUSTMENT): a typo of many digits was saved
+        # (SQLite holds it) and every sign-up or relief would have paid it.
         errors = {
             name: _("At most %(max)s beans.") % {"max": f"{MAX_ADJUSTMENT:,}"}
             for name in ("signup_grant", "relief_amount")

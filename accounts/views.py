@@ -9,12 +9,10 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
-from mahjong.ratings.profile import summary as rating_summary
-
 from . import ranks, services, throttle
 from .forms import NicknameForm, SignupForm
 from .models import EconomySettings, User
-from .signals import password_changed
+from .signals import password_changed, profile_context
 
 
 class PasswordChangeView(auth_views.PasswordChangeView):
@@ -86,7 +84,7 @@ def player(request, public_id):
         "shown": shown,
         "is_me": is_me,
         "rank": ranks.progress(shown.rank_score),
-        "rating": rating_summary(shown),
+        **profile_context(shown),
         "nickname_form": NicknameForm(instance=shown) if is_me else None,
         "ledger": shown.ledger.all()[:20] if is_me else None,
     }
@@ -123,7 +121,7 @@ def edit_nickname(request):
         {
             **context,
             "rank": ranks.progress(user.rank_score),
-            "rating": rating_summary(user),
+            **profile_context(user),
             "ledger": user.ledger.all()[:20],
         },
     )

@@ -17,7 +17,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from .models import EconomySettings, LedgerEntry, User
+from .models import MAX_ADJUSTMENT, EconomySettings, LedgerEntry, User
 
 Reason = LedgerEntry.Reason
 ESCAPE_NOTE = "escape"  # the note of a hand's settlement that is an escape's penalty
@@ -188,12 +188,6 @@ def grant_relief(user: User, *, below: int, today: datetime.date | None = None) 
 
 def _relief_key(user: User, day: datetime.date) -> str:
     return f"relief:{user.public_id}:{day.isoformat()}"
-
-
-# An administrator's grant or deduction moves at most this many beans: far above any room's
-# stakes, and far below what a balance column holds (a typo of many digits is refused
-# with a message, not written or failed on by the database).
-MAX_ADJUSTMENT = 1_000_000_000
 
 
 def adjust(user: User, amount: int, *, note: str, actor: User | None, key: str) -> Posting:

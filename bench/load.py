@@ -159,8 +159,8 @@ class Player:
             found = TABLE_URL.search(location)
             if found:
                 return found.group(1)
-            if "/matches/" in location:  # the match page forwards to the match's table
-                location = "/tables/match/" + location.rstrip("/").rsplit("/", 1)[1] + "/"
+            if "/matches/" in location and not location.rstrip("/").endswith("/table"):
+                location = location.rstrip("/") + "/table/"  # the match page forwards there
             r = await self.http.get(location)
         raise RuntimeError("no table within 60 s")
 

@@ -149,7 +149,7 @@ def end_pause(hand) -> None:
 
 def open_table(users, tier: str = ""):
     """A friendly table of the classic rules, or a table of the room tier ``tier``."""
-    from lobby.models import RoomTier, Ruleset
+    from catalogue.models import RoomTier, Ruleset
     from mahjong.tables import services
 
     if not tier:

@@ -26,7 +26,7 @@ def main(count: int, decision: int = 0) -> None:
 
     django.setup()
     from accounts import services, wallet
-    from lobby.models import Ruleset
+    from catalogue.models import Ruleset
 
     for ruleset in Ruleset.objects.all() if decision else ():
         ruleset.overrides = {**ruleset.overrides, "timers": {"decision": decision}}

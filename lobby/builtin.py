@@ -4,9 +4,8 @@ rooms and boards only on a fresh site, so one the operator deleted stays deleted
 
 from __future__ import annotations
 
+from catalogue.models import Leaderboard, RoomTier, Ruleset
 from mahjong.engine.rulesets import RULESETS
-
-from .models import Leaderboard, RoomTier, Ruleset
 
 # (slug, name, name_en, beans per point, entry min, entry max)
 TIERS = [

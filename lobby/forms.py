@@ -1,8 +1,11 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from catalogue.models import SOLO_ENGINE_RULESETS, Ruleset
+from mahjong.tables.models import Match
+
 from . import rooms
-from .models import SOLO_ENGINE_RULESETS, Match, PrivateRoom, Ruleset
+from .models import PrivateRoom
 
 
 class PrivateRoomForm(forms.Form):

@@ -18,13 +18,13 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from accounts.models import User
+from catalogue.models import RoomTier, Ruleset
 from mahjong.engine.cli.verify import check as verify_check
 from mahjong.engine.errors import EngineError
 from mahjong.engine.rulesets import RULESETS
 from mahjong.tables.presenters import tiles_of
 
 from . import history, replays
-from .models import RoomTier, Ruleset
 
 PAGE_SIZE = 50
 # The fairness check's input is a seed, a commitment, two hands and a few overrides (a

@@ -21,10 +21,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from accounts.models import User
+from catalogue.models import Leaderboard
 from mahjong.ratings import services as ratings
 from mahjong.ratings.models import HandResult, Rating
-
-from .models import Leaderboard
 
 CACHE_SECONDS = 60
 Metric = Leaderboard.Metric

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import datetime
 
+from celery import current_app
 from django.conf import settings
 from django.db import transaction
 from django.db.models import Count
@@ -22,9 +23,10 @@ from django.dispatch import receiver
 from django.utils import timezone
 
 from accounts.signals import player_banned
+from catalogue.models import RoomTier
+from mahjong.tables.models import Match
 
-from . import tasks
-from .models import Match, QueueTicket, RoomTier
+from .models import QueueTicket
 
 # A match (quick or private) is made while both players' pages poll, and each page goes to
 # the table within seconds. One nobody sat down at for this long is called off: opening
@@ -38,6 +40,17 @@ class EntryRefused(Exception):
 
 def _fresh_since() -> datetime.datetime:
     return timezone.now() - datetime.timedelta(seconds=settings.MATCHMAKING_STALE_SECONDS)
+
+
+def check_interval() -> int:
+    """How often a waiting ticket is looked at for a page that stopped polling."""
+    return settings.MATCHMAKING_STALE_SECONDS * 3
+
+
+def _task(name: str):
+    # By name, through Celery's registry: lobby.tasks calls this module, which therefore
+    # does not import it.
+    return current_app.tasks[f"lobby.tasks.{name}"]
 
 
 def join(user, tier: RoomTier) -> QueueTicket:
@@ -66,13 +79,13 @@ def join(user, tier: RoomTier) -> QueueTicket:
                 # After commit, so the worker never looks for a ticket not there yet. Eager
                 # mode (no Redis) would run the check at once, before the player is stale.
                 transaction.on_commit(
-                    lambda: tasks.expire_ticket_if_stale.apply_async(
-                        (ticket.pk,), countdown=tasks.check_interval()
+                    lambda: _task("expire_ticket_if_stale").apply_async(
+                        (ticket.pk,), countdown=check_interval()
                     )
                 )
                 if tier.fills_with_bot:
                     transaction.on_commit(
-                        lambda: tasks.fill_with_bot.apply_async(
+                        lambda: _task("fill_with_bot").apply_async(
                             (ticket.pk,), countdown=tier.bot_fill_seconds
                         )
                     )

@@ -9,7 +9,10 @@ from __future__ import annotations
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
-from .models import Match, PrivateRoom, Ruleset
+from catalogue.models import Ruleset
+from mahjong.tables.models import Match
+
+from .models import PrivateRoom
 
 MAX_BASE = 100
 

@@ -7,11 +7,8 @@ from celery import shared_task
 from django.conf import settings
 from django.utils import timezone
 
+from . import matchmaking
 from .models import QueueTicket
-
-
-def check_interval() -> int:
-    return settings.MATCHMAKING_STALE_SECONDS * 3
 
 
 @shared_task(ignore_result=True)
@@ -28,7 +25,7 @@ def expire_ticket_if_stale(ticket_id: int) -> str:
         return "expired"
     # Still polling: look again later. (Eager mode in tests runs this once, not again.)
     if not settings.CELERY_TASK_ALWAYS_EAGER:
-        expire_ticket_if_stale.apply_async((ticket.pk,), countdown=check_interval())
+        expire_ticket_if_stale.apply_async((ticket.pk,), countdown=matchmaking.check_interval())
     return "waiting"
 
 
@@ -36,8 +33,6 @@ def expire_ticket_if_stale(ticket_id: int) -> str:
 def fill_with_bot(ticket_id: int) -> str:
     """Give a player still waiting after the tier's bot-fill time a bot opponent. The
     queue page's poll does the same, so a lost or early delivery costs one poll at most."""
-    from . import matchmaking
-
     ticket = (
         QueueTicket.objects.select_related("tier")
         .filter(pk=ticket_id, state=QueueTicket.State.WAITING)

@@ -12,6 +12,7 @@ urlpatterns = [
     path("queue/<str:public_id>/", views.queue, name="queue"),
     path("queue/<str:public_id>/cancel/", views.queue_cancel, name="queue_cancel"),
     path("matches/<str:public_id>/", views.match, name="match"),
+    path("matches/<str:public_id>/table/", views.sit_down, name="sit_down"),
     path("rooms/new/", views.room_new, name="room_new"),
     path("rooms/find/", views.room_find, name="room_find"),
     path("rooms/<str:code>/", views.room, name="room"),

@@ -4,6 +4,7 @@ also served alone to HTMX requests (`template.html#partial`)."""
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
+from django.db import IntegrityError, transaction
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
@@ -15,23 +16,15 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from accounts import ranks, wallet
 from accounts.models import EconomySettings, RankLevel
+from catalogue.models import SOLO_ENGINE_RULESETS, Leaderboard, RoomTier, Ruleset, relief_threshold
 from mahjong.engine.bots import LEVEL_SLUGS, LEVELS
+from mahjong.tables import services as tables
 from mahjong.tables import spectators
-from mahjong.tables.models import Hand
-from mahjong.tables.services import table_in_play
+from mahjong.tables.models import Hand, Match, Table
 
 from . import leaderboards, matchmaking, rooms
 from .forms import JoinByCodeForm, PrivateRoomForm
-from .models import (
-    SOLO_ENGINE_RULESETS,
-    Leaderboard,
-    Match,
-    PrivateRoom,
-    QueueTicket,
-    RoomTier,
-    Ruleset,
-    relief_threshold,
-)
+from .models import PrivateRoom, QueueTicket
 
 BOT_RULESET = "classic"
 
@@ -98,7 +91,7 @@ def home(request):
         ),
     }
     if request.user.is_authenticated:
-        context["table_in_play"] = table_in_play(request.user)
+        context["table_in_play"] = tables.table_in_play(request.user)
         context["waiting_ticket"] = (
             QueueTicket.objects.filter(player=request.user, state=QueueTicket.State.WAITING)
             .select_related("tier")
@@ -133,8 +126,6 @@ def claim_relief(request):
 def play_bot(request):
     """A table against the bot of the chosen level; no stakes, unranked."""
     from accounts.builtin import bot_for
-    from mahjong.tables import services as tables
-
     level = request.POST.get("level", "")
     if level not in LEVEL_SLUGS:
         messages.error(request, _("Choose the level of the bot."))
@@ -264,6 +255,39 @@ def _last_hand(found: Match):
         return None
     hands = Hand.objects.filter(table__match=found).select_related("table")
     return hands.order_by("-number").first()
+
+
+@login_required
+@require_GET
+def sit_down(request, public_id):
+    """The table of a match (quick match or private room), opened by whoever comes first."""
+    match = get_object_or_404(Match, public_id=public_id)
+    if match.seat_of(request.user) is None:
+        raise PermissionDenied(_("This match is between other players."))
+    table = Table.objects.filter(match=match).first()
+    if table is None:
+        try:
+            with transaction.atomic():
+                locked = Match.objects.select_for_update().get(pk=match.pk)
+                table = Table.objects.filter(match=match).first()
+                if table is None and matchmaking.is_unseated(locked):
+                    Match.objects.filter(pk=match.pk).update(state=Match.State.ABANDONED)
+                    return redirect(match.get_absolute_url())  # it says the match is off
+                table = table or tables.open_table(
+                    match.ruleset,
+                    [match.player_one, match.player_two],
+                    tier=match.tier,
+                    match=match,
+                    base_points=match.base_points,
+                    beans_per_point=match.beans_per_point,
+                )
+                Match.objects.filter(pk=match.pk).update(state=Match.State.PLAYING)
+        except IntegrityError:
+            table = Table.objects.get(match=match)
+        except tables.TableError as exc:  # a player is at another table's hand
+            messages.error(request, str(exc))
+            return redirect("/")
+    return redirect(table.get_absolute_url())
 
 
 # ----- private rooms ---------------------------------------------------------------------

@@ -2,8 +2,8 @@
 
 Why pub/sub: the core layer takes a process's messages off Redis one at a time, four
 round trips each, so at capacity the other player's screen fell seconds behind the
-mover's (docs/BENCHMARKS.md). Here Redis pushes every message down one subscribed socket
-per process, and a hint costs one PUBLISH.
+mover's (docs/BENCHMARKS-diary.md, session 7). Here Redis pushes every message down one
+subscribed socket per process, and a hint costs one PUBLISH.
 
 What pub/sub gives up: a message published while a process is not subscribed (Redis
 restarting, the link down) is lost, and no socket closes to tell anyone; the core layer

@@ -171,12 +171,14 @@ INSTALLED_APPS = [
     "django_htmx",
     "template_partials",
     "accounts",
+    "catalogue",
     "lobby",
     "mahjong.tables",
     "mahjong.ui",
     "mahjong.ratings",
     "mahjong.stages",
     "mahjong.rulebook",
+    "mahjong.apps.SiteConfig",  # the project's wiring: the Celery app (mahjong/apps.py)
 ]
 
 MIDDLEWARE = [

@@ -18,7 +18,7 @@ every 5-25 s, most of the click-to-screen p99. So:
   100,000 objects) out of the collector's generations: no pass walks them again;
 * ``GC_THRESHOLDS`` lets 10,000 objects in before a young collection: the moves in
   flight are mostly done by then, so far less is promoted and a full collection is rare
-  (none in a measured minute at 200 tables; docs/BENCHMARKS.md, "Relay and game load").
+  (none in a measured minute at 200 tables; docs/BENCHMARKS-diary.md, session 5).
 """
 
 from __future__ import annotations

@@ -6,3 +6,6 @@ class RatingsConfig(AppConfig):
     name = "mahjong.ratings"
     label = "ratings"
     verbose_name = _("Ratings")
+
+    def ready(self):
+        from . import receivers  # noqa: F401  (connects its receivers)

@@ -95,10 +95,10 @@ class HandResult(models.Model):
     )
     hand = models.ForeignKey("tables.Hand", on_delete=models.CASCADE, related_name="+")
     tier = models.ForeignKey(
-        "lobby.RoomTier", on_delete=models.CASCADE, related_name="+", db_index=False
+        "catalogue.RoomTier", on_delete=models.CASCADE, related_name="+", db_index=False
     )
     ruleset = models.ForeignKey(
-        "lobby.Ruleset", on_delete=models.CASCADE, related_name="+", db_index=False
+        "catalogue.Ruleset", on_delete=models.CASCADE, related_name="+", db_index=False
     )
     won = models.BooleanField()
     fan = models.PositiveIntegerField()  # the winning hand's fan; 0 when not won

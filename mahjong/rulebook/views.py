@@ -6,9 +6,10 @@ from django.http import Http404
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
-from lobby.models import Ruleset
+from catalogue.models import Ruleset
 
-from . import book, calculator as fan_calculator
+from . import book
+from . import calculator as fan_calculator
 
 
 def _offered():

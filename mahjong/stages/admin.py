@@ -3,7 +3,7 @@ from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
-from lobby.models import Ruleset
+from catalogue.models import Ruleset
 from mahjong.engine import stage_run
 
 from .models import StageProgress, StageSettings
@@ -58,7 +58,7 @@ class StageSettingsAdmin(admin.ModelAdmin):
         if ruleset is None:
             return "-"
         options = ", ".join(f"{k} = {v}" for k, v in ruleset.engine().options.items())
-        url = reverse("admin:lobby_ruleset_change", args=[ruleset.pk])
+        url = reverse("admin:catalogue_ruleset_change", args=[ruleset.pk])
         return format_html('{} (<a href="{}">{}</a>)', options, url, _("edit the stage ruleset"))
 
     def has_add_permission(self, request):

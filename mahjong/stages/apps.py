@@ -6,3 +6,6 @@ class StagesConfig(AppConfig):
     name = "mahjong.stages"
     label = "stages"
     verbose_name = _("Stage mode")
+
+    def ready(self):
+        from . import table_hooks  # noqa: F401  (connects its receivers)

@@ -17,7 +17,7 @@ from django.utils.translation import gettext_noop
 from accounts import wallet
 from accounts.builtin import bot_for
 from accounts.models import LedgerEntry, User
-from lobby.models import Ruleset
+from catalogue.models import Ruleset
 from mahjong.engine import stage_run
 from mahjong.engine.settlement import stage_hand_score
 from mahjong.engine.shapes import DRAW

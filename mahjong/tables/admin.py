@@ -15,7 +15,7 @@ from mahjong.admin_readonly import ReadOnlyAdmin, ReadOnlyInline
 from mahjong.engine.views import event_for, view
 
 from . import services
-from .models import Event, Hand, Seat, Table
+from .models import Event, Hand, Match, Seat, Table
 from .presenters import tiles_of
 
 
@@ -149,3 +149,29 @@ class EventAdmin(ReadOnlyAdmin):  # append-only, by the services
     @admin.display(description=_("hand"), ordering="hand")
     def hand_number(self, obj):
         return obj.hand.number
+
+
+@admin.register(Match)
+class MatchAdmin(ReadOnlyAdmin):  # made by the lobby's services, moved by the tables'
+    list_display = (
+        "public_id",
+        "kind",
+        "state",
+        "tier",
+        "ruleset",
+        "player_one",
+        "player_two",
+        "ranked",
+        "created_at",
+    )
+    list_filter = ("kind", "state", "ranked", "tier")
+    list_select_related = ("tier", "ruleset", "player_one", "player_two")
+    search_fields = (
+        "public_id",
+        "player_one__username",
+        "player_one__nickname",
+        "player_two__username",
+        "player_two__nickname",
+    )
+    readonly_fields = ("public_id", "created_at")
+    raw_id_fields = ("player_one", "player_two")

@@ -12,6 +12,9 @@ class TablesConfig(AppConfig):
 
         from mahjong import pool_check
 
-        from . import sessions  # noqa: F401  (connects its receivers in every process)
+        from . import (
+            sessions,  # noqa: F401  (connects its receivers in every process)
+            tasks,  # noqa: F401  (registered: the services send them by name)
+        )
 
         connection_created.connect(pool_check.use_on_pools, dispatch_uid="pool_check")

@@ -1,15 +1,99 @@
-"""Live tables: who sits where, each hand's engine state (JSON + version) and the
-append-only event log. Rules stay in the engine; changes go through tables.services."""
+"""Live tables: the match two players sit down for, who sits where, each hand's engine
+state (JSON + version) and the append-only event log. Rules stay in the engine; changes
+go through tables.services."""
 
 from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.db.models import F, Q
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from accounts.codes import new_public_id
+
+
+class Match(models.Model):
+    """Two players who will sit at one table."""
+
+    class Kind(models.TextChoices):
+        QUICK = "quick", _("Quick match")
+        PRIVATE = "private", _("Private room")
+
+    class State(models.TextChoices):
+        READY = "ready", _("Waiting for the table")
+        PLAYING = "playing", _("Playing")
+        FINISHED = "finished", _("Finished")
+        ABANDONED = "abandoned", _("Abandoned")
+
+    public_id = models.CharField(
+        _("public id"), max_length=12, unique=True, default=new_public_id, editable=False
+    )
+    kind = models.CharField(_("kind"), max_length=8, choices=Kind.choices)
+    state = models.CharField(_("state"), max_length=10, choices=State.choices, default=State.READY)
+    tier = models.ForeignKey(
+        "catalogue.RoomTier",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="matches",
+        verbose_name=_("room tier"),
+    )
+    ruleset = models.ForeignKey(
+        "catalogue.Ruleset",
+        on_delete=models.PROTECT,
+        related_name="matches",
+        verbose_name=_("ruleset"),
+    )
+    # Stakes are copied from the tier/room when the match is made, so an admin editing a
+    # tier later never changes a game in progress.
+    base_points = models.PositiveIntegerField(_("base (底分)"), default=1)
+    beans_per_point = models.PositiveIntegerField(_("beans per point"), default=0)
+    ranked = models.BooleanField(_("ranked"), default=True)
+    player_one = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("player one"),
+    )
+    player_two = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("player two"),
+    )
+    created_at = models.DateTimeField(_("created"), default=timezone.now)
+
+    class Meta:
+        db_table = "lobby_match"  # made when the lobby owned it: its rows stayed put
+        verbose_name = _("match")
+        verbose_name_plural = _("matches")
+        ordering = ["-created_at"]
+        constraints = [
+            models.CheckConstraint(
+                condition=~Q(player_one=F("player_two")), name="match_two_different_players"
+            )
+        ]
+        # The sweeper looks for READY matches nobody sat down at, every few seconds.
+        indexes = [
+            models.Index(
+                fields=["created_at"], condition=Q(state="ready"), name="match_ready_created"
+            )
+        ]
+
+    def __str__(self):
+        return self.public_id
+
+    def get_absolute_url(self):
+        return reverse("lobby:match", args=[self.public_id])
+
+    def seat_of(self, user) -> int | None:
+        if user.pk == self.player_one_id:
+            return 0
+        if user.pk == self.player_two_id:
+            return 1
+        return None
 
 
 class Table(models.Model):
@@ -21,10 +105,10 @@ class Table(models.Model):
         _("table number"), max_length=12, unique=True, default=new_public_id, editable=False
     )
     ruleset = models.ForeignKey(
-        "lobby.Ruleset", on_delete=models.PROTECT, related_name="+", verbose_name=_("ruleset")
+        "catalogue.Ruleset", on_delete=models.PROTECT, related_name="+", verbose_name=_("ruleset")
     )
     tier = models.ForeignKey(
-        "lobby.RoomTier",
+        "catalogue.RoomTier",
         on_delete=models.PROTECT,
         null=True,
         blank=True,
@@ -32,7 +116,7 @@ class Table(models.Model):
         verbose_name=_("room tier"),
     )
     match = models.OneToOneField(
-        "lobby.Match",
+        Match,
         on_delete=models.PROTECT,
         null=True,
         blank=True,

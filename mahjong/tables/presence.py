@@ -55,7 +55,7 @@ def beat(channel: str, table_id: int, now=None) -> tuple[bool, int | None]:
     """The page's heartbeat: this connection is alive (False if it was already reaped), and
     the version of the table's latest hand, which the page's own is checked against. One
     statement: every open socket pings, and at a slow pace the pings are a large share
-    of the queries (docs/BENCHMARKS.md)."""
+    of the queries (docs/BENCHMARKS-diary.md, session 6)."""
     seen = Connection._meta.get_field("last_seen")
     params = [seen.get_db_prep_save(now or timezone.now(), connection), channel, table_id]
     with connection.cursor() as cursor:

@@ -24,7 +24,7 @@ from mahjong.engine.state import GameState
 from mahjong.engine.tiles import parse_tile
 from mahjong.engine.views import view
 
-from . import compiled, emotes, points_help, presence
+from . import compiled, emotes, hooks, points_help, presence
 from .models import Hand, Seat, Table
 
 RIVER_ROW = 11
@@ -238,9 +238,7 @@ def _prefs(user) -> dict:
 def _stage_run(table: Table):
     """关卡: the climb's score against the stage's pass score, for the top bar (the
     session's points there mean nothing to a stage player)."""
-    from mahjong.stages.services import run_at  # stages builds on tables
-
-    return run_at(table)
+    return hooks.first_answer(hooks.stage_run_shown, table=table)  # mahjong.stages
 
 
 def _hashed(contribution: str) -> str:

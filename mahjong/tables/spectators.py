@@ -31,7 +31,7 @@ from django.utils.translation import gettext as _
 from mahjong.engine.tiles import format_tile, parse_tiles
 from mahjong.engine.views import HIDDEN_KONG, view
 
-from . import broadcast, compiled, watchers
+from . import broadcast, compiled, hooks, watchers
 from .models import Hand, Seat, Table
 from .presenters import doubling, result_blocks, won_cap, won_doubling
 
@@ -130,9 +130,7 @@ def _stage_run(table: Table, state):
     it; the session's points (the stakes lost) mean nothing there."""
     if not state.session.stage:
         return None
-    from mahjong.stages.services import run_at  # stages builds on tables
-
-    return run_at(table)
+    return hooks.first_answer(hooks.stage_run_shown, table=table)  # mahjong.stages
 
 
 def context_for(table: Table, hand: Hand | None = None) -> dict:

@@ -1,11 +1,10 @@
 from django.urls import path
 
-from . import emotes, views
+from . import views
 
 app_name = "tables"
 
 urlpatterns = [
-    path("match/<str:public_id>/", views.for_match, name="for_match"),
     path("live/", views.live, name="live"),
     path("<str:public_id>/", views.table, name="table"),
     path("<str:public_id>/fragments/", views.fragments, name="fragments"),
@@ -14,5 +13,5 @@ urlpatterns = [
     path("<str:public_id>/back/", views.back, name="back"),
     path("<str:public_id>/leave/", views.leave, name="leave"),
     path("<str:public_id>/watch/", views.watch, name="watch"),
-    path("<str:public_id>/emote/", emotes.send, name="emote"),
+    path("<str:public_id>/emote/", views.emote, name="emote"),
 ]

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
-from django.db import IntegrityError, transaction
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -14,11 +14,18 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from lobby import matchmaking
-from lobby.models import Match, PrivateRoom
-
 # sessions: imported for its log-out receiver, which closes that session's sockets
-from . import presenters, ratelimit, services, sessions, spectators, watchers  # noqa: F401
+from . import (  # noqa: F401
+    broadcast,
+    emotes,
+    hooks,
+    presenters,
+    ratelimit,
+    services,
+    sessions,
+    spectators,
+    watchers,
+)
 from .models import Seat, Table
 
 
@@ -54,11 +61,8 @@ def table(request, public_id):
     if seat is None:  # a link to a table someone else plays: watch it, if the table allows
         return redirect("tables:watch", public_id=table.public_id)
     context = presenters.context_for(table, seat.index)
-    # A private room's host keeps the spectators switch at the table: the room's own page
-    # sends a seated player on to the table once the friend has joined.
-    context["host_room"] = table.match_id and PrivateRoom.objects.filter(
-        match_id=table.match_id, host=request.user, state=PrivateRoom.State.MATCHED
-    ).first()
+    for extra in hooks.answers(hooks.table_page_shown, table=table, user=request.user):
+        context.update(extra)
     context["watchers"] = watchers.count(table.pk)
     return render(request, "tables/table.html", context)
 
@@ -141,36 +145,27 @@ def leave(request, public_id):
 
 
 @login_required
-@require_GET
-def for_match(request, public_id):
-    """The table of a match (quick match or private room), opened by whoever comes first."""
-    match = get_object_or_404(Match, public_id=public_id)
-    if match.seat_of(request.user) is None:
-        raise PermissionDenied(_("This match is between other players."))
-    table = Table.objects.filter(match=match).first()
-    if table is None:
-        try:
-            with transaction.atomic():
-                locked = Match.objects.select_for_update().get(pk=match.pk)
-                table = Table.objects.filter(match=match).first()
-                if table is None and matchmaking.is_unseated(locked):
-                    Match.objects.filter(pk=match.pk).update(state=Match.State.ABANDONED)
-                    return redirect(match.get_absolute_url())  # it says the match is off
-                table = table or services.open_table(
-                    match.ruleset,
-                    [match.player_one, match.player_two],
-                    tier=match.tier,
-                    match=match,
-                    base_points=match.base_points,
-                    beans_per_point=match.beans_per_point,
-                )
-                Match.objects.filter(pk=match.pk).update(state=Match.State.PLAYING)
-        except IntegrityError:
-            table = Table.objects.get(match=match)
-        except services.TableError as exc:  # a player is at another table's hand
-            messages.error(request, str(exc))
-            return redirect("/")
-    return redirect(table.get_absolute_url())
+@require_POST
+def emote(request, public_id):
+    """A preset emote to the table (tables.emotes)."""
+    table = get_object_or_404(Table, public_id=public_id)
+    seat = services.seat_of(table, request.user)
+    if seat is None:
+        return HttpResponse(_("This table is for other players."), status=403)
+    if request.user.is_muted:  # an operator's mute silences the table's emotes too
+        notice = presenters.notice_fragment(_("You are muted: emotes are off for now."))
+        return HttpResponse(notice, status=403)
+    emote = request.POST.get("emote", "")
+    if emote not in emotes.PRESETS:
+        return HttpResponse(_("No such emote."), status=400)
+    if not cache.add(f"emote:{table.public_id}:{seat.index}", 1, timeout=emotes.COOLDOWN):
+        # the page shows it as the table's notice (table.js swaps this refusal in)
+        notice = presenters.notice_fragment(_("One emote every few seconds, please."))
+        return HttpResponse(notice, status=429)
+    broadcast.group_send(table.group, {"type": "table_emote", "seat": seat.index, "emote": emote})
+    # the sender's own page shows what went (htmx swaps it out of band): without it, the
+    # popover closed and nothing said the emote was sent
+    return HttpResponse(emotes.render(emote, own=True))
 
 
 @login_required

@@ -113,7 +113,7 @@ def site(tmp_path_factory, site_database):
             *manage,
             "shell",
             "-c",
-            "from lobby.models import Ruleset; "
+            "from catalogue.models import Ruleset; "
             "Ruleset.objects.filter(slug='classic')"
             f".update(overrides={{'timers': {FAST_TIMERS!r}}})",
         ],

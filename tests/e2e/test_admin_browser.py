@@ -24,9 +24,9 @@ SCROLLS = """() => {
 }"""
 
 LISTS = {
-    "room tiers": "/admin/lobby/roomtier/",
-    "rulesets": "/admin/lobby/ruleset/",
-    "leaderboards": "/admin/lobby/leaderboard/",
+    "room tiers": "/admin/catalogue/roomtier/",
+    "rulesets": "/admin/catalogue/ruleset/",
+    "leaderboards": "/admin/catalogue/leaderboard/",
     "players": "/admin/accounts/user/",
     "tables": "/admin/tables/table/",
 }

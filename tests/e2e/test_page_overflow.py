@@ -107,7 +107,7 @@ def test_the_lobby_room_and_stages_fit_a_phone(browser, site, site_database, lan
 
 
 FINISHED_HAND = (
-    "from accounts.models import User; from lobby.models import Ruleset; "
+    "from accounts.models import User; from catalogue.models import Ruleset; "
     "from mahjong.tables import services; "
     "me = User.objects.get(username={name!r}); "
     "bot = User.objects.filter(kind=User.Kind.BOT).order_by('pk').first(); "
@@ -362,7 +362,7 @@ def test_a_longest_name_on_the_watch_page_fits_a_phone(
 
 
 MATCH_OF_LONG_NAMES = (
-    "from accounts.models import User; from lobby import rooms; from lobby.models import Ruleset; "
+    "from accounts.models import User; from lobby import rooms; from catalogue.models import Ruleset; "
     "host = User.objects.get(username={name!r}); "
     "guest = User.objects.create_user({name!r} + 'g', nickname='M' * 24); "
     "room = rooms.create(host, Ruleset.objects.get(slug='classic'), 1); "
@@ -418,7 +418,7 @@ def test_a_private_room_of_a_longest_named_host_fits_a_phone(
 
 
 LONG_NAMED_OPPONENT_LEFT = (
-    "from accounts.models import User; from lobby.models import RoomTier; "
+    "from accounts.models import User; from catalogue.models import RoomTier; "
     "from mahjong.tables import services; "
     "me = User.objects.get(username={name!r}); "
     "them = User.objects.create_user({name!r} + 'o', nickname='M' * 24); "

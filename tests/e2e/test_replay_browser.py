@@ -19,7 +19,7 @@ pytestmark = pytest.mark.e2e
 PLAY_A_HAND = """
 from accounts import services as accounts
 from accounts.models import User
-from lobby.models import Ruleset
+from catalogue.models import Ruleset
 from mahjong.tables import services
 player = accounts.register(username="replayer{suffix}", password="tile-river-5m-7z")
 bot = User.objects.filter(kind=User.Kind.BOT).order_by("pk").first()

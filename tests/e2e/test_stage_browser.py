@@ -22,7 +22,7 @@ def fast_stage_timers(site, site_database):
     """The stage ruleset's timers made short on the running site (an admin override)."""
     env = {**os.environ, "DATABASE_URL": site_database, "MAHJONG_TESTING": "true",
            "DJANGO_SETTINGS_MODULE": "mahjong.settings"}
-    code = ("from lobby.models import Ruleset; Ruleset.objects.filter(engine_slug='stage')"
+    code = ("from catalogue.models import Ruleset; Ruleset.objects.filter(engine_slug='stage')"
             f".update(overrides={{'timers': {FAST_TIMERS!r}}})")
     subprocess.run([sys.executable, str(ROOT / "manage.py"), "shell", "-c", code], env=env,
                    cwd=ROOT, check=True, capture_output=True)

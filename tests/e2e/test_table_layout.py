@@ -278,7 +278,7 @@ def test_the_comfort_switches_play_for_the_player_and_are_remembered(
 
 TWO_PLAYERS = """
 from accounts import services as accounts
-from lobby.models import Ruleset
+from catalogue.models import Ruleset
 from mahjong.tables import services
 players = [accounts.register(username=n, password={password!r}, nickname=n) for n in {names!r}]
 print(services.open_table(Ruleset.objects.get(slug="classic"), players).public_id)

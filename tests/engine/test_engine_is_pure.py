@@ -9,7 +9,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 # what the engine must never pull in: Django, the services around it, the web apps
-FOREIGN = ("django", "channels", "celery", "redis", "psycopg", "accounts", "lobby")
+FOREIGN = ("django", "channels", "celery", "redis", "psycopg", "accounts", "catalogue", "lobby")
 
 PROBE = """
 import importlib, json, pkgutil, sys

@@ -46,7 +46,7 @@ def screen(state, seat: int) -> tuple[tuple[str, ...], frozenset[str]]:
 
 def held_pass(player, seen, actions) -> bool:
     """The player passed this version's claim window before the pause's end: the server
-    holds the pass till then (services._hold) and the screen offers nothing meanwhile."""
+    holds the pass till then (services.moves._hold) and the screen offers nothing meanwhile."""
     passes = {a for a in actions if a.split(" ", 1)[0] in ("pass", "guo")}
     return not seen.actions and any(
         version == seen.version and action in passes for version, action in player.sent

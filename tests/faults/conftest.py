@@ -49,7 +49,7 @@ def stack_database_url(tmp_path_factory, django_db_blocker):
                 timeout=180,
             )  # fmt: skip
         with django_db_blocker.unblock(), _connected(url):
-            from lobby.models import Ruleset
+            from catalogue.models import Ruleset
 
             for ruleset in Ruleset.objects.all():
                 ruleset.overrides = {**(ruleset.overrides or {}), "timers": FAST_TIMERS}
@@ -188,7 +188,7 @@ def players(stack_db):
 def open_duel(users, decision: int | None = None):
     """A novice-room table (stakes) for ``users``: the table and the users. ``decision``
     gives this table's ruleset a decision timer of its own (a copy of the room's)."""
-    from lobby.models import RoomTier, Ruleset
+    from catalogue.models import RoomTier, Ruleset
     from mahjong.tables import services
 
     tier = RoomTier.objects.get(slug="novice")

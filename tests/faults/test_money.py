@@ -241,7 +241,9 @@ def test_a_deduction_landing_just_before_the_settlement_is_paid_from_the_real_ba
     settings.MAHJONG_TEST_SEED = WIN_SEED
     table, users = quiet_table()
     hand, seat, action = play_to_last_move(table, users)
-    real_pay = services._pay
+    from mahjong.tables.services import settlement
+
+    real_pay = settlement._pay
     deducted = []
 
     def deduct_first(locked, *args, **kwargs):
@@ -260,7 +262,7 @@ def test_a_deduction_landing_just_before_the_settlement_is_paid_from_the_real_ba
             except wallet.WalletError as exc:
                 return exc
 
-    monkeypatch.setattr(services, "_pay", deduct_first)
+    monkeypatch.setattr(settlement, "_pay", deduct_first)
     services.act(table, users[seat], action, hand.version)
     injected("deduction committed mid-move")
     hand.refresh_from_db()

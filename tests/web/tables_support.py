@@ -154,8 +154,9 @@ def wait_until(predicate, timeout=20.0, every=0.05, what=None):
 
 def private_table(one, two):
     """A private room's table between two players: unranked, no beans at stake."""
-    from lobby.models import Match, RoomTier
+    from catalogue.models import RoomTier
     from mahjong.tables import services
+    from mahjong.tables.models import Match
 
     ruleset = RoomTier.objects.get(slug="novice").ruleset
     friendly = Match.objects.create(
@@ -182,7 +183,7 @@ def run(coro_fn, *args):
 def bot_table(alice):
     """alice (seat 0) against the random bot (seat 1) under the classic rules."""
     from accounts.models import User
-    from lobby.models import Ruleset
+    from catalogue.models import Ruleset
     from mahjong.tables import services
 
     bot = User.objects.filter(kind=User.Kind.BOT).order_by("pk").first()
@@ -196,7 +197,7 @@ def dave_at_a_bot(builtin, make_player):
     """dave (seat 0) against the random bot: a second table in play beside alice's (one
     game at a time: she cannot hold a seat in both)."""
     from accounts.models import User
-    from lobby.models import Ruleset
+    from catalogue.models import Ruleset
     from mahjong.tables import services
 
     bot = User.objects.filter(kind=User.Kind.BOT).order_by("pk").first()
@@ -208,7 +209,7 @@ def dave_at_a_bot(builtin, make_player):
 @pytest.fixture
 def duel(alice, bob):
     """alice (seat 0) and bob (seat 1) at a novice-room table with stakes."""
-    from lobby.models import RoomTier
+    from catalogue.models import RoomTier
     from mahjong.tables import services
 
     tier = RoomTier.objects.get(slug="novice")

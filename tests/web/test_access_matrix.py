@@ -59,7 +59,7 @@ def socket(table, user, path=""):
 
 @pytest.fixture
 def table(alice, bob):
-    from lobby.models import RoomTier
+    from catalogue.models import RoomTier
     from mahjong.tables import services
 
     tier = RoomTier.objects.get(slug="novice")
@@ -72,7 +72,7 @@ def test_a_player_of_another_table_can_do_nothing_at_this_one(
     redis_layer, table, outsider, client_of
 ):
     """carol plays at her own table and tries every endpoint of alice and bob's."""
-    from lobby.models import Ruleset
+    from catalogue.models import Ruleset
     from mahjong.tables import services
 
     bot = outsider.__class__.objects.filter(kind="bot").order_by("pk").first()

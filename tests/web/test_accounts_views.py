@@ -111,8 +111,8 @@ def test_a_friend_invited_to_a_room_signs_up_and_lands_in_the_room(alice, client
     room: a friend without an account signed up and landed in the lobby, the link lost."""
     import re
 
+    from catalogue.models import Ruleset
     from lobby import rooms
-    from lobby.models import Ruleset
 
     room = rooms.create(alice, Ruleset.objects.get(slug="classic"), 1)
     page = client.get(room.get_absolute_url()).content.decode()

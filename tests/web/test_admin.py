@@ -7,7 +7,7 @@ from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
 from django.urls import reverse
 
 from accounts.models import LedgerEntry, User
-from lobby.models import Leaderboard, RoomTier, Ruleset
+from catalogue.models import Leaderboard, RoomTier, Ruleset
 from mahjong.ratings.models import HandResult
 
 pytestmark = pytest.mark.django_db
@@ -36,7 +36,7 @@ def ruleset_form(ruleset, **changes):
 
 
 def change_url(ruleset):
-    return reverse("admin:lobby_ruleset_change", args=[ruleset.pk])
+    return reverse("admin:catalogue_ruleset_change", args=[ruleset.pk])
 
 
 def form_errors(response, field):
@@ -174,7 +174,7 @@ def test_the_json_boxs_example_is_one_the_page_takes(staff, client):
 
 def test_a_new_rulesets_page_says_where_its_fans_are_set(staff, client):
     """The fan and option fields follow the engine ruleset, which a new one has not yet."""
-    page = client.get(reverse("admin:lobby_ruleset_add")).content.decode()
+    page = client.get(reverse("admin:catalogue_ruleset_add")).content.decode()
     assert "Fan values and options" in page
     assert "once the ruleset is saved" in page
     assert 'name="fan__' not in page
@@ -337,7 +337,7 @@ def test_the_checks_no_admin_field_reaches_are_said_in_both_languages():
     """An unknown ruleset or winning form (code, not the form, makes those)."""
     from django.utils import translation
 
-    from lobby.ruleset_messages import describe
+    from catalogue.ruleset_messages import describe
     from mahjong.engine.errors import InvalidRuleset
 
     forms = InvalidRuleset("x", code="unknown_forms", setting=("forms",), value=["knitted"])
@@ -353,7 +353,7 @@ def test_the_checks_no_admin_field_reaches_are_said_in_both_languages():
 def test_a_room_tier_with_min_above_max_is_refused(staff, client):
     tier = RoomTier.objects.get(slug="novice")
     response = client.post(
-        reverse("admin:lobby_roomtier_change", args=[tier.pk]),
+        reverse("admin:catalogue_roomtier_change", args=[tier.pk]),
         {
             "slug": "novice",
             "name": "新手场",
@@ -389,25 +389,25 @@ def test_a_room_played_in_cannot_be_deleted_and_the_operator_is_told_why(
     services.open_table(novice.ruleset, [alice, bob], tier=novice, beans_per_point=50)
     said = ["Novice cannot be deleted: players have played or queued in it, and those records"
             " keep its name. Untick Open to close it instead."]
-    page = client.get(reverse("admin:lobby_roomtier_delete", args=[novice.pk]), follow=True)
-    assert page.redirect_chain[-1][0] == reverse("admin:lobby_roomtier_change", args=[novice.pk])
+    page = client.get(reverse("admin:catalogue_roomtier_delete", args=[novice.pk]), follow=True)
+    assert page.redirect_chain[-1][0] == reverse("admin:catalogue_roomtier_change", args=[novice.pk])
     assert [str(m) for m in page.context["messages"]] == said
     assert "permission" not in page.content.decode()
     # The list's action refuses the whole selection, and the confirmed post too.
-    changelist = reverse("admin:lobby_roomtier_changelist")
+    changelist = reverse("admin:catalogue_roomtier_changelist")
     for data in ({}, {"post": "yes"}):
         done = client.post(changelist, {"action": "delete_selected", **data,
                                         ACTION_CHECKBOX_NAME: [novice.pk, spare.pk]}, follow=True)
         assert [str(m) for m in done.context["messages"]] == said
     assert RoomTier.objects.filter(pk__in=[novice.pk, spare.pk]).count() == 2
     # A room nobody has played in is deleted as before.
-    asked = client.get(reverse("admin:lobby_roomtier_delete", args=[spare.pk])).content.decode()
+    asked = client.get(reverse("admin:catalogue_roomtier_delete", args=[spare.pk])).content.decode()
     assert "Are you sure you want to delete the room tier" in asked
     client.post(changelist, {"action": "delete_selected", "post": "yes",
                              ACTION_CHECKBOX_NAME: [spare.pk]}, follow=True)
     assert not RoomTier.objects.filter(pk=spare.pk).exists()
     client.cookies.load({"django_language": "zh-hans"})
-    page = client.get(reverse("admin:lobby_roomtier_delete", args=[novice.pk]), follow=True)
+    page = client.get(reverse("admin:catalogue_roomtier_delete", args=[novice.pk]), follow=True)
     assert [str(m) for m in page.context["messages"]] == [
         "新手场 不能删除：已有玩家在其中对局或排队，这些记录保留着场次的名称。"
         "如要关闭，请取消勾选“开放”。"
@@ -417,7 +417,7 @@ def test_a_room_played_in_cannot_be_deleted_and_the_operator_is_told_why(
 def test_a_room_tier_cannot_play_the_single_player_stages(staff, client):
     tier = RoomTier.objects.get(slug="novice")
     response = client.post(
-        reverse("admin:lobby_roomtier_change", args=[tier.pk]),
+        reverse("admin:catalogue_roomtier_change", args=[tier.pk]),
         {
             "slug": "novice",
             "name": "新手场",
@@ -437,7 +437,7 @@ def test_a_room_tier_cannot_play_the_single_player_stages(staff, client):
 
 def test_a_leaderboard_cannot_slice_a_running_total_by_period(staff, client):
     response = client.post(
-        reverse("admin:lobby_leaderboard_add"),
+        reverse("admin:catalogue_leaderboard_add"),
         {
             "name": "x",
             "metric": "beans",
@@ -449,7 +449,7 @@ def test_a_leaderboard_cannot_slice_a_running_total_by_period(staff, client):
     )
     assert "running total" in response.context["adminform"].form.errors["period"][0]
     response = client.post(
-        reverse("admin:lobby_leaderboard_add"),
+        reverse("admin:catalogue_leaderboard_add"),
         {
             "name": "周榜 新手场",
             "metric": "net_beans",
@@ -674,7 +674,9 @@ def test_player_search_by_nickname_and_no_query_per_row(
 def test_every_admin_list_renders_with_few_queries(
     staff, client, model, alice, bob, django_assert_max_num_queries
 ):
-    app = "accounts" if model in {"ledgerentry", "ranklevel", "economysettings"} else "lobby"
+    app = {"ledgerentry": "accounts", "ranklevel": "accounts", "economysettings": "accounts",
+           "roomtier": "catalogue", "ruleset": "catalogue", "leaderboard": "catalogue",
+           "match": "tables"}.get(model, "lobby")
     with django_assert_max_num_queries(15):
         response = client.get(reverse(f"admin:{app}_{model}_changelist"))
     assert response.status_code == 200
@@ -707,7 +709,7 @@ def test_matches_queue_tickets_private_rooms_and_stage_progress_are_not_added_by
     staff, client
 ):
     """The lobby's and the stages' services make these rows; an operator looks them up."""
-    for name in ("lobby_match", "lobby_queueticket", "lobby_privateroom",
+    for name in ("tables_match", "lobby_queueticket", "lobby_privateroom",
                  "stages_stageprogress"):
         assert client.get(reverse(f"admin:{name}_changelist")).status_code == 200, name
         assert client.get(reverse(f"admin:{name}_add")).status_code == 403, name
@@ -1097,7 +1099,7 @@ def test_an_inactive_ruleset_is_not_played_in_an_open_room(staff, client):
     assert response.status_code == 302
     tier = RoomTier.objects.get(slug="novice")
     response = client.post(
-        reverse("admin:lobby_roomtier_change", args=[tier.pk]),
+        reverse("admin:catalogue_roomtier_change", args=[tier.pk]),
         {
             "slug": "novice", "name": "新手场", "name_en": "Novice", "ruleset": spare.pk,
             "beans_per_point": 50, "entry_min": 1_000, "entry_max": 8_000, "is_active": "on",
@@ -1543,7 +1545,7 @@ def _tier_form(tier, **changes):
 def test_a_rooms_entry_out_of_range_is_refused_in_words(staff, client):
     """A typo of many digits was refused with 'less than or equal to 9223372036854775807'."""
     tier = RoomTier.objects.get(slug="senior")
-    url = reverse("admin:lobby_roomtier_change", args=[tier.pk])
+    url = reverse("admin:catalogue_roomtier_change", args=[tier.pk])
     page = client.get(url).content.decode()
     assert "lower-case letters, digits and hyphens" in page  # the slug says what it is
     response = client.post(url, _tier_form(tier, entry_max="99999999999999999"))
@@ -1560,11 +1562,11 @@ def test_a_rooms_entry_out_of_range_is_refused_in_words(staff, client):
 def test_a_change_of_the_cheapest_entry_warns_that_the_relief_line_moved(staff, client):
     """The daily relief goes to players below the cheapest open room's entry: a new room's
     minimum changed it for everyone, and nothing said so."""
-    from lobby.models import relief_threshold
+    from catalogue.models import relief_threshold
 
     novice = RoomTier.objects.get(slug="novice")
     before = relief_threshold()
-    url = reverse("admin:lobby_roomtier_change", args=[novice.pk])
+    url = reverse("admin:catalogue_roomtier_change", args=[novice.pk])
     response = client.post(url, _tier_form(novice, entry_min=before + 500), follow=True)
     said = [str(m) for m in response.context["messages"]]
     assert any("The daily relief's line moved from" in m and f"{before:,}" in m

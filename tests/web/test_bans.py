@@ -8,8 +8,9 @@ from django.test import Client
 
 from accounts import services as accounts
 from accounts.models import LedgerEntry, User
+from catalogue.models import RoomTier
 from lobby import matchmaking
-from lobby.models import QueueTicket, RoomTier
+from lobby.models import QueueTicket
 from mahjong.asgi import application
 from mahjong.engine.game import default_action
 from mahjong.tables import services

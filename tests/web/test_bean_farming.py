@@ -11,8 +11,8 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from accounts.models import EconomySettings, LedgerEntry, User
+from catalogue.models import Leaderboard, RoomTier
 from lobby import leaderboards
-from lobby.models import Leaderboard, RoomTier
 from mahjong.tables import services
 from tests.web.tables_support import no_eager_timers  # noqa: F401
 

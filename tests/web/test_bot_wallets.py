@@ -11,8 +11,9 @@ from accounts import wallet
 from accounts.bot_wallets import TOP_UP_NOTE, top_up
 from accounts.builtin import BOT_FLOAT, bot_for
 from accounts.models import LedgerEntry, User
+from catalogue.models import RoomTier
 from lobby import matchmaking
-from lobby.models import QueueTicket, RoomTier
+from lobby.models import QueueTicket
 
 pytestmark = pytest.mark.django_db
 

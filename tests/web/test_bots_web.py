@@ -13,14 +13,15 @@ from django.utils.translation import override
 
 from accounts.builtin import bot_for
 from accounts.models import User
+from catalogue.models import RoomTier, Ruleset
 from lobby import matchmaking, rooms
-from lobby.models import Match, PrivateRoom, QueueTicket, RoomTier, Ruleset
+from lobby.models import PrivateRoom, QueueTicket
 from mahjong.engine import bots as engine_bots
 from mahjong.engine.game import default_action
 from mahjong.engine.state import GameState
 from mahjong.engine.views import view
 from mahjong.tables import services
-from mahjong.tables.models import Event, Seat, Table
+from mahjong.tables.models import Event, Match, Seat, Table
 from tests.conftest import PASSWORD
 from tests.web.tables_support import (  # noqa: F401
     celery_worker,
@@ -142,7 +143,7 @@ def test_the_host_fills_a_private_room_with_a_bot_of_the_chosen_level(client_of,
     assert reply["Location"] == room.match.get_absolute_url()
     assert (room.match.player_two.username, room.match.ranked) == ("bot-strong", False)
     # sitting down opens the table with the bot seat at its account's level
-    client_of(alice).get(reverse("tables:for_match", args=[room.match.public_id]))
+    client_of(alice).get(reverse("lobby:sit_down", args=[room.match.public_id]))
     seat = Table.objects.get(match=room.match).seats.get(index=1)
     assert seat.bot_level == "strong"
 
@@ -232,7 +233,7 @@ def test_the_queue_poll_gives_a_bot_after_the_tiers_wait(client_of, alice, novic
     assert reply["Location"] == match.get_absolute_url()
     assert (match.player_one, match.player_two.username) == (alice, "bot-novice")
     assert (match.tier, match.beans_per_point, match.ranked) == (novice_fills, 50, True)
-    c.get(reverse("tables:for_match", args=[match.public_id]))
+    c.get(reverse("lobby:sit_down", args=[match.public_id]))
     table = Table.objects.get(match=match)
     assert [s.bot_level for s in table.seats.all()] == ["", "novice"]
     assert table.beans_per_point == 50
@@ -325,7 +326,7 @@ def tier_form(tier, **changes):
 
 def test_the_admin_sets_a_tiers_bot_fill_with_help_and_checks_it(staff_client):
     tier = RoomTier.objects.get(slug="junior")
-    url = reverse("admin:lobby_roomtier_change", args=[tier.pk])
+    url = reverse("admin:catalogue_roomtier_change", args=[tier.pk])
     page = staff_client.get(url).content.decode()
     assert "gets a bot opponent" in page and "Empty or 0: never." in page
     for level in engine_bots.LEVELS:
@@ -358,8 +359,9 @@ def test_a_player_alone_in_a_room_of_any_ruleset_gets_a_bot_by_default(
 
     from django.utils import timezone
 
+    from catalogue.models import Ruleset
     from lobby import matchmaking
-    from lobby.models import QueueTicket, Ruleset
+    from lobby.models import QueueTicket
 
     tier = RoomTier.objects.create(
         slug=f"room-{engine_slug}", name=f"{engine_slug}场", beans_per_point=10, entry_min=0,

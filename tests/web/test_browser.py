@@ -11,7 +11,7 @@ import shutil
 import pytest
 from django.db import connections
 
-from lobby.models import Match
+from mahjong.tables.models import Match
 from tests.conftest import CHROMIUM, CHROMIUM_FLAGS, PASSWORD
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]

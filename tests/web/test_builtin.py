@@ -7,7 +7,7 @@ from django.core.management import call_command
 
 from accounts import ranks
 from accounts.models import RankLevel, User
-from lobby.models import Leaderboard, RoomTier, Ruleset
+from catalogue.models import Leaderboard, RoomTier, Ruleset
 
 pytestmark = pytest.mark.django_db
 

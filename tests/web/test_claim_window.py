@@ -14,11 +14,20 @@ from types import SimpleNamespace
 import pytest
 from django.utils import timezone
 
-from lobby.models import Ruleset
+from catalogue.models import Ruleset
 from mahjong.engine.game import is_forced, legal_actions
 from mahjong.engine.scripted import scripted_hand
 from mahjong.tables import broadcast, presenters, services, spectators
 from mahjong.tables.models import Event, Hand
+from mahjong.tables.services import (
+    connections,
+    departures,
+    moves,
+    next_hand,
+    opening,
+    recording,
+    timers,
+)
 from tests.web.tables_support import no_eager_timers  # noqa: F401
 
 pytestmark = pytest.mark.django_db
@@ -62,8 +71,12 @@ class Table:
         self.seen = []  # (seconds since start, version, discarder's html, spectator's html)
         self.offered = []  # bob's actions in each window on alice's discards
         self.capture = django_capture_on_commit_callbacks
-        monkeypatch.setattr(services, "timezone", SimpleNamespace(now=self.clock.now))
-        monkeypatch.setattr(services, "_enqueue_on_commit", self._enqueue)
+        clock = SimpleNamespace(now=self.clock.now)
+        for module in (connections, departures, moves, next_hand, opening, recording, timers):
+            if hasattr(module, "timezone"):
+                monkeypatch.setattr(module, "timezone", clock)
+        for module in (connections, recording):
+            monkeypatch.setattr(module, "enqueue_on_commit", self._enqueue)
         monkeypatch.setattr(broadcast, "group_send", self._hint)
         from accounts.models import User
 

@@ -12,7 +12,7 @@ from django.db.transaction import TransactionManagementError
 from django.forms.models import model_to_dict
 from django.test.utils import CaptureQueriesContext
 
-from lobby.models import RoomTier, Ruleset
+from catalogue.models import RoomTier, Ruleset
 from mahjong.tables import compiled, services
 from mahjong.tables.models import Hand, Seat
 from tests.web.tables_support import no_eager_timers, play_out  # noqa: F401

@@ -12,7 +12,7 @@ from django.forms.models import model_to_dict
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from lobby.models import Ruleset
+from catalogue.models import Ruleset
 from mahjong.tables import compiled, services
 from mahjong.tables.models import Event, Hand
 from tests.web.tables_support import no_eager_timers  # noqa: F401

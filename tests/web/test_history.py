@@ -30,7 +30,7 @@ WON_SEED = "history-12"  # on this wall the timed-out play ends in alice winning
 @pytest.fixture
 def won_hand(alice, bob, settings):
     """A whole novice-room hand between alice (seat 0) and bob, won, beans settled."""
-    from lobby.models import RoomTier
+    from catalogue.models import RoomTier
 
     tier = RoomTier.objects.get(slug="novice")
     settings.MAHJONG_TEST_SEED = WON_SEED
@@ -136,7 +136,7 @@ def test_hands_called_off_before_their_result_said_so_are_marked_from_their_log(
 
     from django.apps import apps
 
-    from lobby.models import Ruleset
+    from catalogue.models import Ruleset
 
     migration = importlib.import_module("mahjong.tables.migrations.0008_hand_result_called_off")
     table = services.open_table(Ruleset.objects.get(slug="classic"), [alice, bob])
@@ -163,7 +163,7 @@ def test_the_filter_form_and_pages_keep_the_choices(client, won_hand, alice):
 def test_a_page_of_fifty_games_takes_a_bounded_number_of_queries(
     client, django_assert_max_num_queries, alice, bob, builtin
 ):
-    from lobby.models import RoomTier
+    from catalogue.models import RoomTier
 
     tier = RoomTier.objects.get(slug="novice")
     for _ in range(52):  # a quick way to finish a hand: one player leaves (an escape)
@@ -205,7 +205,7 @@ def test_the_hand_page_shows_both_hands_fans_beans_and_the_proof(client, won_han
 
 def test_the_houses_rake_is_shown_by_its_role(client, alice, bob, settings):
     """雀神 (quesheng) takes a rake: the posting has a third leg, the house's."""
-    from lobby.models import Ruleset
+    from catalogue.models import Ruleset
 
     settings.MAHJONG_TEST_SEED = "history-rake"
     table = services.open_table(Ruleset.objects.get(engine_slug="quesheng"), [alice, bob],
@@ -314,7 +314,7 @@ def test_the_lists_fan_column_is_the_number_of_fan(client_of, won_hand, alice):
 def test_a_stage_hands_page_verifies_with_its_stage(client, alice, settings):
     """关卡: the stage's seeded adjustments of the deal are part of the check."""
     from accounts.models import User
-    from lobby.models import Ruleset
+    from catalogue.models import Ruleset
 
     settings.MAHJONG_TEST_SEED = "rigged5"  # this wall's roll rigs the stage-4 deal
     bot = User.objects.filter(kind=User.Kind.BOT).order_by("pk").first()

@@ -145,7 +145,7 @@ def english_words(html: str, allowed: set[str]) -> list[str]:
 def test_the_table_speaks_chinese_mid_hand_with_the_hint_and_at_the_end(alice, client_of):
     """Every string of the table page (switches, hint, popovers, result) in Chinese."""
     from accounts.models import User
-    from lobby.models import Ruleset
+    from catalogue.models import Ruleset
     from mahjong.engine.scripted import scripted_hand
     from mahjong.tables import services
     from tests.web.tables_support import play_out
@@ -212,7 +212,7 @@ def test_the_result_panel_writes_labels_and_beans_as_the_rest_of_the_site(
 ):
     """分数：8 (a full-width colon, no space) in Chinese, "Points: 8" in English; the beans
     won or lost and the rake as 1,000 like every other amount of beans."""
-    from lobby.models import Ruleset
+    from catalogue.models import Ruleset
     from mahjong.tables import services
     from tests.web.tables_support import play_out
 
@@ -238,7 +238,7 @@ def test_the_turn_countdown_counts_in_the_pages_language(alice, bob, client_of):
     """The clock's script writes data-unit with the seconds: 15秒 in Chinese (it wrote 15s
     on every page), 15s in English; the spectators' clock the same."""
     from accounts.models import User
-    from lobby.models import Ruleset
+    from catalogue.models import Ruleset
     from mahjong.tables import services
 
     bot = User.objects.filter(kind=User.Kind.BOT).order_by("pk").first()

@@ -8,8 +8,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import User
+from catalogue.models import Leaderboard, RoomTier, Ruleset
 from lobby import leaderboards
-from lobby.models import Leaderboard, RoomTier, Ruleset
 from mahjong.ratings.models import HandResult, Rating
 from mahjong.tables.models import Hand, Table
 
@@ -233,7 +233,7 @@ def _add(client, **fields):
         "ordering": 0,
         **fields,
     }
-    response = client.post(reverse("admin:lobby_leaderboard_add"), data)
+    response = client.post(reverse("admin:catalogue_leaderboard_add"), data)
     if response.status_code == 302:
         return None
     return response.context["adminform"].form.errors

@@ -16,8 +16,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import User
+from catalogue.models import Leaderboard, RoomTier, Ruleset
 from lobby import leaderboards
-from lobby.models import Leaderboard, RoomTier, Ruleset
 from mahjong.ratings.models import HandResult, Rating
 from mahjong.stages.models import StageProgress
 from mahjong.tables.models import Hand, Table

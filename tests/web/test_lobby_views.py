@@ -6,7 +6,9 @@ import pytest
 from django.urls import path, reverse
 
 from accounts.models import LedgerEntry
-from lobby.models import Match, PrivateRoom, QueueTicket, RoomTier
+from catalogue.models import RoomTier
+from lobby.models import PrivateRoom, QueueTicket
+from mahjong.tables.models import Match
 
 pytestmark = pytest.mark.django_db
 
@@ -440,14 +442,14 @@ def test_private_room_base_is_validated(alice, client_of):
 
 
 def _ruleset_pk(slug):
-    from lobby.models import Ruleset
+    from catalogue.models import Ruleset
 
     return Ruleset.objects.get(slug=slug).pk
 
 
 def _open_room(host):
+    from catalogue.models import Ruleset
     from lobby import rooms
-    from lobby.models import Ruleset
 
     return rooms.create(host, Ruleset.objects.get(slug="classic"), 1)
 
@@ -507,7 +509,7 @@ def test_leaderboards_show_visible_boards_and_the_rank_levels(alice, bob, client
 
 
 def test_a_hidden_board_is_not_shown(builtin, client):
-    from lobby.models import Leaderboard
+    from catalogue.models import Leaderboard
 
     Leaderboard.objects.filter(metric="beans").update(visible=False)
     boards = client.get(reverse("lobby:leaderboards")).context["boards"]
@@ -519,8 +521,8 @@ def test_a_net_beans_board_filters_by_room_and_period(alice, bob, outsider):
 
     from django.utils import timezone
 
+    from catalogue.models import Leaderboard
     from lobby import leaderboards
-    from lobby.models import Leaderboard
     from mahjong.ratings.models import HandResult
 
     novice, normal = RoomTier.objects.get(slug="novice"), RoomTier.objects.get(slug="normal")
@@ -749,7 +751,7 @@ def test_a_guest_who_joins_twice_goes_to_their_match_without_an_error(alice, bob
     cb = client_of(bob)
     first = cb.post(reverse("lobby:room_join", args=[room.code]))
     match = Match.objects.get()
-    cb.get(reverse("tables:for_match", args=[match.public_id]))  # sat down: a hand in play
+    cb.get(reverse("lobby:sit_down", args=[match.public_id]))  # sat down: a hand in play
     again = cb.post(reverse("lobby:room_join", args=[room.code]), follow=True)
     assert again.redirect_chain[0][0] == first.url == match.get_absolute_url()
     assert not [str(m) for m in again.context["messages"]]

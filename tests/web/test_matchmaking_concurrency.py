@@ -9,8 +9,10 @@ import pytest
 from django.db import connection, connections
 from django.db.models import Q
 
+from catalogue.models import RoomTier
 from lobby import matchmaking
-from lobby.models import Match, QueueTicket, RoomTier
+from lobby.models import QueueTicket
+from mahjong.tables.models import Match
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -20,8 +20,8 @@ pytestmark = pytest.mark.django_db
 def world(builtin, make_player):
     """grow(n): a hero who played n opponents (half in a staked room, half privately),
     and n players, each with a private room and a quick-match ticket (pairs matched)."""
+    from catalogue.models import RoomTier, Ruleset
     from lobby import matchmaking, rooms
-    from lobby.models import RoomTier, Ruleset
     from mahjong.tables import services
 
     hero = make_player("hero", beans=500_000, nickname="Hero")
@@ -102,7 +102,7 @@ def test_the_admins_configuration_lists_cost_the_same_with_3_or_20_rows(builtin,
     to rooms and rulesets, so an N+1 in those lists shows too."""
     from accounts import services as accounts
     from accounts.models import RankLevel, User
-    from lobby.models import Leaderboard, RoomTier, Ruleset
+    from catalogue.models import Leaderboard, RoomTier, Ruleset
     from mahjong.stages import services as stages
 
     tier = RoomTier.objects.get(slug="novice")
@@ -122,7 +122,7 @@ def test_the_admins_configuration_lists_cost_the_same_with_3_or_20_rows(builtin,
 
     urls = [
         reverse(f"admin:{name}_changelist")
-        for name in ("lobby_leaderboard", "lobby_ruleset", "lobby_roomtier",
+        for name in ("catalogue_leaderboard", "catalogue_ruleset", "catalogue_roomtier",
                      "accounts_ranklevel", "stages_stageprogress")
     ]
     client.force_login(User.objects.create_superuser("root", "r@example.com", "pw-root-12345"))

@@ -7,9 +7,9 @@ from django.contrib.messages import get_messages
 from django.urls import reverse
 
 from accounts.builtin import bot_for
-from lobby.models import Match, Ruleset
+from catalogue.models import Ruleset
 from mahjong.tables import services
-from mahjong.tables.models import Table
+from mahjong.tables.models import Match, Table
 from tests.web.tables_support import no_eager_timers  # noqa: F401
 
 
@@ -36,7 +36,7 @@ def test_a_match_does_not_open_while_a_player_is_at_another_hand(
     match = Match.objects.create(
         kind=Match.Kind.PRIVATE, ruleset=classic, ranked=False, player_one=alice, player_two=bob
     )
-    response = client_of(bob).get(reverse("tables:for_match", args=[match.public_id]))
+    response = client_of(bob).get(reverse("lobby:sit_down", args=[match.public_id]))
     assert response.status_code == 302 and response.url == "/"
     assert "Alice" in str(next(iter(get_messages(response.wsgi_request))))
     assert not Table.objects.filter(match=match).exists()

@@ -24,7 +24,7 @@ def orphan(settings, alice, bob):
     services.ready_next(table, alice)
     services.ready_next(table, bob)
     Table.objects.filter(pk=table.pk).update(
-        status=Table.Status.FINISHED, note=services._left_note(alice)
+        status=Table.Status.FINISHED, note=services.departures._left_note(alice)
     )
     return table
 
@@ -40,7 +40,7 @@ def test_the_migration_calls_off_a_hand_left_in_play_at_a_closed_table(orphan):
     )
     table = Table.objects.get(pk=orphan.pk)
     assert table.status == Table.Status.FINISHED
-    assert table.note == services._left_note(orphan.seats.get(index=0).user)
+    assert table.note == services.departures._left_note(orphan.seats.get(index=0).user)
 
 
 def test_the_migration_leaves_open_tables_and_ended_hands_alone(orphan, alice, bob, outsider):

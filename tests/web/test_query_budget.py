@@ -51,7 +51,7 @@ def _play_until_covered(table, users, *, max_hands=12):
 @pytest.fixture
 def friendly(settings, alice, bob):
     """alice and bob at a table without stakes (a private room's kind)."""
-    from lobby.models import Ruleset
+    from catalogue.models import Ruleset
 
     settings.MAHJONG_TEST_SEED = "budget"
     return services.open_table(Ruleset.objects.get(slug="classic"), [alice, bob])
@@ -72,7 +72,7 @@ def test_every_action_of_a_hand_stays_within_the_budget(friendly, alice, bob):
 @pytest.fixture
 def staked(settings, alice, bob):
     """alice and bob in the novice room: beans move and rank scores count."""
-    from lobby.models import RoomTier
+    from catalogue.models import RoomTier
 
     settings.MAHJONG_TEST_SEED = "budget"
     tier = RoomTier.objects.get(slug="novice")
@@ -156,7 +156,7 @@ def test_tables_left_between_hands_cost_the_sweeper_nothing(builtin, make_player
     sweeper the same queries whatever the number of such tables."""
     from django.utils import timezone
 
-    from lobby.models import Ruleset
+    from catalogue.models import Ruleset
     from mahjong.tables.models import Table
     from tests.web.tables_support import play_out
 

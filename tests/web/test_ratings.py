@@ -105,7 +105,7 @@ def test_an_escape_is_a_loss_and_the_next_hand_builds_on_the_last(duel, alice, b
     mine, theirs = _expected_after_one_hand(0.0)
     assert alice_row.rating == pytest.approx(mine.rating)
     assert bob_row.rating == pytest.approx(theirs.rating)
-    from lobby.models import RoomTier
+    from catalogue.models import RoomTier
 
     tier = RoomTier.objects.get(slug="normal")
     again = services.open_table(
@@ -128,7 +128,7 @@ def test_idle_days_widen_the_deviation_before_the_next_rated_hand(duel, alice, b
     grown = glicko2.idle(stored.glicko(), 10)
     assert ratings.current(stored).deviation == pytest.approx(grown.deviation)
     assert grown.deviation > stored.deviation
-    from lobby.models import RoomTier
+    from catalogue.models import RoomTier
 
     tier = RoomTier.objects.get(slug="novice")
     again = services.open_table(
@@ -152,7 +152,8 @@ def test_a_bot_filled_room_seat_counts_for_the_humans_results_but_rates_nobody(a
     """Quick match's bot fill (a ranked match against a bot account): the human's beans and
     wins are real and reach the leaderboards, but a bot is no rated opponent."""
     from accounts.models import User
-    from lobby.models import Match, RoomTier
+    from catalogue.models import RoomTier
+    from mahjong.tables.models import Match
 
     tier = RoomTier.objects.get(slug="novice")
     bot = User.objects.get(username="bot-efficient")
@@ -196,7 +197,7 @@ def test_the_chart_spans_its_points_and_needs_two():
 @pytest.mark.django_db
 def test_the_profile_shows_rating_games_history_chart_and_rank(duel, alice, bob, client):
     services.leave(duel, alice)
-    from lobby.models import RoomTier
+    from catalogue.models import RoomTier
 
     tier = RoomTier.objects.get(slug="novice")
     for leaver in (bob, alice):

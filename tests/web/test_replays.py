@@ -116,7 +116,7 @@ def test_step_numbers_from_the_url_are_clamped():
 
 def open_bot_table(slug, player):
     from accounts.models import User
-    from lobby.models import Ruleset
+    from catalogue.models import Ruleset
     from mahjong.tables import services
 
     bot = User.objects.filter(kind=User.Kind.BOT).order_by("pk").first()
@@ -183,7 +183,7 @@ def test_the_replay_page_steps_through_the_hand_with_a_shareable_url(
     import re
 
     from accounts.models import User
-    from lobby.models import Ruleset
+    from catalogue.models import Ruleset
     from mahjong.tables import services
 
     # a long hand (to the wall's end): a random wall may be won within its first five moves,
@@ -250,7 +250,7 @@ def test_the_wenzhou_wild_is_marked_wherever_it_is_held(client, alice):
 @pytest.mark.parametrize("stage", [1, 2, 3, 4])
 def test_stage_mode_hands_rebuild(alice, stage):
     from accounts.models import User
-    from lobby.models import Ruleset
+    from catalogue.models import Ruleset
     from mahjong.tables import services
 
     bot = User.objects.filter(kind=User.Kind.BOT).order_by("pk").first()
@@ -306,7 +306,7 @@ def test_the_haidi_draws_are_shown_as_at_the_table(client, alice, settings):
     the table and in the replay; the replay showed none of them, so a hand that ended
     drawn after three haidi draws ended with those tiles nowhere on the board."""
     from accounts.models import User
-    from lobby.models import Ruleset
+    from catalogue.models import Ruleset
     from mahjong.engine.tiles import format_tiles
     from mahjong.tables import services
 
@@ -476,7 +476,7 @@ def test_a_drawn_hands_replay_ends_saying_it_was_drawn(client, alice, settings):
     """A drawn hand's last move is a discard (or a pass): its last step read "alice:
     Discard 4m · 0 tiles in the wall · The hand is over.", nowhere saying 流局."""
     from accounts.models import User
-    from lobby.models import Ruleset
+    from catalogue.models import Ruleset
     from mahjong.tables import services
 
     settings.MAHJONG_TEST_SEED = "haidi-29"  # timeouts end this wall drawn

@@ -9,10 +9,10 @@ import re
 
 import pytest
 from django.urls import reverse
-from django.utils.html import escape
 from django.utils import translation
+from django.utils.html import escape
 
-from lobby.models import Ruleset, RoomTier
+from catalogue.models import RoomTier, Ruleset
 from mahjong.engine.fans import TABLES
 from mahjong.engine.rulesets import RULESETS
 from mahjong.rulebook import book

@@ -170,7 +170,7 @@ def generous_limit(settings):
 def test_fuzzed_bad_messages_get_an_error_change_nothing_and_the_socket_still_plays(
     redis_layer, generous_limit, alice, bob
 ):
-    from lobby.models import Ruleset
+    from catalogue.models import Ruleset
 
     ruleset = Ruleset.objects.get(slug="classic")
     other = services.open_table(ruleset, [bob, alice])
@@ -254,7 +254,7 @@ def test_fuzzed_bad_messages_get_an_error_change_nothing_and_the_socket_still_pl
 def test_a_flood_gets_slow_down_errors_not_a_disconnect_and_honest_play_continues(
     redis_layer, settings, monkeypatch, alice, bob
 ):
-    from lobby.models import Ruleset
+    from catalogue.models import Ruleset
 
     settings.TABLES_ACTION_RATE, settings.TABLES_ACTION_BURST = 10, 20
     now = [1_000_000.0]  # the bucket's clock stands still during the flood
@@ -348,7 +348,7 @@ def test_the_bucket_on_redis_survives_a_restart_that_forgets_its_script(bucket_c
 def test_log_out_closes_that_sessions_sockets_and_a_foreign_origin_is_refused(
     redis_layer, alice, bob, outsider
 ):
-    from lobby.models import Ruleset
+    from catalogue.models import Ruleset
     from mahjong.tables.consumers import LOGGED_OUT
 
     table = services.open_table(Ruleset.objects.get(slug="classic"), [alice, bob])
@@ -406,7 +406,7 @@ def test_log_out_closes_that_sessions_sockets_and_a_foreign_origin_is_refused(
 
 
 def test_the_same_bucket_slows_a_flood_of_http_actions(settings, monkeypatch, alice, bob):
-    from lobby.models import Ruleset
+    from catalogue.models import Ruleset
 
     settings.TABLES_ACTION_RATE, settings.TABLES_ACTION_BURST = 10, 20
     monkeypatch.setattr(ratelimit, "clock", lambda: 2_000_000.0)

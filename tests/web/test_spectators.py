@@ -11,8 +11,9 @@ from channels.testing import WebsocketCommunicator
 from django.test import Client
 from django.urls import reverse
 
+from catalogue.models import Ruleset
 from lobby import rooms
-from lobby.models import PrivateRoom, Ruleset
+from lobby.models import PrivateRoom
 from mahjong.asgi import application
 from mahjong.engine.game import default_action
 from mahjong.tables import spectators
@@ -58,7 +59,7 @@ def private_room_table(host, guest, client_of, allow=True):
     room.allow_spectators = allow
     room.save()
     match = rooms.join(room, guest)
-    client_of(host).get(reverse("tables:for_match", args=[match.public_id]))
+    client_of(host).get(reverse("lobby:sit_down", args=[match.public_id]))
     room.refresh_from_db()
     return room, match.table
 
@@ -387,7 +388,7 @@ def test_the_winning_hand_is_drawn_in_tiles_for_spectators(alice, bob, outsider,
                                                           settings):
     """As on the players' result panel: the blocks as tile pictures; the watch page wrote
     the engine's notation ("567m 789m 66z …") as text."""
-    from lobby.models import RoomTier
+    from catalogue.models import RoomTier
     from mahjong.tables import services
 
     tier = RoomTier.objects.get(slug="novice")

@@ -6,7 +6,7 @@ gets no panel, and the panel's choice plays through the table."""
 import pytest
 from django.urls import reverse
 
-from lobby.models import Ruleset
+from catalogue.models import Ruleset
 from mahjong.engine.stage import stage_level
 from mahjong.engine.stage_run import StageRun
 from mahjong.engine.tiles import format_tile, tile_name

@@ -439,7 +439,7 @@ def test_the_offer_endpoint_is_for_the_seated_player(alice, bob, client_of):
 
 
 def test_cuo_shows_the_live_wall_and_takes_a_tile(alice, client_of):
-    from lobby.models import Ruleset
+    from catalogue.models import Ruleset
 
     Ruleset.objects.filter(engine_slug="stage").update(overrides={"options": {"p_cuo": 1.0}})
     set_run(alice, stage=3, score=5000)
@@ -462,7 +462,7 @@ def test_cuo_shows_the_live_wall_and_takes_a_tile(alice, client_of):
 
 
 def test_the_in_game_swap_is_chosen_on_the_offer_panel(alice, client_of, htmx):
-    from lobby.models import Ruleset
+    from catalogue.models import Ruleset
 
     Ruleset.objects.filter(engine_slug="stage").update(
         overrides={"options": {"p_cuo": 0.0, "p_swap": 1.0}})

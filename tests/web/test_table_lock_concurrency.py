@@ -13,7 +13,7 @@ from django.db import connection, connections, transaction
 from django.test import Client
 
 from accounts.builtin import bot_for
-from lobby.models import Ruleset
+from catalogue.models import Ruleset
 from mahjong.tables import services
 from mahjong.tables.models import Hand, Table
 from tests.web.tables_support import no_eager_timers, play_out, wait_until  # noqa: F401

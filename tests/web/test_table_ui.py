@@ -10,7 +10,7 @@ from django.urls import reverse
 from django.utils import translation
 
 from accounts.models import User
-from lobby.models import RoomTier, Ruleset
+from catalogue.models import RoomTier, Ruleset
 from mahjong.engine.scripted import scripted_hand
 from mahjong.engine.tiles import format_tile
 from mahjong.tables import presenters, services
@@ -618,11 +618,11 @@ def test_each_river_says_whose_it_is_and_gb_shows_the_seat_winds(client_of, alic
 def wenzhou_self_draw(players, concealed: str, *, wild: str):
     """A 温州 table whose first hand, played out, is rewritten as seat 0's self-drawn win
     on 1z with ``concealed`` and ``wild`` the 财神 (the deal's indicator made it): the
-    settlement's reading and wild marks as services._finish stores them."""
+    settlement's reading and wild marks as services.settlement.finish stores them."""
     from mahjong.engine.fans import score_win
     from mahjong.engine.shapes import WinContext
     from mahjong.engine.tiles import parse_tile, parse_tiles
-    from mahjong.tables.services import _decomposition, _wild_played
+    from mahjong.tables.services.settlement import _decomposition, _wild_played
     from tests.web.tables_support import play_out
 
     ctx = WinContext(hand=tuple(parse_tiles(concealed)), melds=(), win=parse_tile("1z"),

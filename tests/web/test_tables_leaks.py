@@ -14,7 +14,7 @@ from django.template.loader import render_to_string
 from django.test import Client
 
 from accounts.models import User
-from lobby.models import Ruleset
+from catalogue.models import Ruleset
 from mahjong.asgi import application
 from mahjong.engine.game import legal_actions
 from mahjong.engine.state import GameState

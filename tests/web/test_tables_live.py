@@ -10,7 +10,7 @@ from channels.testing import WebsocketCommunicator
 from django.test import Client
 
 from accounts.models import User
-from lobby.models import Ruleset
+from catalogue.models import Ruleset
 from mahjong.asgi import application
 from mahjong.engine.game import default_action
 from mahjong.tables import services
@@ -169,7 +169,7 @@ def test_the_sweeper_task_resolves_a_decision_whose_timer_was_lost(celery_worker
 def test_the_push_that_ends_a_hand_updates_the_top_bar_beans_and_the_session_scores(
     settings, redis_layer, alice, bob
 ):
-    from lobby.models import RoomTier
+    from catalogue.models import RoomTier
 
     settings.MAHJONG_TEST_SEED = "win254"  # timeouts end this wall in a self-drawn win
     tier = RoomTier.objects.get(slug="novice")

@@ -44,7 +44,7 @@ def test_the_rank_score_is_written_once_per_hand(duel, alice, bob):
     hand = duel.current_hand()
     before = scores(alice, bob)
     locked = services.Locked(duel, hand, list(duel.seats.select_related("user")), hand.game())
-    services._record_rank(locked, hand.result["deltas"])  # a second settlement attempt
+    services.settlement._record_rank(locked, hand.result["deltas"])  # a second settlement attempt
     assert scores(alice, bob) == before
 
 
@@ -71,7 +71,7 @@ def test_the_level_follows_the_score_down_as_well_as_up(duel, alice, bob, client
 def test_a_room_on_other_rules_is_rated_but_leaves_the_rank_score(alice, bob):
     """Ratings and the leaderboards' results cover every room's games (a 国标 board an
     operator defines fills); the rank score counts classic rooms only (RULES.md 4.6)."""
-    from lobby.models import RoomTier, Ruleset
+    from catalogue.models import RoomTier, Ruleset
     from mahjong.ratings.models import HandResult, Rating
 
     tier = RoomTier.objects.get(slug="novice")

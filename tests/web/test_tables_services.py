@@ -176,7 +176,7 @@ def test_a_move_of_the_players_own_ends_auto_play_and_the_next_decision_gets_the
         hand.refresh_from_db()
         after = hand.game()
     decision = after.ruleset.timers.decision
-    # a claim window's clock starts at its pause's end (services._schedule)
+    # a claim window's clock starts at its pause's end (services.recording.schedule)
     left = (hand.deadline - (hand.pause_until or timezone.now())).total_seconds()
     assert decision - 2 < left <= decision, left
 
@@ -210,12 +210,12 @@ def test_settlement_is_written_once_per_hand(duel, alice):
     services.leave(duel, alice)
     hand = duel.current_hand()
     locked = services.Locked(duel, hand, list(duel.seats.select_related("user")), hand.game())
-    services._pay(locked, hand.game(), None, dict(base=1, dealer=0, dealer_streak=0))
+    services.settlement._pay(locked, hand.game(), None, dict(base=1, dealer=0, dealer_streak=0))
     assert LedgerEntry.objects.filter(idempotency_key=f"hand:{duel.public_id}:1").count() == 2
 
 
 def test_a_win_moves_beans_as_the_result_says(settings, alice, bob):
-    from lobby.models import RoomTier
+    from catalogue.models import RoomTier
 
     # A wall on which two timeouts each, then 托管 (efficient), end in a self-drawn win.
     settings.MAHJONG_TEST_SEED = "win255"
@@ -337,7 +337,7 @@ def test_two_players_leaving_during_a_hand_one_escape_and_the_first_note(duel, a
 
 
 def test_the_note_of_a_player_with_the_longest_name_fits_its_column(make_player, bob):
-    from lobby.models import RoomTier
+    from catalogue.models import RoomTier
 
     long = make_player("x" * 150, beans=10)  # no nickname: the user name is shown
     tier = RoomTier.objects.get(slug="novice")
@@ -404,7 +404,7 @@ def test_an_open_result_page_or_a_hand_in_play_keeps_the_table(duel):
 def test_a_wenzhou_escape_pays_the_progressive_base_not_one(alice, bob, escaper):
     """RULES.md 9.5: the first hand of a dealer has base B = 10, and an escape costs
     B x 16 (dealer) or B x 8 (non-dealer); the room's 底分 of 1 is not B."""
-    from lobby.models import Ruleset
+    from catalogue.models import Ruleset
 
     table = services.open_table(Ruleset.objects.get(slug="wenzhou"), [alice, bob],
                                 beans_per_point=1)
@@ -433,7 +433,7 @@ def test_sitting_down_elsewhere_leaves_the_tables_between_hands(duel, alice, bob
     as if they had clicked Leave (it stayed open, on the live list, for ten minutes). Other
     players' tables are not touched."""
     from accounts.models import User
-    from lobby.models import Ruleset
+    from catalogue.models import Ruleset
 
     classic, bot = Ruleset.objects.get(slug="classic"), User.objects.get(username="bot-random")
     services.leave(duel, alice)  # a closed table stays as it was

@@ -80,7 +80,8 @@ def test_a_click_from_a_stale_view_is_refused_with_a_notice_and_a_fresh_view(
 
 
 def test_a_match_opens_one_table_for_both_players(client_of, alice, bob):
-    from lobby.models import Match, RoomTier
+    from catalogue.models import RoomTier
+    from mahjong.tables.models import Match
 
     tier = RoomTier.objects.get(slug="novice")
     match = Match.objects.create(
@@ -91,8 +92,8 @@ def test_a_match_opens_one_table_for_both_players(client_of, alice, bob):
         player_one=alice,
         player_two=bob,
     )
-    a = client_of(alice).get(f"/tables/match/{match.public_id}/")
-    b = client_of(bob).get(f"/tables/match/{match.public_id}/")
+    a = client_of(alice).get(f"/matches/{match.public_id}/table/")
+    b = client_of(bob).get(f"/matches/{match.public_id}/table/")
     table = Table.objects.get()
     assert a["Location"] == b["Location"] == table.get_absolute_url()
     assert table.beans_per_point == tier.beans_per_point
@@ -101,13 +102,14 @@ def test_a_match_opens_one_table_for_both_players(client_of, alice, bob):
 
 
 def test_the_match_page_takes_both_players_to_the_table_and_keeps_the_link(client_of, alice, bob):
-    from lobby.models import Match, RoomTier
+    from catalogue.models import RoomTier
+    from mahjong.tables.models import Match
 
     tier = RoomTier.objects.get(slug="novice")
     match = Match.objects.create(
         kind=Match.Kind.QUICK, tier=tier, ruleset=tier.ruleset, player_one=alice, player_two=bob
     )
-    target = f"/tables/match/{match.public_id}/"
+    target = f"/matches/{match.public_id}/table/"
     for player in (alice, bob):
         html = client_of(player).get(match.get_absolute_url()).content.decode()
         forward = re.search(r'<meta http-equiv="refresh" content="(\d+); url=([^"]+)"', html)
@@ -124,14 +126,15 @@ def test_the_match_page_takes_both_players_to_the_table_and_keeps_the_link(clien
 def test_a_finished_match_says_it_is_over_and_links_to_its_result(client_of, alice, bob):
     """Its table closed (Bob left during the first hand): the page said "Match found!" over
     "Finished" and offered to sit down at a table that was closed."""
-    from lobby.models import Match, RoomTier
+    from catalogue.models import RoomTier
     from mahjong.tables import services
+    from mahjong.tables.models import Match
 
     tier = RoomTier.objects.get(slug="novice")
     match = Match.objects.create(
         kind=Match.Kind.QUICK, tier=tier, ruleset=tier.ruleset, player_one=alice, player_two=bob
     )
-    client_of(alice).get(f"/tables/match/{match.public_id}/")
+    client_of(alice).get(f"/matches/{match.public_id}/table/")
     table = Table.objects.get(match=match)
     services.leave(table, bob)
     ca = client_of(alice)
@@ -151,7 +154,8 @@ def _match_made(alice, bob, minutes_ago):
 
     from django.utils import timezone
 
-    from lobby.models import Match, RoomTier
+    from catalogue.models import RoomTier
+    from mahjong.tables.models import Match
 
     tier = RoomTier.objects.get(slug="novice")
     return Match.objects.create(
@@ -167,27 +171,27 @@ def _match_made(alice, bob, minutes_ago):
 def test_a_match_nobody_sat_down_at_in_time_opens_no_table(client_of, alice, bob):
     """The opponent of a match made long ago is gone: seating them now would make them
     time out and pay an escape, so the match is called off instead."""
-    from lobby.models import Match
+    from mahjong.tables.models import Match
 
     stale, fresh = _match_made(alice, bob, minutes_ago=6), _match_made(alice, bob, minutes_ago=4)
-    answer = client_of(alice).get(f"/tables/match/{stale.public_id}/")
+    answer = client_of(alice).get(f"/matches/{stale.public_id}/table/")
     assert answer.status_code == 302 and answer["Location"] == stale.get_absolute_url()
     stale.refresh_from_db()
     assert stale.state == Match.State.ABANDONED and not Table.objects.filter(match=stale)
-    assert client_of(bob).get(f"/tables/match/{stale.public_id}/")["Location"] == (
+    assert client_of(bob).get(f"/matches/{stale.public_id}/table/")["Location"] == (
         stale.get_absolute_url()
     )
-    answer = client_of(alice).get(f"/tables/match/{fresh.public_id}/")
+    answer = client_of(alice).get(f"/matches/{fresh.public_id}/table/")
     assert answer["Location"] == Table.objects.get(match=fresh).get_absolute_url()
 
 
 def test_the_sweeper_calls_off_the_matches_nobody_sat_down_at(client_of, alice, bob):
-    from lobby.models import Match
     from mahjong.tables import services
+    from mahjong.tables.models import Match
 
     stale, fresh = _match_made(alice, bob, minutes_ago=6), _match_made(alice, bob, minutes_ago=4)
     seated = _match_made(alice, bob, minutes_ago=1)
-    client_of(alice).get(f"/tables/match/{seated.public_id}/")  # its table opened in time
+    client_of(alice).get(f"/matches/{seated.public_id}/table/")  # its table opened in time
     Match.objects.filter(pk=seated.pk).update(created_at=stale.created_at)
     services.sweep()
     states = dict(Match.objects.values_list("pk", "state"))
@@ -199,7 +203,7 @@ def test_the_sweeper_calls_off_the_matches_nobody_sat_down_at(client_of, alice, 
 
 
 def test_the_end_of_hand_panel_lists_fans_and_offers_the_next_hand(settings, client_of, alice, bob):
-    from lobby.models import RoomTier
+    from catalogue.models import RoomTier
     from mahjong.tables import services
 
     settings.MAHJONG_TEST_SEED = "win255"  # timeouts, then 托管, end this wall in a self-draw
@@ -391,7 +395,7 @@ def test_the_last_hand_of_a_gb_match_says_the_match_is_over_instead_of_next_hand
 ):
     """gb plays 8-hand matches: the 8th hand's result offered "next hand", and clicking it
     only closed the table ("the match is over"). The result says so at once now."""
-    from lobby.models import Ruleset
+    from catalogue.models import Ruleset
     from mahjong.tables import services
     from tests.web.tables_support import play_out
 

@@ -1,4 +1,4 @@
-"""A hand's timer (tables.services._arm and timer_fired): one Celery task pending per hand,
+"""A hand's timer (tables.services.recording.arm and timer_fired): one Celery task pending per hand,
 at or before the deadline, that re-arms itself when it finds the hand moved on; a move
 inside its time adds no task of its own, and a sooner deadline (a bot's turn) a task of
 its own that leaves the hand's timer pending."""
@@ -9,9 +9,9 @@ import pytest
 from celery.signals import before_task_publish
 from django.utils import timezone
 
-from lobby.models import Ruleset
-from mahjong.engine.offers import HU
+from catalogue.models import Ruleset
 from mahjong.engine.game import default_action, legal_actions
+from mahjong.engine.offers import HU
 from mahjong.tables import services
 from mahjong.tables.models import Event, Hand
 from tests.web.tables_support import (  # noqa: F401
@@ -290,7 +290,7 @@ def test_im_back_landing_between_a_timers_read_and_its_lock_stops_the_auto_move(
     # the sweeper's read of an overdue hand, raced the same way, does not move it either
     Seat.objects.filter(table=duel, user=player).update(auto_play=True, timeouts=2)
     Hand.objects.filter(pk=hand.pk).update(deadline=timezone.now() - 10 * SECONDS)
-    lock, clicks = services._lock, []
+    lock, clicks = services.locking.lock, []
 
     def back_then_lock(table_id):
         if not clicks:  # the sweeper's lock, after its read (back takes the lock too)
@@ -298,7 +298,7 @@ def test_im_back_landing_between_a_timers_read_and_its_lock_stops_the_auto_move(
             services.back(duel, player)
         return lock(table_id)
 
-    monkeypatch.setattr(services, "_lock", back_then_lock)
+    monkeypatch.setattr(services.timers, "lock", back_then_lock)
     assert services.sweep() == 0
     assert duel.current_hand().version == 1
 

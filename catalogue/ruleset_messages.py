@@ -13,9 +13,8 @@ import json
 from typing import Callable
 
 from django.utils.text import format_lazy
-from django.utils.translation import get_language
+from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 
 from mahjong.engine.errors import InvalidRuleset
 from mahjong.engine.rulesets import RULESETS
