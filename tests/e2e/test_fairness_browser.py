@@ -9,7 +9,6 @@ import re
 import pytest
 
 from tests.e2e.conftest import shot
-from tests.e2e.test_replay_browser import finished_hand  # noqa: F401  (the fixture)
 
 pytestmark = pytest.mark.e2e
 

@@ -5,54 +5,11 @@ as a bot table's timers would play it."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-import time
-
 import pytest
 
-from tests.e2e.conftest import ROOT, shot
+from tests.e2e.conftest import shot
 
 pytestmark = pytest.mark.e2e
-
-PLAY_A_HAND = """
-from accounts import services as accounts
-from accounts.models import User
-from catalogue.models import Ruleset
-from mahjong.tables import services
-player = accounts.register(username="replayer{suffix}", password="tile-river-5m-7z")
-bot = User.objects.filter(kind=User.Kind.BOT).order_by("pk").first()
-for attempt in range(20):  # a hand long enough to step through (most are)
-    table = services.open_table(Ruleset.objects.get(slug="classic"), [player, bot],
-                                bot_level="random")
-    for _ in range(1000):
-        hand = table.current_hand()
-        if hand.ended_at:
-            break
-        services.advance(hand.pk, hand.version)
-    moves = hand.events.filter(kind="action").count()
-    if moves > 12:
-        break
-print(player.public_id, table.public_id, hand.number, moves)
-"""
-
-
-@pytest.fixture
-def finished_hand(site, site_database):
-    """(player's history path, replay path, number of the last step) of a hand played to
-    its end on the site."""
-    env = {k: v for k, v in os.environ.items() if k not in {"REDIS_URL", "MAHJONG_TEST_SEED"}}
-    env.update(DATABASE_URL=site_database, DEBUG="true", MAHJONG_TESTING="true",
-               DJANGO_SETTINGS_MODULE="mahjong.settings")
-    # a name of its own per use: two tests in one process each play a hand
-    code = PLAY_A_HAND.format(suffix=f"{os.getpid()}{time.monotonic_ns() % 10**6}")
-    out = subprocess.run([sys.executable, str(ROOT / "manage.py"), "shell", "-c", code], env=env,
-                         cwd=ROOT, check=True, capture_output=True, text=True, timeout=120)
-    player, table, number, moves = out.stdout.split()[-4:]
-    return (f"/history/players/{player}/", f"/history/hands/{table}/{number}/replay/",
-            int(moves))
-
 
 def step_of(page) -> int:
     return int(page.get_attribute("#replay-board", "data-step"))

@@ -17,14 +17,9 @@ from mahjong.asgi import application
 from mahjong.engine.game import default_action
 from mahjong.tables.consumers import REFUSED
 from mahjong.tables.models import Event, Table
-from tests.web.tables_support import (  # noqa: F401
-    no_eager_timers,
-    redis_layer,
-    refused_connect,
-    run,
-)
+from tests.web.tables_support import refused_connect, run
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("no_eager_timers")]
 
 CONVERTER = re.compile(r"<(?:(\w+):)?(\w+)>")
 # The table's own endpoints and the method each takes (the rest answer 405 to the other).

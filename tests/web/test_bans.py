@@ -15,14 +15,9 @@ from mahjong.asgi import application
 from mahjong.engine.game import default_action
 from mahjong.tables import services
 from mahjong.tables.consumers import LOGGED_OUT
-from tests.web.tables_support import (  # noqa: F401
-    duel,
-    no_eager_timers,
-    redis_layer,
-    run,
-)
+from tests.web.tables_support import run
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("no_eager_timers")]
 
 WAIT = 20
 

@@ -14,9 +14,8 @@ from accounts.models import EconomySettings, LedgerEntry, User
 from catalogue.models import Leaderboard, RoomTier
 from lobby import leaderboards
 from mahjong.tables import services
-from tests.web.tables_support import no_eager_timers  # noqa: F401
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("no_eager_timers")]
 
 FLOWS = reverse("admin:accounts_user_bean_flows")
 PENALTY = 13 * 200  # an escape in the normal room: 13 points of 200 beans (RULES.md 3.13)

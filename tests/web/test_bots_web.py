@@ -23,15 +23,9 @@ from mahjong.engine.views import view
 from mahjong.tables import services
 from mahjong.tables.models import Event, Match, Seat, Table
 from tests.conftest import PASSWORD
-from tests.web.tables_support import (  # noqa: F401
-    celery_worker,
-    duel,
-    no_eager_timers,
-    redis_layer,
-    wait_until,
-)
+from tests.web.tables_support import wait_until
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("no_eager_timers")]
 LEVELS = [lv.slug for lv in engine_bots.LEVELS]
 
 

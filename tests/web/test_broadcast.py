@@ -11,7 +11,7 @@ import redis
 from asgiref.sync import sync_to_async
 
 from mahjong.tables import broadcast
-from tests.web.tables_support import REDIS_URL, redis_layer  # noqa: F401
+from tests.web.tables_support import REDIS_URL
 
 
 def connections_made() -> int:

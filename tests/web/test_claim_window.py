@@ -28,9 +28,8 @@ from mahjong.tables.services import (
     recording,
     timers,
 )
-from tests.web.tables_support import no_eager_timers  # noqa: F401
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("no_eager_timers")]
 
 # alice deals and discards 7z, then each tile she draws; bob discards each tile he draws.
 # The draws, in order (bob's, alice's, ...): each honour 1z-6z twice. Nobody can use a

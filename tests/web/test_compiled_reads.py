@@ -15,7 +15,9 @@ from django.test.utils import CaptureQueriesContext
 from catalogue.models import RoomTier, Ruleset
 from mahjong.tables import compiled, services
 from mahjong.tables.models import Hand, Seat
-from tests.web.tables_support import no_eager_timers, play_out  # noqa: F401
+from tests.web.tables_support import play_out
+
+pytestmark = pytest.mark.usefixtures("no_eager_timers")
 
 
 def fields(obj) -> dict:

@@ -15,7 +15,8 @@ from django.utils import timezone
 from catalogue.models import Ruleset
 from mahjong.tables import compiled, services
 from mahjong.tables.models import Event, Hand
-from tests.web.tables_support import no_eager_timers  # noqa: F401
+
+pytestmark = pytest.mark.usefixtures("no_eager_timers")
 
 STATE = {"nested": {"tiles": ["1m", "中"], "n": [1, None, 2.5]}, "text": "it's \"quoted\""}
 

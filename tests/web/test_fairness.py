@@ -16,17 +16,9 @@ from mahjong.asgi import application
 from mahjong.engine.game import new_hand
 from mahjong.engine.wall import wall_seed
 from mahjong.tables.models import Seat
-from tests.web.tables_support import (  # noqa: F401
-    bot_table,
-    duel,
-    no_eager_timers,
-    play_out,
-    private_table,
-    redis_layer,
-    run,
-)
+from tests.web.tables_support import play_out, private_table, run
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("no_eager_timers")]
 
 
 def socket(table, user, path=""):

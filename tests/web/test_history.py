@@ -15,9 +15,9 @@ from accounts.models import LedgerEntry
 from lobby import history, replays
 from mahjong.engine.rulesets import SLUGS
 from mahjong.tables import services
-from tests.web.tables_support import bot_table, duel, no_eager_timers, play_out  # noqa: F401
+from tests.web.tables_support import play_out
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("no_eager_timers")]
 
 
 def hand_url(hand, name="history:hand"):

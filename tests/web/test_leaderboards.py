@@ -304,13 +304,6 @@ def test_the_page_shows_every_metric_and_when_it_was_computed(record, alice, bob
     assert {entry.board.metric for entry in boards} == set(Leaderboard.Metric.values)
 
 
-@pytest.fixture
-def private_cache(settings):
-    """This process's own cache: the shared Redis test database is flushed by every other
-    web test running at the same time, which would drop the boards cached here."""
-    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
-
-
 def test_the_page_is_cached_briefly_and_an_edit_shows_at_once(
     record, alice, client, private_cache, django_assert_max_num_queries
 ):

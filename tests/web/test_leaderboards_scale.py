@@ -21,7 +21,6 @@ from lobby import leaderboards
 from mahjong.ratings.models import HandResult, Rating
 from mahjong.stages.models import StageProgress
 from mahjong.tables.models import Hand, Table
-from tests.web.test_leaderboards import private_cache  # noqa: F401
 
 pytestmark = pytest.mark.django_db
 

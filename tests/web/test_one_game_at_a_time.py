@@ -10,7 +10,8 @@ from accounts.builtin import bot_for
 from catalogue.models import Ruleset
 from mahjong.tables import services
 from mahjong.tables.models import Match, Table
-from tests.web.tables_support import no_eager_timers  # noqa: F401
+
+pytestmark = pytest.mark.usefixtures("no_eager_timers")
 
 
 @pytest.fixture

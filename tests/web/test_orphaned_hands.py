@@ -9,7 +9,9 @@ from django.apps import apps
 from accounts.models import LedgerEntry
 from mahjong.tables import services
 from mahjong.tables.models import Hand, Table
-from tests.web.tables_support import no_eager_timers, play_out, private_table  # noqa: F401
+from tests.web.tables_support import play_out, private_table
+
+pytestmark = pytest.mark.usefixtures("no_eager_timers")
 
 migration = importlib.import_module("mahjong.tables.migrations.0012_close_orphaned_hands")
 

@@ -11,7 +11,7 @@ from django.urls import reverse
 from mahjong.asgi import application
 from mahjong.tables.consumers import LOGGED_OUT
 from tests.conftest import PASSWORD
-from tests.web.tables_support import duel, redis_layer, run  # noqa: F401
+from tests.web.tables_support import run
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

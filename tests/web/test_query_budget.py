@@ -17,7 +17,8 @@ from django.test.utils import CaptureQueriesContext
 from mahjong.engine.game import legal_actions
 from mahjong.tables import presenters, services
 from mahjong.tables.models import Table
-from tests.web.tables_support import no_eager_timers  # noqa: F401
+
+pytestmark = pytest.mark.usefixtures("no_eager_timers")
 
 BUDGET = 8
 CLAIMS = ("pon", "chi", "kan", "addkan", "ankan")

@@ -13,13 +13,9 @@ from mahjong.ratings import chart, glicko2
 from mahjong.ratings import services as ratings
 from mahjong.ratings.models import HandResult, Rating, RatingChange
 from mahjong.tables import services
-from tests.web.tables_support import (  # noqa: F401
-    bot_table,
-    duel,
-    no_eager_timers,
-    play_out,
-    private_table,
-)
+from tests.web.tables_support import play_out, private_table
+
+pytestmark = pytest.mark.usefixtures("no_eager_timers")
 
 # ----- the algorithm ----------------------------------------------------------------------
 

@@ -16,7 +16,9 @@ from mahjong.engine.game import escape, legal_actions, new_hand, next_hand
 from mahjong.engine.rulesets import SLUGS
 from mahjong.engine.views import view
 from mahjong.tables.presenters import tiles_of
-from tests.web.tables_support import bot_table, duel, no_eager_timers, play_out  # noqa: F401
+from tests.web.tables_support import play_out
+
+pytestmark = pytest.mark.usefixtures("no_eager_timers")
 
 HANDS_PER_RULESET = 6  # 36 random hands in all, in sessions (later hands carry scores)
 

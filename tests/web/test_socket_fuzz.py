@@ -23,15 +23,9 @@ from mahjong.asgi import application
 from mahjong.engine.game import default_action, legal_actions
 from mahjong.tables import ratelimit, services
 from mahjong.tables.models import Event, Hand
-from tests.web.tables_support import (  # noqa: F401
-    no_eager_timers,
-    play_out,
-    redis_layer,
-    refused_connect,
-    run,
-)
+from tests.web.tables_support import play_out, refused_connect, run
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("no_eager_timers")]
 
 EXAMPLES = 60
 WAIT = 20  # seconds for a reply: generous, a loaded CI machine is slow, a lost reply never comes

@@ -13,17 +13,11 @@ from django.utils import timezone
 from mahjong.tables import frames, ratelimit, watchers
 from mahjong.tables.consumers import CROWDED, FLOODED
 from mahjong.tables.models import Watcher
-from tests.web.tables_support import (  # noqa: F401
-    duel,
-    no_eager_timers,
-    redis_layer,
-    refused_connect,
-    run,
-)
+from tests.web.tables_support import refused_connect, run
 from tests.web.test_spectators import watch_socket
 from tests.web.test_tables_live import communicator
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("no_eager_timers")]
 WAIT = 20
 
 

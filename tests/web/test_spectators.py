@@ -18,18 +18,9 @@ from mahjong.asgi import application
 from mahjong.engine.game import default_action
 from mahjong.tables import spectators
 from mahjong.tables.consumers import REFUSED
-from tests.web.tables_support import (  # noqa: F401
-    bot_table,
-    dave_at_a_bot,
-    duel,
-    no_eager_timers,
-    play_out,
-    redis_layer,
-    refused_connect,
-    run,
-)
+from tests.web.tables_support import play_out, refused_connect, run
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("no_eager_timers")]
 
 TILE = re.compile(r'data-tile="(\w+)"')
 

@@ -25,12 +25,7 @@ from mahjong.engine.game import legal_actions
 from mahjong.engine.state import GameState
 from mahjong.tables import services, spectators
 from mahjong.tables.models import Hand
-from tests.web.tables_support import (  # noqa: F401
-    act_through_pause,
-    no_eager_timers,
-    redis_layer,
-    run,
-)
+from tests.web.tables_support import act_through_pause, run
 from tests.web.test_tables_leaks import (
     RULESETS,
     as_hand,
@@ -39,7 +34,7 @@ from tests.web.test_tables_leaks import (
     snapshot_of,
 )
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("no_eager_timers")]
 
 GAMES_PER_RULESET = int(os.environ.get("SPECTATOR_SCAN_GAMES", "2"))
 SECTION = re.compile(r'<section class="mj-watch".*?</section>', re.S)

@@ -13,9 +13,8 @@ from mahjong.engine.tiles import format_tile, tile_name
 from mahjong.stages import services
 from mahjong.tables import presenters
 from mahjong.tables import services as tables
-from tests.web.tables_support import no_eager_timers  # noqa: F401
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("no_eager_timers")]
 
 
 @pytest.fixture(autouse=True)

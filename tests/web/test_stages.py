@@ -19,9 +19,9 @@ from mahjong.stages.models import StageProgress, StageSettings
 from mahjong.tables import presenters
 from mahjong.tables import services as tables
 from mahjong.tables.models import Table
-from tests.web.tables_support import no_eager_timers, play_out  # noqa: F401
+from tests.web.tables_support import play_out
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("no_eager_timers")]
 
 
 def run_of(user) -> StageRun:

@@ -16,9 +16,9 @@ from accounts.builtin import bot_for
 from catalogue.models import Ruleset
 from mahjong.tables import services
 from mahjong.tables.models import Hand, Table
-from tests.web.tables_support import no_eager_timers, play_out, wait_until  # noqa: F401
+from tests.web.tables_support import play_out, wait_until
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("no_eager_timers")]
 
 CLICKS = 20
 

@@ -14,9 +14,9 @@ from catalogue.models import RoomTier, Ruleset
 from mahjong.engine.scripted import scripted_hand
 from mahjong.engine.tiles import format_tile
 from mahjong.tables import presenters, services
-from tests.web.tables_support import act_through_pause, bot_table, duel, no_eager_timers  # noqa: F401
+from tests.web.tables_support import act_through_pause
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("no_eager_timers")]
 
 IMG = re.compile(r'<img class="tile__img" src="[^"]+" alt="([^"]*)"')
 # alice (dealer, seat 0) holds 123456789m 11z 22z and 3z: discarding 3z waits on 1z and 2z

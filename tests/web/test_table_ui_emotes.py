@@ -8,9 +8,9 @@ from django.test import Client
 from accounts import services as services_accounts
 from accounts.models import User
 from mahjong.asgi import application
-from tests.web.tables_support import duel, no_eager_timers, redis_layer, run  # noqa: F401
+from tests.web.tables_support import run
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("no_eager_timers")]
 
 
 def socket_of(table, user):

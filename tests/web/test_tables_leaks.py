@@ -20,9 +20,9 @@ from mahjong.engine.game import legal_actions
 from mahjong.engine.state import GameState
 from mahjong.tables import presenters, services, watchers
 from mahjong.tables.models import Hand
-from tests.web.tables_support import no_eager_timers, redis_layer, run  # noqa: F401
+from tests.web.tables_support import run
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("no_eager_timers")]
 
 RULESETS = ["classic", "quesheng", "tiao72", "gb", "wenzhou"]
 SECTION = re.compile(r'<section class="mj-table".*?</section>', re.S)

@@ -16,16 +16,9 @@ from mahjong.engine.game import default_action
 from mahjong.tables import services
 from mahjong.tables.consumers import TableConsumer, WatchConsumer
 from mahjong.tables.models import Event, Hand, Seat
-from tests.web.tables_support import (  # noqa: F401
-    celery_worker,
-    duel,
-    no_eager_timers,
-    redis_layer,
-    run,
-    wait_until,
-)
+from tests.web.tables_support import run, wait_until
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("no_eager_timers")]
 
 
 def headers_for(user, origin="http://testserver"):

@@ -9,9 +9,8 @@ from django.utils import timezone
 
 from mahjong.tables import presence, services
 from mahjong.tables.models import Connection, Hand, Seat
-from tests.web.tables_support import duel, no_eager_timers  # noqa: F401
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("no_eager_timers")]
 
 ESCAPE = 90  # classic's escape limit, seconds
 

@@ -6,15 +6,9 @@ import pytest
 from accounts import ranks
 from accounts.models import RankLevel, User
 from mahjong.tables import services
-from tests.web.tables_support import (  # noqa: F401
-    bot_table,
-    duel,
-    no_eager_timers,
-    play_out,
-    private_table,
-)
+from tests.web.tables_support import play_out, private_table
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("no_eager_timers")]
 
 
 def scores(*users):

@@ -12,9 +12,9 @@ from mahjong.engine.game import default_action, legal_actions
 from mahjong.engine.tiles import NUM_PLAYING_KINDS, format_tile, tile_name
 from mahjong.tables import presence, services
 from mahjong.tables.models import Event, Hand, Seat, Table
-from tests.web.tables_support import bot_table, duel, no_eager_timers, play_out  # noqa: F401
+from tests.web.tables_support import play_out
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("no_eager_timers")]
 
 
 def test_opening_a_table_deals_the_first_hand_and_logs_the_deal(duel):

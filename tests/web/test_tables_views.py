@@ -6,14 +6,8 @@ import pytest
 from django.urls import reverse
 
 from mahjong.tables.models import Table
-from tests.web.tables_support import (  # noqa: F401
-    bot_table,
-    dave_at_a_bot,
-    duel,
-    no_eager_timers,
-)
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("no_eager_timers")]
 
 
 def test_the_page_shows_my_hand_and_only_the_count_of_the_opponents(client_of, duel, alice):

@@ -14,14 +14,9 @@ from mahjong.engine.game import default_action, legal_actions
 from mahjong.engine.offers import HU
 from mahjong.tables import services
 from mahjong.tables.models import Event, Hand
-from tests.web.tables_support import (  # noqa: F401
-    bot_table,
-    celery_worker,
-    duel,
-    no_eager_timers,
-    redis_layer,
-    wait_until,
-)
+from tests.web.tables_support import wait_until
+
+pytestmark = pytest.mark.usefixtures("no_eager_timers")
 
 SECONDS = datetime.timedelta(seconds=1)
 

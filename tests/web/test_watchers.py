@@ -11,18 +11,11 @@ from django.utils import timezone
 
 from mahjong.tables import services, watchers
 from mahjong.tables.models import Watcher
-from tests.web.tables_support import (  # noqa: F401
-    bot_table,
-    dave_at_a_bot,
-    duel,
-    no_eager_timers,
-    redis_layer,
-    run,
-)
+from tests.web.tables_support import run
 from tests.web.test_spectators import watch_socket
 from tests.web.test_tables_live import communicator
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("no_eager_timers")]
 
 def shown(html: str) -> int | None:
     """The count a fragment shows: None without the element, 0 when it is hidden."""

@@ -7,7 +7,7 @@ from django.test import Client
 
 from mahjong.asgi import application
 from mahjong.websocket_origin import origin_allowed
-from tests.web.tables_support import duel, refused_connect, run  # noqa: F401
+from tests.web.tables_support import refused_connect, run
 
 
 def scope(origin, host="127.0.0.1:8000", scheme="ws", **extra):
