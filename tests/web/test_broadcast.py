@@ -1,6 +1,6 @@
-"""tables.broadcast: a send from a thread with no serving loop (a Celery task) goes through
-one loop that lives on, over the connections it keeps; a send from a served thread (a
-consumer) through its own loop."""
+"""tables.broadcast: a send from a process no ASGI loop serves (a Celery task) goes through
+one loop that lives on, over the connections it keeps; a send from a thread the ASGI
+application lent (a consumer) through the loop serving it."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ def connections_made() -> int:
     return redis.Redis.from_url(REDIS_URL).info("stats")["total_connections_received"]
 
 
-def test_sends_from_a_plain_thread_share_one_loop_and_its_connections(redis_layer):  # noqa: F811
+def test_sends_from_a_plain_thread_share_one_loop_and_its_connections(redis_layer):
     layer = redis_layer
 
     def sends():
@@ -41,7 +41,7 @@ def test_sends_from_a_plain_thread_share_one_loop_and_its_connections(redis_laye
     assert [m["n"] for m in messages] == list(range(-1, 20))
 
 
-def test_a_served_thread_sends_through_the_loop_serving_it(redis_layer, monkeypatch):  # noqa: F811
+def test_a_served_thread_sends_through_the_loop_serving_it(redis_layer, monkeypatch):
     layer = redis_layer
 
     def no_own_loop():
@@ -49,15 +49,26 @@ def test_a_served_thread_sends_through_the_loop_serving_it(redis_layer, monkeypa
 
     monkeypatch.setattr(broadcast, "_own_loop", no_own_loop)
 
-    async def consumer_like():
+    async def consumer(scope, receive, send):  # a sync consumer's send, in a lent thread
+        await sync_to_async(broadcast.group_send)("broadcast-served", {"type": "hint", "n": 7})
+
+    async def served():
         channel = await layer.new_channel()
         await layer.group_add("broadcast-served", channel)
-        await sync_to_async(broadcast.group_send)("broadcast-served", {"type": "hint", "n": 7})
+        await broadcast.served_by(consumer)({"type": "websocket"}, None, None)
         return await asyncio.wait_for(layer.receive(channel), 10)
 
-    assert asyncio.run(consumer_like())["n"] == 7
+    assert asyncio.run(served())["n"] == 7
     with pytest.raises(AssertionError, match="must not use"):
-        broadcast.group_send("broadcast-served", {"type": "hint"})  # no serving loop here
+        broadcast.group_send("broadcast-served", {"type": "hint"})  # its loop has ended
+
+
+def test_a_send_on_the_serving_loop_itself_is_refused_not_hung(redis_layer):
+    async def on_the_loop(scope, receive, send):
+        broadcast.group_send("broadcast-served", {"type": "hint"})  # no thread lent
+
+    with pytest.raises(RuntimeError, match="synchronous code"):
+        asyncio.run(broadcast.served_by(on_the_loop)({"type": "websocket"}, None, None))
 
 
 def test_without_a_channel_layer_nothing_is_sent(settings):
