@@ -10,20 +10,25 @@ alive in the value.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any, TypeVar, cast
+
 from . import hand as hand_analysis
 from .melds import Meld
 from .rulesets import Ruleset
 
 _MAX_ENTRIES = 50_000  # a few MB; hits matter within a hand, not across hands
-_cache: dict[tuple, tuple[Ruleset, object]] = {}
+_cache: dict[tuple[object, ...], tuple[Ruleset, Any]] = {}
+
+T = TypeVar("T")
 
 
-def _memo(kind: str, ruleset: Ruleset, tiles: tuple[int, ...], melds: tuple[Meld, ...],
-          wild: int | None, compute):
+def _memo(kind: str | tuple[object, ...], ruleset: Ruleset, tiles: tuple[int, ...],
+          melds: tuple[Meld, ...], wild: int | None, compute: Callable[[], T]) -> T:
     key = (kind, id(ruleset), tiles, melds, wild)
     hit = _cache.get(key)
     if hit is not None and hit[0] is ruleset:
-        return hit[1]
+        return cast(T, hit[1])  # what ``compute`` made for this key
     if len(_cache) >= _MAX_ENTRIES:
         _cache.clear()
     value = compute()
@@ -32,7 +37,7 @@ def _memo(kind: str, ruleset: Ruleset, tiles: tuple[int, ...], melds: tuple[Meld
 
 
 def _store(kind: str, ruleset: Ruleset, tiles: tuple[int, ...], melds: tuple[Meld, ...],
-           wild: int | None, value) -> None:
+           wild: int | None, value: object) -> None:
     _cache[(kind, id(ruleset), tiles, melds, wild)] = (ruleset, value)
 
 
@@ -55,7 +60,7 @@ def ready_discards(ruleset: Ruleset, tiles: tuple[int, ...], melds: tuple[Meld, 
     """
     key_tiles = tuple(sorted(tiles))
 
-    def compute():
+    def compute() -> dict[int, tuple[int, ...]]:
         found = hand_analysis.ready_discards(list(key_tiles), melds, ruleset, wild)
         ready = {d: tuple(w) for d, w in found.items() if w}
         for discard, kinds in ready.items():

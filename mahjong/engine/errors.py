@@ -1,5 +1,10 @@
 """Typed engine errors. Every message names the offending input."""
 
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
 
 class EngineError(ValueError):
     """Base class for everything the engine refuses."""
@@ -18,7 +23,7 @@ class IllegalAction(EngineError):
     None for a refusal without one.
     """
 
-    def __init__(self, message, *, code=None, **facts):
+    def __init__(self, message: str, *, code: str | None = None, **facts: Any) -> None:
         super().__init__(message)
         self.code = code
         self.facts = facts
@@ -35,7 +40,8 @@ class InvalidRuleset(EngineError):
     ``high``, ``allowed``, ...). An error raised without a code has ``code`` None.
     """
 
-    def __init__(self, message, *, code=None, setting=(), value=None, **facts):
+    def __init__(self, message: str, *, code: str | None = None, setting: Iterable[str] = (),
+                 value: object = None, **facts: Any) -> None:
         super().__init__(message)
         self.code = code
         self.setting = tuple(setting)

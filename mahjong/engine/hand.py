@@ -33,33 +33,40 @@ a single-kind wait could score.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import replace
 from functools import lru_cache
 from itertools import permutations
 from operator import itemgetter
+from typing import Any
 
 from . import hand_forms as forms
 from . import hand_readings
 from . import suit_tables
 from .errors import InvalidAction
 from .hand_forms import View, face, view
-from .shapes import (CHOW, KONG, PAIR, PUNG, SAN_CAI_SHEN, SEVEN_PAIRS, STANDARD,
-                     THIRTEEN_ORPHANS, Block, Decomposition)
+from .hand_readings import Part, Reading
+from .melds import Meld
+from .shapes import (CHOW, KONG, LV_YI_SE_LOOSE, PAIR, PUNG, QI_XING_BU_KAO, QUAN_BU_KAO,
+                     SAN_CAI_SHEN, SEVEN_PAIRS, STANDARD, THIRTEEN_ORPHANS, YING_BA_DUI,
+                     ZU_HE_LONG, Block, Decomposition, RulesetLike)
 from .tiles import YAOJIU, format_tiles
 
 DEFAULT_FORMS = frozenset({STANDARD, SEVEN_PAIRS, THIRTEEN_ORPHANS})
 ALL_KINDS = tuple(range(34))
 _MELD_SHAPES = {"chi": CHOW, "pon": PUNG, "kan": KONG, "ankan": KONG}
 SINGLE_KIND_WAITS = ("edge", "closed", "pair")  # RULES.md 3.8.6: only with one winning kind
+# A special form's reader: (counts, size) -> its readings.
+_Reader = Callable[[list[int], int], Collection[Reading]]
 
 
-def _rules(ruleset):
+def _rules(ruleset: RulesetLike | None) -> tuple[frozenset[str], tuple[int, ...]]:
     if ruleset is None:
         return DEFAULT_FORMS, ALL_KINDS
     return ruleset.forms, ruleset.kinds
 
 
-def _distance(v: View, allowed, *, exact: bool = True) -> int:
+def _distance(v: View, allowed: Collection[str], *, exact: bool = True) -> int:
     """Fewest tiles to add for a complete hand in any allowed form (``exact=False``:
     the standard form may ignore the copies melds hold, see ``_distance_of``)."""
     best = forms.standard(v, capped=exact) if STANDARD in allowed else 99
@@ -73,7 +80,8 @@ def _distance(v: View, allowed, *, exact: bool = True) -> int:
     return best
 
 
-def _distance_of(tiles, melds, allowed, wild, *, exact: bool = True) -> int:
+def _distance_of(tiles: Sequence[int], melds: Sequence[Meld], allowed: frozenset[str],
+                 wild: int | None, *, exact: bool = True) -> int:
     """Fewest tiles to add. ``exact=False`` may ignore the copies melds hold (a lower
     bound): enough where only "one tile away?" is asked before the waits are tried,
     since a wait that needs a copy the melds hold is dead anyway (RULES.md 3.15.1)."""
@@ -83,7 +91,7 @@ def _distance_of(tiles, melds, allowed, wild, *, exact: bool = True) -> int:
     return _distance(view(tiles, melds, wild), allowed, exact=exact)
 
 
-def _check_size(tiles) -> int:
+def _check_size(tiles: Sequence[int]) -> int:
     if len(tiles) % 3 == 0:
         raise InvalidAction(f"{format_tiles(sorted(tiles))!r}: a hand has 3n+1 or 3n+2 "
                             f"concealed tiles, not {len(tiles)}")
@@ -92,7 +100,8 @@ def _check_size(tiles) -> int:
 
 # ----- the win check ---------------------------------------------------------------
 
-def is_win(tiles, melds, ruleset, wild=None) -> bool:
+def is_win(tiles: Sequence[int], melds: Sequence[Meld], ruleset: RulesetLike | None,
+           wild: int | None = None) -> bool:
     """Do ``tiles`` (concealed, winning tile included) and ``melds`` form a win?"""
     if len(tiles) % 3 != 2:
         return False
@@ -104,12 +113,15 @@ def is_win(tiles, melds, ruleset, wild=None) -> bool:
 
 # ----- shanten and waits -------------------------------------------------------------
 
-def shanten(tiles, melds=(), ruleset=None, wild=None) -> int:
+def shanten(tiles: Sequence[int], melds: Sequence[Meld] = (),
+            ruleset: RulesetLike | None = None, wild: int | None = None) -> int:
     """-1 complete, 0 ready (live waits), n: n exchanges from ready."""
     return shanten_and_waits(tiles, melds, ruleset, wild)[0]
 
 
-def shanten_and_waits(tiles, melds=(), ruleset=None, wild=None) -> tuple[int, list[int]]:
+def shanten_and_waits(tiles: Sequence[int], melds: Sequence[Meld] = (),
+                      ruleset: RulesetLike | None = None,
+                      wild: int | None = None) -> tuple[int, list[int]]:
     """``(shanten, waits)`` in one go: the waits are found on the way to shanten 0.
     The waits are always empty for a 3n+2 hand."""
     size = _check_size(tiles)
@@ -123,7 +135,8 @@ def shanten_and_waits(tiles, melds=(), ruleset=None, wild=None) -> tuple[int, li
     return (0 if found else 1), found
 
 
-def waits(tiles, melds=(), ruleset=None, wild=None) -> list[int]:
+def waits(tiles: Sequence[int], melds: Sequence[Meld] = (), ruleset: RulesetLike | None = None,
+          wild: int | None = None) -> list[int]:
     """Sorted live kinds that complete the 3n+1 hand ``tiles``."""
     if _check_size(tiles) != 1:
         raise InvalidAction(f"{format_tiles(sorted(tiles))!r}: waits need 3n+1 tiles")
@@ -133,7 +146,8 @@ def waits(tiles, melds=(), ruleset=None, wild=None) -> list[int]:
     return _waits(tiles, melds, allowed, kinds, wild)
 
 
-def _waits(tiles, melds, allowed, kinds, wild) -> list[int]:
+def _waits(tiles: Sequence[int], melds: Sequence[Meld], allowed: frozenset[str],
+           kinds: tuple[int, ...], wild: int | None) -> list[int]:
     """Waits of a 3n+1 hand known to be one tile from complete."""
     held = _held(tiles, melds)
     if wild is not None:
@@ -149,10 +163,11 @@ def _waits(tiles, melds, allowed, kinds, wild) -> list[int]:
     return sorted(k for k in found if k in in_play)
 
 
-def _tried_waits(tiles, melds, allowed, kinds, wild, held) -> list[int]:
+def _tried_waits(tiles: Sequence[int], melds: Sequence[Meld], allowed: Iterable[str],
+                 kinds: Iterable[int], wild: int | None, held: Counter[int]) -> list[int]:
     """Every live kind in play, added and checked."""
     hand = list(tiles)
-    out = []
+    out: list[int] = []
     for kind in kinds:
         if held[kind] >= 4:
             continue
@@ -175,10 +190,11 @@ def _kind_set(kinds: tuple[int, ...]) -> frozenset[int]:
     return found[1]
 
 
-_KIND_SETS: dict[int, tuple] = {}
+_KIND_SETS: dict[int, tuple[tuple[int, ...], frozenset[int]]] = {}
 
 
-def _basic_waits(tiles, melded, allowed, held) -> list[int]:
+def _basic_waits(tiles: Sequence[int], melded: bool, allowed: frozenset[str],
+                 held: Counter[int]) -> list[int]:
     """Live waits in the default forms, no wilds: each kind added to its suit's key
     and looked up; seven pairs and thirteen orphans read straight off the counts."""
     found = set(_standard_waits(tiles, lambda k: held[k] < 4)) if STANDARD in allowed else set()
@@ -191,14 +207,15 @@ def _basic_waits(tiles, melded, allowed, held) -> list[int]:
     return sorted(k for k in found if held[k] < 4)
 
 
-def _standard_waits(tiles, live):
+def _standard_waits(tiles: Sequence[int], live: Callable[[int], bool]) -> list[int]:
     """The winning tile changes one suit: the other three must already split into sets
     and the pair between them, so only one suit can take it (any suit holding its pair
     when all split). That suit's completing kinds are read from ``_completing``;
     ``live(kind)``: fewer than four of it held."""
     keys, sizes = _suit_keys(tiles)
     split = hand_readings.number_suit_splits(14)   # every number suit of up to 14 tiles
-    state = []
+    assert split is not None  # the table holds 14
+    state: list[tuple[bool, bool]] = []
     for suit in (0, 1, 2):
         size = sizes[suit]
         if size > 14:
@@ -215,7 +232,7 @@ def _standard_waits(tiles, live):
     else:  # every suit splits: a suit holding its pair may turn it into a set
         open_suits = [s for s in (0, 1, 2, 3) if state[s][1]]
     pairs = state[0][1] + state[1][1] + state[2][1] + state[3][1]
-    found = []
+    found: list[int] = []
     for suit in open_suits:
         elsewhere = pairs - state[suit][1]
         key = keys[suit]
@@ -228,7 +245,7 @@ def _standard_waits(tiles, live):
     return found
 
 
-def _suit_keys(tiles) -> tuple[list[int], list[int]]:
+def _suit_keys(tiles: Sequence[int]) -> tuple[list[int], list[int]]:
     """The suit keys and sizes of ``tiles`` (as ``suit_tables``); a tuple of tiles the
     readings just counted is not counted again."""
     if tiles is _LAST_COUNTED[0]:
@@ -244,10 +261,10 @@ def _suit_keys(tiles) -> tuple[list[int], list[int]]:
 # The last concealed tuple the readings counted, with its suit keys and sizes (the
 # one-winning-kind question comes next, on the same hand). Held here, the tuple
 # cannot be freed, so no other hand can be mistaken for it.
-_LAST_COUNTED: list = [None, (), ()]
+_LAST_COUNTED: list[Any] = [None, (), ()]
 
 
-def _completing(suit: int, key: int, size: int) -> tuple:
+def _completing(suit: int, key: int, size: int) -> tuple[tuple[int, bool], ...]:
     """Each kind (in order) whose addition makes one suit's tiles split into sets and at
     most one pair, with whether the pair is then in this suit. Kept per suit key (suits
     repeat far more than hands); a number suit of up to 13 tiles is read from the table
@@ -259,11 +276,11 @@ def _completing(suit: int, key: int, size: int) -> tuple:
                       in hand_readings.number_suit_completing().get(key, ()))
         _COMPLETING[suit][key] = found
         return found
-    near = set()
+    near: set[int] = set()
     for i in range(7 if suit == 3 else 9):
         if key // suit_tables.POW5[i] % 5:
             near.update(_NEAR[9 * suit + i])
-    completing = []
+    completing: list[tuple[int, bool]] = []
     for kind in sorted(near):
         weight = suit_tables.WEIGHT[kind]
         if key // weight % 5 == 4:
@@ -275,28 +292,30 @@ def _completing(suit: int, key: int, size: int) -> tuple:
     return found
 
 
-_COMPLETING: tuple[dict[int, tuple], ...] = ({}, {}, {}, {})
+_COMPLETING: tuple[dict[int, tuple[tuple[int, bool], ...]], ...] = ({}, {}, {}, {})
 # A standard-form winning tile pairs with, or is within two of, a tile already held.
 _NEAR = tuple(
     tuple(range(max(k - k % 9, k - 2), min(k - k % 9 + 8, k + 2) + 1)) if k < 27 else (k,)
     for k in range(34))
 
 
-def _seven_pairs_waits(counts: Counter) -> list[int]:
+def _seven_pairs_waits(counts: Counter[int]) -> list[int]:
     """Six pairs (four of a kind is two) and one odd kind: that kind."""
     odd = [kind for kind, n in counts.items() if n % 2]
     pairs = sum(n // 2 for n in counts.values())
     return odd if pairs == 6 and len(odd) == 1 else []
 
 
-def _thirteen_orphans_waits(counts: Counter) -> list[int]:
+def _thirteen_orphans_waits(counts: Counter[int]) -> list[int]:
     if not set(counts) <= set(YAOJIU):
         return []
     missing = set(YAOJIU) - set(counts)
     return sorted(YAOJIU) if not missing else list(missing) if len(missing) == 1 else []
 
 
-def has_one_winning_kind(concealed, melds, win, ruleset, wild=None, readings=None) -> bool:
+def has_one_winning_kind(concealed: Sequence[int], melds: Sequence[Meld], win: int,
+                         ruleset: RulesetLike | None, wild: int | None = None,
+                         readings: Sequence[Decomposition] | None = None) -> bool:
     """Is ``win`` the only live kind that completes the 3n+1 hand ``concealed`` (+
     ``melds``), which ``win`` completes (RULES.md 3.8.6)? ``len(waits(...)) == 1``
     without the full wait list: any other completing kind settles it. ``readings``
@@ -313,7 +332,7 @@ def has_one_winning_kind(concealed, melds, win, ruleset, wild=None, readings=Non
         return False
     allowed, kinds = _rules(ruleset)
     in_play = _kind_set(kinds)
-    held = None
+    held: list[int] | None = None
     if wild is not None or (not melds and len(concealed) == 13 and len(set(concealed)) <= 7):
         held = [0] * 34   # the wild and seven-pairs checks read every count
         for kind in concealed:
@@ -322,6 +341,7 @@ def has_one_winning_kind(concealed, melds, win, ruleset, wild=None, readings=Non
             for kind in meld.tiles:
                 held[kind] += 1
     if wild is not None:
+        assert held is not None  # counted above for a wild
         hand = list(concealed)
         for kind in kinds:
             if kind != win and held[kind] < 4:
@@ -343,7 +363,7 @@ def has_one_winning_kind(concealed, melds, win, ruleset, wild=None, readings=Non
         sets = len(concealed) // 3
         distinct = 34 - counts.count(0)
         for form in _sorted_forms(allowed):
-            if form == STANDARD or (melds and form != forms.ZU_HE_LONG):
+            if form == STANDARD or (melds and form != ZU_HE_LONG):
                 continue
             for kind in _special_candidates(form, counts, kinds):
                 if kind == win or not live(kind):
@@ -352,12 +372,12 @@ def has_one_winning_kind(concealed, melds, win, ruleset, wild=None, readings=Non
                 if not _FEWEST_KINDS.get(form, 0) <= now <= _MOST_KINDS.get(form, 34):
                     continue
                 counts[kind] += 1
-                if form == forms.ZU_HE_LONG:
-                    won = hand_readings.zu_he_long(counts, sets)
+                if form == ZU_HE_LONG:
+                    won_readings: Collection[Reading] = hand_readings.zu_he_long(counts, sets)
                 else:
-                    won = _SPECIAL_READINGS[form](counts)
+                    won_readings = _SPECIAL_READINGS[form](counts)
                 counts[kind] -= 1
-                if won:
+                if won_readings:
                     return False
         return True
     if SEVEN_PAIRS in allowed and held is not None and not melds and len(concealed) == 13:
@@ -370,7 +390,7 @@ def has_one_winning_kind(concealed, melds, win, ruleset, wild=None, readings=Non
     return True
 
 
-def _special_candidates(form: str, counts, kinds):
+def _special_candidates(form: str, counts: list[int], kinds: tuple[int, ...]) -> Sequence[int]:
     """The kinds that could complete ``form`` when added to ``counts`` (a cheap gate
     before the form's own check): 组合龙 needs all nine kinds of a knitted pattern, so
     the added kind is the one missing (any kind when none is); 全不靠 / 七星不靠 need
@@ -378,7 +398,7 @@ def _special_candidates(form: str, counts, kinds):
     the numbers held; 十三幺 a terminal or honor; seven pairs a kind held once."""
     if form in _KNITTED_FORMS:
         numbers = {k for k in range(27) if counts[k]}
-        if form == forms.ZU_HE_LONG:
+        if form == ZU_HE_LONG:
             missing = [pattern - numbers for pattern in forms.KNITTED]
             if any(not m for m in missing):
                 return kinds
@@ -392,7 +412,7 @@ def _special_candidates(form: str, counts, kinds):
     return kinds
 
 
-def _visible_winning_kinds(win: int, readings):
+def _visible_winning_kinds(win: int, readings: Iterable[Decomposition]) -> Iterator[int]:
     """Kinds that visibly complete the same hand: a chow won at one end is also won at
     the other end, a pung won from a pair is also won on the other pair."""
     for d in readings:
@@ -415,7 +435,8 @@ def _visible_winning_kinds(win: int, readings):
 _SHAPE_FORMS = frozenset(forms.DISTANCES) - {STANDARD, SEVEN_PAIRS}
 
 
-def _special_shaped(concealed, melds, allowed) -> bool:
+def _special_shaped(concealed: Sequence[int], melds: Sequence[Meld],
+                    allowed: frozenset[str]) -> bool:
     """Could one more tile complete a form other than sets + a pair or seven pairs?
     十三幺 needs twelve distinct terminals and honors, 组合龙 eight of a knitted pattern,
     全不靠 / 七星不靠 thirteen singles whose numbers fit one pattern, 硬八对 and the loose
@@ -437,15 +458,17 @@ def _special_shaped(concealed, melds, allowed) -> bool:
 
 
 _YAOJIU_SET = frozenset(YAOJIU)
-_KNITTED_FORMS = frozenset({forms.QUAN_BU_KAO, forms.QI_XING_BU_KAO, forms.ZU_HE_LONG})
+_KNITTED_FORMS = frozenset({QUAN_BU_KAO, QI_XING_BU_KAO, ZU_HE_LONG})
 _OTHER_SHAPE_FORMS = _SHAPE_FORMS - _KNITTED_FORMS - {THIRTEEN_ORPHANS}
 
 
-def is_ready(tiles, melds=(), ruleset=None, wild=None) -> bool:
+def is_ready(tiles: Sequence[int], melds: Sequence[Meld] = (),
+             ruleset: RulesetLike | None = None, wild: int | None = None) -> bool:
     return bool(waits(tiles, melds, ruleset, wild))
 
 
-def ready_discards(tiles, melds, ruleset, wild=None) -> dict[int, list[int]]:
+def ready_discards(tiles: Sequence[int], melds: Sequence[Meld], ruleset: RulesetLike | None,
+                   wild: int | None = None) -> dict[int, list[int]]:
     """For a 3n+2 hand: each discard kind that leaves it ready -> the waits then.
     A wild is never offered as a discard."""
     if _check_size(tiles) != 2:
@@ -453,7 +476,7 @@ def ready_discards(tiles, melds, ruleset, wild=None) -> dict[int, list[int]]:
     allowed, _ = _rules(ruleset)
     if _distance_of(tiles, melds, allowed, wild, exact=False) > 1:
         return {}
-    out = {}
+    out: dict[int, list[int]] = {}
     for kind in sorted(set(tiles)):
         if kind == wild:
             continue
@@ -465,7 +488,7 @@ def ready_discards(tiles, melds, ruleset, wild=None) -> dict[int, list[int]]:
     return out
 
 
-def _held(tiles, melds) -> Counter:
+def _held(tiles: Iterable[int], melds: Iterable[Meld]) -> Counter[int]:
     held = Counter(tiles)
     for meld in melds:
         held.update(meld.tiles)
@@ -474,7 +497,9 @@ def _held(tiles, melds) -> Counter:
 
 # ----- decompositions ----------------------------------------------------------------
 
-def decompose(concealed, melds, win, ruleset, *, tsumo=True, wild=None) -> list[Decomposition]:
+def decompose(concealed: Sequence[int], melds: Sequence[Meld], win: int,
+              ruleset: RulesetLike | None, *, tsumo: bool = True,
+              wild: int | None = None) -> list[Decomposition]:
     """Every reading of ``concealed`` + ``win`` (+ ``melds``) as a win, once per
     distinct (reading, block holding the winning tile). Empty if it is no win. The
     "edge", "closed" and "pair" waits are checked against the one-winning-kind rule
@@ -487,7 +512,9 @@ def decompose(concealed, melds, win, ruleset, *, tsumo=True, wild=None) -> list[
     return out
 
 
-def readings(concealed, melds, win, ruleset, *, tsumo=True, wild=None) -> list[Decomposition]:
+def readings(concealed: Sequence[int], melds: Sequence[Meld], win: int,
+             ruleset: RulesetLike | None, *, tsumo: bool = True,
+             wild: int | None = None) -> list[Decomposition]:
     """``decompose`` without the one-winning-kind question (what scoring asks, lazily,
     with ``has_one_winning_kind``): the same readings in the same order, but a winning
     tile in an edge, closed or pair position is labelled "edge", "closed" or "pair"
@@ -501,13 +528,14 @@ def readings(concealed, melds, win, ruleset, *, tsumo=True, wild=None) -> list[D
     if not forms.complete_in(view(hand, melds, wild), allowed):
         return []
     meld_blocks = tuple(_meld_block(m, wild) for m in melds)
-    out = []
+    out: list[Decomposition] = []
     for form, reading in _readings(hand, melds, allowed, wild, tsumo):
         out.extend(_placements(form, reading, meld_blocks, face(win, wild), tsumo, True, wild))
     return out
 
 
-def _plain_readings(concealed, melds, win, allowed, tsumo) -> list[Decomposition]:
+def _plain_readings(concealed: Sequence[int], melds: Sequence[Meld], win: int,
+                    allowed: frozenset[str], tsumo: bool) -> list[Decomposition]:
     """The readings of a hand without wilds: the standard form from each suit's splits
     (``hand_readings.standard_splits``), the special forms only where their shape can apply."""
     counts = [0] * 34
@@ -528,8 +556,8 @@ def _plain_readings(concealed, melds, win, allowed, tsumo) -> list[Decomposition
     if specials:
         distinct = 34 - counts.count(0)
         for form, fewest, most, read in specials:
-            if fewest <= distinct <= most and (not melds or form == forms.ZU_HE_LONG):
-                if form == forms.ZU_HE_LONG and not _knitted_straight_held(keys):
+            if fewest <= distinct <= most and (not melds or form == ZU_HE_LONG):
+                if form == ZU_HE_LONG and not _knitted_straight_held(keys):
                     continue
                 found.extend((form, reading) for reading in sorted(read(counts, size)))
         if len(found) > 1:   # in form order, as the other readings
@@ -537,21 +565,21 @@ def _plain_readings(concealed, melds, win, allowed, tsumo) -> list[Decomposition
     if not found:
         return []
     meld_blocks = tuple(_plain_meld_block(m) for m in melds)
-    out = []
+    out: list[Decomposition] = []
     for form, reading in found:
         out.extend(_plain_placements(form, reading, meld_blocks, win, tsumo))
     return out
 
 
 @lru_cache(maxsize=64)
-def _special_readers(allowed) -> tuple:
+def _special_readers(allowed: frozenset[str]) -> tuple[tuple[str, int, int, _Reader], ...]:
     """The allowed forms other than the standard one, each with the distinct kinds its
     14 tiles can hold (a cheap gate) and its reader ``(counts, size) -> readings``."""
-    out = []
+    out: list[tuple[str, int, int, _Reader]] = []
     for form in _sorted_forms(allowed):
         if form == STANDARD:
             continue
-        if form == forms.ZU_HE_LONG:   # nine knitted kinds, then sets and a pair
+        if form == ZU_HE_LONG:   # nine knitted kinds, then sets and a pair
             out.append((form, 9, 34, _zu_he_long))
         else:   # each checks its own tile count
             out.append((form, _FEWEST_KINDS.get(form, 0), _MOST_KINDS.get(form, 34),
@@ -559,7 +587,7 @@ def _special_readers(allowed) -> tuple:
     return tuple(out)
 
 
-def _knitted_straight_held(keys) -> bool:
+def _knitted_straight_held(keys: Sequence[int]) -> bool:
     """Do the number suits (base-5 keys, as ``suit_tables``) hold a whole knitted
     straight (147, 258 and 369, one per suit)? A cheap gate before 组合龙's readings."""
     held = _KNITTED_THIRDS.get
@@ -580,18 +608,19 @@ _KNITTED_SUITS = frozenset(
     if any(a >> x & b >> y & c >> z & 1 for x, y, z in permutations(range(3))))
 
 
-def _zu_he_long(counts, size):
+def _zu_he_long(counts: list[int], size: int) -> Collection[Reading]:
     return hand_readings.zu_he_long(counts, (size - 1) // 3) if size >= 11 else ()
 
 
-def _special_reader(read):
+def _special_reader(read: Callable[[list[int]], Collection[Reading]]) -> _Reader:
     return lambda counts, size: read(counts)
 
 
-def _plain_placements(form, reading, meld_blocks, win, tsumo):
+def _plain_placements(form: str, reading: Reading, meld_blocks: tuple[Block, ...], win: int,
+                      tsumo: bool) -> Iterator[Decomposition]:
     """``_placements`` for parts without wilds: each block made once per part."""
-    blocks = None
-    seen = set()
+    blocks: tuple[Block, ...] | None = None
+    seen: set[Part] = set()
     for position, part in enumerate(reading):
         if win not in part[1] or part in seen:
             continue
@@ -601,16 +630,16 @@ def _plain_placements(form, reading, meld_blocks, win, tsumo):
         index = len(meld_blocks) + position
         placed = blocks
         if part[0] == PUNG and not tsumo:  # a pung completed by a discard is exposed
-            placed = list(blocks)
-            placed[index] = Block(PUNG, part[1], False, None, 0)
-            placed = tuple(placed)
+            exposed = list(blocks)
+            exposed[index] = Block(PUNG, part[1], False, None, 0)
+            placed = tuple(exposed)
         yield _decomposition(form, placed, index, _wait(form, part, win, True))
 
 
-class _Blocks(dict):
+class _Blocks(dict[Part, Block]):
     """Parts without wilds are few: one Block each, made on first use and kept."""
 
-    def __missing__(self, part) -> Block:
+    def __missing__(self, part: Part) -> Block:
         found = self[part] = Block(part[0], part[1])
         return found
 
@@ -622,7 +651,8 @@ _SET_FIELDS = tuple(getattr(Decomposition, name).__set__
                     for name in ("form", "blocks", "win_block", "wait"))
 
 
-def _decomposition(form, blocks, win_block, wait) -> Decomposition:
+def _decomposition(form: str, blocks: tuple[Block, ...], win_block: int | None,
+                   wait: str) -> Decomposition:
     out = object.__new__(Decomposition)
     set_form, set_blocks, set_win_block, set_wait = _SET_FIELDS
     set_form(out, form)
@@ -632,43 +662,44 @@ def _decomposition(form, blocks, win_block, wait) -> Decomposition:
     return out
 
 
-_SPECIAL_READINGS = {
+_SPECIAL_READINGS: dict[str, Callable[[list[int]], Collection[Reading]]] = {
     SEVEN_PAIRS: hand_readings.seven_pairs,
     THIRTEEN_ORPHANS: hand_readings.thirteen_orphans,
-    forms.QUAN_BU_KAO: lambda counts: hand_readings.knitted_singles(counts, 0),
-    forms.QI_XING_BU_KAO: lambda counts: hand_readings.knitted_singles(counts, 7),
-    forms.LV_YI_SE_LOOSE: hand_readings.lv_yi_se_loose,
-    forms.YING_BA_DUI: hand_readings.ying_ba_dui,
+    QUAN_BU_KAO: lambda counts: hand_readings.knitted_singles(counts, 0),
+    QI_XING_BU_KAO: lambda counts: hand_readings.knitted_singles(counts, 7),
+    LV_YI_SE_LOOSE: hand_readings.lv_yi_se_loose,
+    YING_BA_DUI: hand_readings.ying_ba_dui,
     SAN_CAI_SHEN: lambda counts: (),          # needs the wilds
 }
 
 
 # Distinct kinds a 14-tile special form holds, at least / at most: a cheap gate.
-_FEWEST_KINDS = {THIRTEEN_ORPHANS: 13, forms.QUAN_BU_KAO: 14, forms.QI_XING_BU_KAO: 14}
+_FEWEST_KINDS = {THIRTEEN_ORPHANS: 13, QUAN_BU_KAO: 14, QI_XING_BU_KAO: 14}
 _MOST_KINDS = {SEVEN_PAIRS: 7, THIRTEEN_ORPHANS: 13}
 
 
 @lru_cache(maxsize=64)
-def _sorted_forms(allowed) -> tuple[str, ...]:
+def _sorted_forms(allowed: frozenset[str]) -> tuple[str, ...]:
     return tuple(sorted(allowed))
 
 
 @lru_cache(maxsize=1024)
-def _plain_meld_block(meld) -> Block:
+def _plain_meld_block(meld: Meld) -> Block:
     return _meld_block(meld, None)
 
 
-def _readings(hand, melds, allowed, wild, tsumo):
+def _readings(hand: list[int], melds: Sequence[Meld], allowed: frozenset[str], wild: int,
+              tsumo: bool) -> Iterator[tuple[str, Reading]]:
     """(form, reading) of a hand with wilds, in form order (``_plain_readings`` reads
     the hands without)."""
     v = view(hand, melds, wild)
     counts = hand_readings.counts_of(v.faces)
     for form in _sorted_forms(allowed):
         if form == STANDARD:
-            found = hand_readings.standard(counts, v.jokers, v.sets, wild)
-        elif form == forms.ZU_HE_LONG:
+            found: Collection[Reading] = hand_readings.standard(counts, v.jokers, v.sets, wild)
+        elif form == ZU_HE_LONG:
             found = hand_readings.zu_he_long(counts, v.sets)
-        elif form == forms.YING_BA_DUI:
+        elif form == YING_BA_DUI:
             found = _ying_ba_dui(counts, v, melds)
         elif form == SAN_CAI_SHEN:
             found = (hand_readings.san_cai_shen(counts, v.jokers, wild)
@@ -681,7 +712,7 @@ def _readings(hand, melds, allowed, wild, tsumo):
             yield form, reading
 
 
-def _ying_ba_dui(counts, v: View, melds):
+def _ying_ba_dui(counts: list[int], v: View, melds: Sequence[Meld]) -> set[Reading]:
     """硬八对 with the 财神 at their own face (9.3). They stay marked as wilds in the
     parts, so a winning tile that is itself a 财神 has a slot (``_win_slots``)."""
     if melds:
@@ -690,9 +721,10 @@ def _ying_ba_dui(counts, v: View, melds):
     if v.wild is None or not v.jokers:
         return hand_readings.ying_ba_dui(own_face)
     own_face[v.wild] += v.jokers
-    out = set()
+    out: set[Reading] = set()
     for reading in hand_readings.ying_ba_dui(own_face):
-        left, parts = v.jokers, []
+        left = v.jokers
+        parts: list[Part] = []
         for shape, tiles, jokers in reading:
             if left and tiles[0] == v.wild:
                 used = min(left, len(tiles))
@@ -703,14 +735,15 @@ def _ying_ba_dui(counts, v: View, melds):
     return out
 
 
-def _meld_block(meld, wild) -> Block:
+def _meld_block(meld: Meld, wild: int | None) -> Block:
     tiles = tuple(sorted(face(t, wild) if face(t, wild) >= 0 else t for t in meld.tiles))
     return Block(_MELD_SHAPES[meld.type], tiles, concealed=meld.type == "ankan", meld=meld.type)
 
 
-def _placements(form, reading, meld_blocks, win_face, tsumo, one_kind, wild):
+def _placements(form: str, reading: Reading, meld_blocks: tuple[Block, ...], win_face: int,
+                tsumo: bool, one_kind: bool, wild: int | None) -> Iterator[Decomposition]:
     """One Decomposition per distinct part of ``reading`` the winning tile can be in."""
-    seen = set()
+    seen: set[tuple[Part, int]] = set()
     for part in reading:
         for played in _win_slots(part, win_face):
             if (part, played) in seen:
@@ -724,7 +757,7 @@ def _placements(form, reading, meld_blocks, win_face, tsumo, one_kind, wild):
             yield Decomposition(form, tuple(blocks), index, wait)
 
 
-def _win_slots(part, win_face):
+def _win_slots(part: Part, win_face: int) -> list[int]:
     """Kinds the winning tile may play in ``part``: its own kind if a real tile of it is
     there, any wild slot's kind if the winning tile is itself a wild."""
     shape, tiles, jokers = part
@@ -736,17 +769,17 @@ def _win_slots(part, win_face):
     return [win_face] if win_face in real else []
 
 
-def _block(part, wild) -> Block:
+def _block(part: Part, wild: int | None) -> Block:
     shape, tiles, jokers = part
     return Block(shape, tiles, wilds=sum(1 for k in jokers if k != wild))
 
 
-def _wait(form, part, played, one_kind) -> str:
+def _wait(form: str, part: Part, played: int, one_kind: bool) -> str:
     """The wait the winning tile filled. Edge, closed and single (pair) waits count only
     when the hand could be completed by exactly one kind (RULES.md 3.8.6); otherwise
     they read "other"."""
     shape, tiles, _ = part
-    if form not in (STANDARD, forms.ZU_HE_LONG) or shape not in (PUNG, PAIR, CHOW):
+    if form not in (STANDARD, ZU_HE_LONG) or shape not in (PUNG, PAIR, CHOW):
         return "other"
     if shape == PUNG:
         return "pung"
@@ -764,7 +797,8 @@ def _chow_wait(low: int, played: int) -> str:
 
 # ----- input checks (the CLI and other boundaries) ------------------------------------
 
-def check_hand(tiles, melds=(), ruleset=None) -> None:
+def check_hand(tiles: Sequence[int], melds: Sequence[Meld] = (),
+               ruleset: RulesetLike | None = None) -> None:
     """Raise InvalidAction unless ``tiles`` + ``melds`` could be a hand under ``ruleset``:
     3n+1 or 3n+2 concealed tiles, at most a full hand (melds counted as 3; fewer tiles
     stand for a hand whose melds are not given), no kind beyond its 4 copies, every kind

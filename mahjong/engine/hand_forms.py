@@ -9,10 +9,13 @@ means the form cannot apply to this hand at all (melds, or the wrong number of t
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable, Collection, Iterable, Sequence
 from itertools import permutations
 from typing import NamedTuple
 
 from . import suit_tables
+from .suit_tables import SuitStats
+from .melds import Meld
 from .shapes import (LV_YI_SE_LOOSE, QI_XING_BU_KAO, QUAN_BU_KAO, SAN_CAI_SHEN, SEVEN_PAIRS,
                      STANDARD, THIRTEEN_ORPHANS, YING_BA_DUI, ZU_HE_LONG)
 from .tiles import HONORS, WHITE
@@ -37,7 +40,7 @@ class View(NamedTuple):
     melded: bool
     keys: list[int]          # suit_tables keys of ``faces`` (m, p, s, honors)
     sizes: list[int]         # tiles of ``faces`` per suit
-    caps: tuple | None       # copies melds leave of each kind (suit_tables.meld_caps)
+    caps: suit_tables.Caps | None  # copies melds leave of each kind (suit_tables.meld_caps)
 
 
 def face(kind: int, wild: int | None) -> int:
@@ -52,7 +55,7 @@ def face(kind: int, wild: int | None) -> int:
 _FACES = tuple(tuple(face(kind, wild) for kind in range(34)) for wild in range(34))
 
 
-def view(tiles, melds, wild=None) -> View:
+def view(tiles: Sequence[int], melds: Sequence[Meld], wild: int | None = None) -> View:
     if wild is None:
         faces = tuple(tiles)
     else:
@@ -63,13 +66,13 @@ def view(tiles, melds, wild=None) -> View:
                 suit_tables.keys_of(faces), suit_tables.sizes_of(faces), caps(melds, wild))
 
 
-def caps(melds, wild=None):
+def caps(melds: Iterable[Meld], wild: int | None = None) -> suit_tables.Caps | None:
     """How many copies of each kind the melds leave (None when they hold none)."""
     faces = _FACES[wild] if wild is not None else range(34)
     return suit_tables.meld_caps([faces[t] for m in melds for t in m.tiles if faces[t] >= 0])
 
 
-def _stats(keys):
+def _stats(keys: Sequence[int]) -> tuple[SuitStats, SuitStats, SuitStats, SuitStats]:
     stats = suit_tables.stats
     return stats(0, keys[0]), stats(1, keys[1]), stats(2, keys[2]), stats(3, keys[3])
 
@@ -174,7 +177,7 @@ def san_cai_shen(v: View) -> int | None:
     return target - kept
 
 
-def complete_in(v: View, allowed) -> bool:
+def complete_in(v: View, allowed: Iterable[str]) -> bool:
     """Is the 3n+2 hand complete in an allowed form? Cheaper than the distances: the
     standard form without wilds is a table lookup per suit."""
     for name in allowed:
@@ -186,7 +189,8 @@ def complete_in(v: View, allowed) -> bool:
     return False
 
 
-def basic_distance(keys, melds, size: int, allowed, *, capped: bool = True) -> int:
+def basic_distance(keys: Sequence[int], melds: Sequence[Meld], size: int,
+                   allowed: Collection[str], *, capped: bool = True) -> int:
     """The smallest distance in the default forms, no wilds, straight from suit keys:
     the hot path of shanten. ``capped=False`` ignores the copies melds hold: a lower
     bound, from the prebuilt tables, that is enough to prune before an exact wait check."""
@@ -207,7 +211,7 @@ def basic_distance(keys, melds, size: int, allowed, *, capped: bool = True) -> i
     return best
 
 
-DISTANCES = {
+DISTANCES: dict[str, Callable[[View], int | None]] = {
     STANDARD: standard,
     SEVEN_PAIRS: seven_pairs,
     THIRTEEN_ORPHANS: thirteen_orphans,

@@ -7,32 +7,37 @@ caller turns parts into ``shapes.Block`` values and finds the winning tile's blo
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator, Sequence
 from itertools import combinations_with_replacement, product
+from typing import cast
 
 from .hand_forms import GREEN_KINDS, KNITTED
 from .shapes import KNITTED as KNITTED_SHAPE
 from .shapes import CHOW, PAIR, PUNG, SINGLES
 from .tiles import YAOJIU
 
-Part = tuple  # (shape, tiles, jokers)
+Part = tuple[str, tuple[int, ...], tuple[int, ...]]  # (shape, tiles, jokers)
+Reading = tuple[Part, ...]  # sorted parts
+# A number suit's split as (shape, offset in the suit) parts, in the order of their parts.
+Split = tuple[tuple[str, int], ...]
 
 
-def counts_of(faces) -> list[int]:
+def counts_of(faces: Iterable[int]) -> list[int]:
     counts = [0] * 34
     for kind in faces:
         counts[kind] += 1
     return counts
 
 
-def standard(counts: list[int], jokers: int, sets: int, wild: int | None) -> set[tuple]:
+def standard(counts: list[int], jokers: int, sets: int, wild: int | None) -> set[Reading]:
     """Readings as ``sets`` sets + one pair. Wilds fill any gap; wilds left over play
     as their own face (财神归位): two make a pair, three a pung."""
-    out: set[tuple] = set()
+    out: set[Reading] = set()
     _search(list(counts), jokers, sets, True, 0, [], wild, out)
     return out
 
 
-def plain_standard(counts: list[int], sets: int) -> set[tuple]:
+def plain_standard(counts: list[int], sets: int) -> set[Reading]:
     """``standard`` without wilds: each suit's splits (``suit_splits``) combined, one
     suit holding the pair. ``sets`` must be what the counts hold (3 per set + 2)."""
     keys, sizes = _keys_and_sizes(counts)
@@ -41,13 +46,13 @@ def plain_standard(counts: list[int], sets: int) -> set[tuple]:
     return set(standard_splits(keys, sizes))
 
 
-def standard_splits(keys, sizes) -> list[tuple]:
+def standard_splits(keys: Sequence[int], sizes: Sequence[int]) -> list[Reading]:
     """The readings (sorted parts) of suits given by their keys and sizes as sets + one
     pair, in sorted order: the product of each suit's splits, exactly one suit (the one
     whose size is 2 more than a multiple of 3) holding the pair."""
     pair_suits = 0
-    found = []
-    parts = []   # while every suit splits one way, the one reading's parts
+    found: list[tuple[Reading, ...]] = []
+    parts: list[Part] | None = []   # while every suit splits one way, the one reading's parts
     for suit in (0, 1, 2, 3):
         size = sizes[suit]
         if not size:
@@ -77,7 +82,7 @@ def standard_splits(keys, sizes) -> list[tuple]:
                    for choice in product(*found)})
 
 
-def suit_splits(suit: int, key: int) -> tuple[tuple, ...]:
+def suit_splits(suit: int, key: int) -> tuple[Reading, ...]:
     """Every way to split one suit's tiles (a suit key, as ``suit_tables``) into sets
     and, if its size is 2 more than a multiple of 3, one pair; ``()`` if none. Kept per
     key: suits repeat from hand to hand far more than whole hands do. A number suit of
@@ -100,7 +105,7 @@ def suit_splits(suit: int, key: int) -> tuple[tuple, ...]:
         if suit < 3 and size <= 14:   # not in the table: no split
             found = ()
         else:
-            out: set[tuple] = set()
+            out: set[Reading] = set()
             if size % 3 != 1:
                 _plain(counts, base, size // 3, size % 3 == 2, [], out)
             found = tuple(sorted(out))
@@ -108,13 +113,13 @@ def suit_splits(suit: int, key: int) -> tuple[tuple, ...]:
     return found
 
 
-def _number_splits() -> dict[int, tuple]:
+def _number_splits() -> dict[int, tuple[Split, ...]]:
     """Number-suit key -> its splits into at most 4 sets and a pair, as ``(shape,
     offset)`` parts in the order of the parts they stand for (built once, in about
     0.2 s: some 22,000 keys)."""
     if not _NUMBER_SPLITS:
         kinds = [(CHOW, i) for i in range(7)] + [(PUNG, i) for i in range(9)]
-        found: dict[int, set] = {}
+        found: dict[int, set[Split]] = {}
         for sets in range(5):
             for chosen in combinations_with_replacement(kinds, sets):
                 counts = [0] * 9
@@ -139,16 +144,16 @@ def _number_splits() -> dict[int, tuple]:
     return _NUMBER_SPLITS
 
 
-_NUMBER_SPLITS: dict[int, tuple] = {}
+_NUMBER_SPLITS: dict[int, tuple[Split, ...]] = {}
 
 
-def number_suit_completing() -> dict[int, tuple]:
+def number_suit_completing() -> dict[int, tuple[tuple[int, bool], ...]]:
     """Number-suit key of up to 13 tiles -> each offset (in order) whose tile makes it
     split, with whether the split then holds the pair; keys without one are absent.
     Read off the table of splits: taking any tile from a key that splits gives a key
     that one tile completes (built once, with it)."""
     if not _NUMBER_COMPLETING:
-        found: dict[int, set] = {}
+        found: dict[int, set[tuple[int, bool]]] = {}
         for key, splits in _number_splits().items():
             pair = any(shape == PAIR for shape, _ in splits[0])
             for offset in {offset for shape, offset in splits[0]} | {
@@ -159,22 +164,24 @@ def number_suit_completing() -> dict[int, tuple]:
     return _NUMBER_COMPLETING
 
 
-_NUMBER_COMPLETING: dict[int, tuple] = {}
+_NUMBER_COMPLETING: dict[int, tuple[tuple[int, bool], ...]] = {}
 _POW5 = tuple(5 ** i for i in range(9))
 
 
-def number_suit_splits(size: int) -> dict[int, tuple] | None:
+def number_suit_splits(size: int) -> dict[int, tuple[Split, ...]] | None:
     """The number-suit keys that split, with their splits, where the table holds every
     key of ``size`` tiles (up to 14); None above."""
     return _number_splits() if size <= 14 else None
 
 
-_SPLITS: tuple[dict[int, tuple], ...] = ({0: ((),)}, {0: ((),)}, {0: ((),)}, {0: ((),)})
+_SPLITS: tuple[dict[int, tuple[Reading, ...]], ...] = (
+    {0: ((),)}, {0: ((),)}, {0: ((),)}, {0: ((),)})
 SUIT_OF = tuple(kind // 9 for kind in range(34))
 WEIGHT = tuple(5 ** (kind % 9) for kind in range(34))
 
 
-def _plain(counts, kind, sets, pair, parts, out) -> None:
+def _plain(counts: list[int], kind: int, sets: int, pair: bool, parts: list[Part],
+           out: set[Reading]) -> None:
     while kind < 34 and not counts[kind]:
         kind += 1
     if kind == 34:
@@ -217,11 +224,14 @@ _PARTS_OF = tuple({shape: parts[9 * suit:9 * suit + 9] for shape, parts in
                   for suit in range(3))
 
 
-def _search(counts, jokers, sets, pair, start, parts, wild, out) -> None:
+def _search(counts: list[int], jokers: int, sets: int, pair: int, start: int,
+            parts: list[Part], wild: int | None, out: set[Reading]) -> None:
     kind = next((k for k in range(start, 34) if counts[k]), None)
     if kind is None:
         if jokers == 3 * sets + 2 * pair:
-            own = [(PAIR, (wild,) * 2, (wild,) * 2)] * pair + [(PUNG, (wild,) * 3, (wild,) * 3)] * sets
+            wild = cast(int, wild)  # wilds are left over only where there is a wild kind
+            own: list[Part] = ([(PAIR, (wild,) * 2, (wild,) * 2)] * pair
+                               + [(PUNG, (wild,) * 3, (wild,) * 3)] * sets)
             out.add(tuple(sorted(parts + own)))
         return
     for shape, group, sets_used, pair_used in _groups(kind, sets, pair):
@@ -236,7 +246,7 @@ def _search(counts, jokers, sets, pair, start, parts, wild, out) -> None:
                 counts[k] += 1
 
 
-def _groups(kind: int, sets: int, pair: bool):
+def _groups(kind: int, sets: int, pair: int) -> Iterator[tuple[str, tuple[int, ...], int, int]]:
     """Shapes that can hold ``kind``, the smallest tile left (so lower kinds of a chow
     can only be wilds)."""
     if pair:
@@ -250,13 +260,14 @@ def _groups(kind: int, sets: int, pair: bool):
                     yield CHOW, (low, low + 1, low + 2), 1, 0
 
 
-def _fillings(group, kind, counts, jokers):
+def _fillings(group: tuple[int, ...], kind: int, counts: list[int],
+              jokers: int) -> Iterator[tuple[list[int], tuple[int, ...]]]:
     """Ways to take ``group`` from the tiles: one copy of ``kind`` must be a real tile
     (it is the smallest left); any other slot is a real tile or a wild."""
     options: list[tuple[list[int], list[int]]] = [([], [])]
     anchored = False
     for slot in group:
-        nxt = []
+        nxt: list[tuple[list[int], list[int]]] = []
         for concrete, filled in options:
             if slot == kind and not anchored:
                 nxt.append((concrete + [slot], filled))
@@ -267,7 +278,7 @@ def _fillings(group, kind, counts, jokers):
                 nxt.append((concrete, filled + [slot]))
         options = nxt
         anchored = anchored or slot == kind
-    seen = set()
+    seen: set[tuple[int, ...]] = set()
     for concrete, filled in options:
         key = tuple(filled)
         if key not in seen:
@@ -275,14 +286,14 @@ def _fillings(group, kind, counts, jokers):
             yield concrete, key
 
 
-def seven_pairs(counts: list[int]) -> set[tuple]:
+def seven_pairs(counts: list[int]) -> set[Reading]:
     if sum(counts) != 14 or any(c % 2 for c in counts):
         return set()
     parts = [(PAIR, (k, k), ()) for k in range(34) for _ in range(counts[k] // 2)]
     return {tuple(parts)}
 
 
-def thirteen_orphans(counts: list[int]) -> set[tuple]:
+def thirteen_orphans(counts: list[int]) -> set[Reading]:
     if sum(counts) != 14 or any(not counts[k] for k in YAOJIU):
         return set()
     doubled = [k for k in YAOJIU if counts[k] == 2]
@@ -292,7 +303,7 @@ def thirteen_orphans(counts: list[int]) -> set[tuple]:
     return {((PAIR, (doubled[0],) * 2, ()), (SINGLES, singles, ()))}
 
 
-def knitted_singles(counts: list[int], honors_needed: int) -> set[tuple]:
+def knitted_singles(counts: list[int], honors_needed: int) -> set[Reading]:
     """全不靠 (``honors_needed`` 0: any honors) or 七星不靠 (all 7): 14 different tiles,
     the number tiles all from one knitted pattern."""
     held = [k for k in range(34) if counts[k]]
@@ -305,17 +316,18 @@ def knitted_singles(counts: list[int], honors_needed: int) -> set[tuple]:
     return {((KNITTED_SHAPE, numbers, ()), (SINGLES, honors, ()))}
 
 
-def zu_he_long(counts: list[int], sets: int) -> set[tuple]:
+def zu_he_long(counts: list[int], sets: int) -> set[Reading]:
     """A full knitted straight (9 tiles) + ``sets`` - 3 sets + a pair."""
-    out: set[tuple] = set()
+    out: set[Reading] = set()
     if sets < 3 or counts[:27].count(0) > 18:  # fewer than 9 number kinds held
         return out
     held = counts.__getitem__
-    keys = sizes = None
+    keys: list[int] | None = None
+    sizes: list[int] | None = None
     for knitted, knitted_keys in zip(_KNITTED_SORTED, _KNITTED_KEYS):
         if not all(map(held, knitted)):
             continue
-        if keys is None:
+        if keys is None or sizes is None:  # both None until the first straight held
             keys, sizes = _keys_and_sizes(counts)
         rest = [keys[0] - knitted_keys[0], keys[1] - knitted_keys[1],
                 keys[2] - knitted_keys[2], keys[3]]
@@ -343,25 +355,25 @@ _KNITTED_KEYS = tuple(tuple(sum(5 ** (k % 9) for k in knitted if k // 9 == suit)
                             for suit in range(3)) for knitted in _KNITTED_SORTED)
 
 
-def lv_yi_se_loose(counts: list[int]) -> set[tuple]:
+def lv_yi_se_loose(counts: list[int]) -> set[Reading]:
     held = [k for k in range(34) for _ in range(counts[k])]
     if len(held) != 14 or any(k not in GREEN_KINDS for k in held):
         return set()
     return {((SINGLES, tuple(held), ()),)}
 
 
-def ying_ba_dui(counts: list[int]) -> set[tuple]:
+def ying_ba_dui(counts: list[int]) -> set[Reading]:
     """Seven pairs + one triplet in 17 tiles (four of a kind is two pairs)."""
     odd = [k for k in range(34) if counts[k] % 2]
     if sum(counts) != 17 or len(odd) != 1 or counts[odd[0]] != 3:
         return set()
-    parts = [(PAIR, (k, k), ()) for k in range(34) for _ in range(counts[k] // 2)
-             if k != odd[0]]
+    parts: list[Part] = [(PAIR, (k, k), ()) for k in range(34) for _ in range(counts[k] // 2)
+                         if k != odd[0]]
     parts.append((PUNG, (odd[0],) * 3, ()))
     return {tuple(sorted(parts))}
 
 
-def san_cai_shen(counts: list[int], jokers: int, wild: int) -> set[tuple]:
+def san_cai_shen(counts: list[int], jokers: int, wild: int) -> set[Reading]:
     if jokers != 3:
         return set()
     rest = tuple(k for k in range(34) for _ in range(counts[k]))

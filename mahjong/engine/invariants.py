@@ -15,7 +15,7 @@ from .views import view
 MIN_WALL_RUN = 8  # a live-wall run this long in a view can only be a leak of its order
 
 
-def tiles_everywhere(state: GameState) -> Counter:
+def tiles_everywhere(state: GameState) -> Counter[int]:
     counts = Counter(state.live)
     counts.update(state.reserve)
     counts.update(state.unused)

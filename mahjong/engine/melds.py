@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from .errors import InvalidAction
@@ -25,7 +26,9 @@ class Meld:
         return f"{self.type} {format_tiles(self.tiles)}"
 
 
-def make_meld(type_: str, tiles, face=None) -> Meld:
+def make_meld(
+    type_: str, tiles: Iterable[int], face: Callable[[int], int] | None = None
+) -> Meld:
     """Build and validate a meld. ``face`` maps a physical tile to the kind it plays as
     (wenzhou's 白板 stands for the wild's face); identity by default."""
     if type_ not in MELD_TYPES:
@@ -44,14 +47,16 @@ def make_meld(type_: str, tiles, face=None) -> Meld:
     return Meld(type_, tiles)
 
 
-def parse_meld(text: str, face=None) -> Meld:
+def parse_meld(text: str, face: Callable[[int], int] | None = None) -> Meld:
     if not isinstance(text, str) or " " not in text.strip():
         raise InvalidAction(f"meld must read like 'pon 777z', got {text!r}")
     type_, tiles = text.strip().split(None, 1)
     return make_meld(type_, parse_tiles(tiles), face)
 
 
-def parse_melds(text: str | list, face=None) -> list[Meld]:
+def parse_melds(
+    text: str | list[str], face: Callable[[int], int] | None = None
+) -> list[Meld]:
     """Melds separated by commas (``"pon 777z, chi 123m"``) or given as a list."""
     if isinstance(text, str):
         parts = [p for p in text.split(",") if p.strip()]

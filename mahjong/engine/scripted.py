@@ -9,13 +9,14 @@ from collections import Counter
 from .errors import EngineError
 from .game import new_hand
 from .rulesets import Ruleset, get_ruleset
-from .state import GameState
+from .state import GameState, Session
 from .tiles import is_flower, parse_tiles
 
 
 def scripted_hand(ruleset: Ruleset | str, *, dealer_hand: str, other_hand: str,
                   draws: str = "", back: str = "", reserve: str = "", dealer: int = 0,
-                  seed=0, session=None) -> GameState:
+                  seed: bytes | str | int = 0,
+                  session: Session | None = None) -> GameState:
     """Deal ``dealer_hand`` (hand_size + 1 tiles) to ``dealer`` and ``other_hand`` to the
     other seat; then the haidi ``reserve`` (classic) and the front ``draws`` in order;
     ``back`` lists replacement draws in order (wenzhou: its first tile is the 财神

@@ -4,6 +4,7 @@ wenzhou's progressive base (RULES.md 3.2.1, 3.13.3, 6.1, 8.1, 8.5, 9.5)."""
 from __future__ import annotations
 
 import dataclasses
+from typing import cast
 
 from .errors import EngineError
 from .rulesets import Ruleset
@@ -33,7 +34,7 @@ def round_wind(ruleset: Ruleset, hand_number: int) -> int:
 
 def match_over(ruleset: Ruleset, session: Session) -> bool:
     """gb: the hand just played closed an 8-hand match (the table then closes)."""
-    return bool(ruleset.match_hands) and session.hand_number % ruleset.match_hands == 0
+    return bool(ruleset.match_hands and session.hand_number % ruleset.match_hands == 0)
 
 
 def next_session(ruleset: Ruleset, session: Session, outcome: Outcome, seed: bytes,
@@ -48,7 +49,8 @@ def next_session(ruleset: Ruleset, session: Session, outcome: Outcome, seed: byt
         streak=session.streak + 1 if kept else 0,
         level=_next_level(ruleset, session, outcome, kept),
         round_wind=round_wind(ruleset, number),
-        scores=tuple(scores) if scores is not None else session.scores,
+        # tuple() of a pair is a pair; mypy widens it to tuple[int, ...]
+        scores=cast("tuple[int, int]", tuple(scores)) if scores is not None else session.scores,
     )
 
 

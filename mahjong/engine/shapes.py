@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
+from collections.abc import Mapping
+from typing import Any, Protocol
 
 from .melds import Meld
 
@@ -21,6 +23,34 @@ YING_BA_DUI = "ying_ba_dui"          # wenzhou 硬八对
 SAN_CAI_SHEN = "san_cai_shen"        # wenzhou 三财神 instant win
 FORMS = (STANDARD, SEVEN_PAIRS, THIRTEEN_ORPHANS, QUAN_BU_KAO, QI_XING_BU_KAO, ZU_HE_LONG,
          LV_YI_SE_LOOSE, YING_BA_DUI, SAN_CAI_SHEN)
+
+
+class RulesetLike(Protocol):
+    """What hand analysis and scoring read of a ruleset (``rulesets.Ruleset``). A
+    protocol because the rulesets import the scorer, which may not import them back
+    (no import cycles between the engine's modules: pyproject.toml, importlinter)."""
+
+    @property
+    def slug(self) -> str: ...
+    @property
+    def hand_size(self) -> int: ...
+    @property
+    def forms(self) -> frozenset[str]: ...
+    @property
+    def kinds(self) -> tuple[int, ...]: ...
+    @property
+    def fan_values(self) -> Mapping[str, int]: ...
+    @property
+    def options(self) -> Mapping[str, Any]: ...
+    @property
+    def cap(self) -> int | None: ...
+    @property
+    def min_fan(self) -> int: ...
+    @property
+    def guo_hu(self) -> bool: ...
+    @property
+    def max_guo(self) -> int: ...
+
 
 # Block shapes
 CHOW, PUNG, KONG, PAIR, KNITTED, SINGLES = "chow", "pung", "kong", "pair", "knitted", "singles"
@@ -101,14 +131,14 @@ class WinContext:
     haidi_phase: bool = False        # classic/stage 海底捞月 phase win
     passes: int = 0                  # quesheng 过胡 count
     wild: int | None = None          # wenzhou 财神 kind (the indicator's kind)
-    extras: dict = field(default_factory=dict)
+    extras: dict[str, Any] = field(default_factory=dict)
 
     @property
     def num_flowers(self) -> int:
         return len(self.flowers) or self.flower_count
 
     @classmethod
-    def of(cls, fields: dict) -> "WinContext":
+    def of(cls, fields: dict[str, Any]) -> "WinContext":
         """A WinContext from fields the caller has already checked (names included),
         the others at their defaults, without the dataclass ``__init__``: setting 21
         frozen fields one by one costs about 3 us, and the score CLI makes one per line

@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 import json
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, ClassVar, Self
 
 from .melds import Meld
 from .rulesets import RULESETS, OVERRIDABLE, Ruleset, get_ruleset
@@ -40,8 +40,10 @@ class Value:
     the field dict of an already valid value is enough (there is no __post_init__)."""
 
     __slots__ = ()
+    if TYPE_CHECKING:  # what the dataclass subclasses have
+        __dataclass_fields__: ClassVar[dict[str, dataclasses.Field[Any]]]
 
-    def evolve(self, **changes):
+    def evolve(self, **changes: Any) -> Self:
         unknown = changes.keys() - self.__dataclass_fields__.keys()
         if unknown:
             raise TypeError(f"{type(self).__name__} has no field {', '.join(sorted(unknown))}")
@@ -139,22 +141,22 @@ class GameState(Value):
     def seat(self, seat: int) -> SeatState:
         return self.seats[seat]
 
-    def replace_seat(self, seat: int, **changes) -> "GameState":
+    def replace_seat(self, seat: int, **changes: Any) -> "GameState":
         return self.with_seat(seat, self.seats[seat].evolve(**changes))
 
-    def with_seat(self, seat: int, player: SeatState, **changes) -> "GameState":
+    def with_seat(self, seat: int, player: SeatState, **changes: Any) -> "GameState":
         """The state with ``player`` in ``seat`` and other fields changed, in one copy."""
         seats = (player, self.seats[1]) if seat == 0 else (self.seats[0], player)
         return self.evolve(seats=seats, **changes)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return state_to_dict(self)
 
     def to_json(self) -> str:
         return json.dumps(self.to_dict(), separators=(",", ":"), ensure_ascii=False)
 
     @classmethod
-    def from_dict(cls, data: dict) -> "GameState":
+    def from_dict(cls, data: dict[str, Any]) -> "GameState":
         return state_from_dict(data)
 
     @classmethod
@@ -165,17 +167,17 @@ class GameState(Value):
 # ----- JSON codec ---------------------------------------------------------------------
 # Tiles stay ints (kinds) in JSON: compact, and a replay reads them with tiles.format_*.
 
-def _meld_out(meld: Meld) -> list:
+def _meld_out(meld: Meld) -> list[Any]:
     return [meld.type, list(meld.tiles)]
 
 
-def _meld_in(data: list) -> Meld:
+def _meld_in(data: list[Any]) -> Meld:
     # Stored melds were validated when made; rebuilding skips validation on purpose
     # (a wenzhou chi with 白板 needs the wild's face to validate).
     return Meld(data[0], tuple(data[1]))
 
 
-def ruleset_to_dict(rs: Ruleset) -> dict:
+def ruleset_to_dict(rs: Ruleset) -> dict[str, Any]:
     """A ruleset as its slug plus the overrides that derive it from the shipped one."""
     base = RULESETS[rs.slug]
     overrides: dict[str, Any] = {name: getattr(rs, name) for name in OVERRIDABLE
@@ -194,7 +196,7 @@ def ruleset_to_dict(rs: Ruleset) -> dict:
 _derived: dict[str, Ruleset] = {}
 
 
-def ruleset_from_dict(data: dict) -> Ruleset:
+def ruleset_from_dict(data: dict[str, Any]) -> Ruleset:
     """Equal overrides give the same Ruleset object, so a table's states read back from
     JSON share one ruleset (and the hand-analysis cache keyed by it)."""
     overrides = data.get("overrides") or None
@@ -207,7 +209,7 @@ def ruleset_from_dict(data: dict) -> Ruleset:
     return ruleset
 
 
-def context_to_dict(ctx: WinContext) -> dict:
+def context_to_dict(ctx: WinContext) -> dict[str, Any]:
     out = {f.name: getattr(ctx, f.name) for f in dataclasses.fields(ctx)}
     out["hand"] = list(ctx.hand)
     out["melds"] = [_meld_out(m) for m in ctx.melds]
@@ -216,7 +218,7 @@ def context_to_dict(ctx: WinContext) -> dict:
     return out
 
 
-def context_from_dict(data: dict) -> WinContext:
+def context_from_dict(data: dict[str, Any]) -> WinContext:
     data = dict(data)
     data["hand"] = tuple(data["hand"])
     data["melds"] = tuple(_meld_in(m) for m in data["melds"])
@@ -224,27 +226,27 @@ def context_from_dict(data: dict) -> WinContext:
     return WinContext(**data)
 
 
-def outcome_to_dict(outcome: Outcome) -> dict:
+def outcome_to_dict(outcome: Outcome) -> dict[str, Any]:
     out = {f.name: getattr(outcome, f.name) for f in dataclasses.fields(outcome)}
     out["context"] = None if outcome.context is None else context_to_dict(outcome.context)
     return out
 
 
-def outcome_from_dict(data: dict) -> Outcome:
+def outcome_from_dict(data: dict[str, Any]) -> Outcome:
     data = dict(data)
     if data.get("context") is not None:
         data["context"] = context_from_dict(data["context"])
     return Outcome(**data)
 
 
-def _seat_out(seat: SeatState) -> dict:
+def _seat_out(seat: SeatState) -> dict[str, Any]:
     out = {f.name: getattr(seat, f.name) for f in dataclasses.fields(seat)}
     out.update(concealed=list(seat.concealed), melds=[_meld_out(m) for m in seat.melds],
                flowers=list(seat.flowers), river=list(seat.river))
     return out
 
 
-def _seat_in(data: dict) -> SeatState:
+def _seat_in(data: dict[str, Any]) -> SeatState:
     data = dict(data)
     data.update(concealed=tuple(data["concealed"]), melds=tuple(_meld_in(m) for m in data["melds"]),
                 flowers=tuple(data["flowers"]), river=tuple(data["river"]))
@@ -254,7 +256,7 @@ def _seat_in(data: dict) -> SeatState:
 _TILE_TUPLES = ("live", "reserve", "unused", "haidi_shown")
 
 
-def state_to_dict(state: GameState) -> dict:
+def state_to_dict(state: GameState) -> dict[str, Any]:
     out = {f.name: getattr(state, f.name) for f in dataclasses.fields(state)}
     out["ruleset"] = ruleset_to_dict(state.ruleset)
     out["seed"] = state.seed.hex()
@@ -284,7 +286,7 @@ def state_to_dict(state: GameState) -> dict:
     return out
 
 
-def state_from_dict(data: dict) -> GameState:
+def state_from_dict(data: dict[str, Any]) -> GameState:
     data = dict(data)
     data["ruleset"] = ruleset_from_dict(data["ruleset"])
     data["seed"] = bytes.fromhex(data["seed"])

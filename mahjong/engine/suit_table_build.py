@@ -19,7 +19,7 @@ import zlib
 from array import array
 from pathlib import Path
 
-from .suit_tables import POW5, TABLE_PATH, closed, final_vector, step
+from .suit_tables import POW5, TABLE_PATH, States, closed, final_vector, step
 
 MAX_TILES = 14
 
@@ -29,7 +29,7 @@ def build(max_tiles: int = MAX_TILES) -> bytes:
     numbers: dict[tuple[int, ...], int] = {}
     counts = [0] * 9
 
-    def visit(kind: int, key: int, tiles: int, states: dict) -> None:
+    def visit(kind: int, key: int, tiles: int, states: States) -> None:
         if kind == 9:
             for last in (7, 8):
                 states = step(states, counts[last], 0)
@@ -45,7 +45,7 @@ def build(max_tiles: int = MAX_TILES) -> bytes:
         counts[kind] = 0
 
     visit(0, 0, 0, {(0, 0, 0, 0): 0})
-    vectors = sorted(numbers, key=numbers.get)
+    vectors = sorted(numbers, key=numbers.__getitem__)
     payload = array("I", [len(vectors)]).tobytes()
     payload += bytes(v for vector in vectors for v in vector) + index.tobytes()
     return zlib.compress(payload, 9)

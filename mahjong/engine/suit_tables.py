@@ -23,10 +23,15 @@ from __future__ import annotations
 import sys
 import zlib
 from array import array
+from collections.abc import Collection, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import NamedTuple
 
 MAX_SETS = 5
+# Per suit, None or the copies of each kind that melds leave (``meld_caps``).
+Caps = tuple[tuple[int, ...] | None, ...]
+# The programme's states (chows two back, chows one back, sets, pair) -> tiles covered.
+States = dict[tuple[int, int, int, int], int]
 POW5 = tuple(5**i for i in range(9))
 SUIT_OF = tuple(kind // 9 for kind in range(34))        # 0-2 m/p/s, 3 honors
 WEIGHT = tuple(POW5[kind % 9] for kind in range(34))    # a kind's unit in its suit key
@@ -50,9 +55,9 @@ _convolutions: dict[tuple[int, int], int] = {}
 _stats: tuple[dict[int, SuitStats], ...] = ({}, {}, {}, {})
 _suit_vectors: tuple[dict[int, int], ...] = ({}, {}, {}, {})
 _cluster_vectors: dict[tuple[int, ...], int] = {}
-_capped_vectors: dict[tuple, int] = {}
+_capped_vectors: dict[tuple[int, int, tuple[int, ...]], int] = {}
 # Programme states after a prefix of a suit's counts (see _number_vector).
-_prefix_states: dict[tuple[int, ...], dict] = {(): {(0, 0, 0, 0): 0}}
+_prefix_states: dict[tuple[int, ...], States] = {(): {(0, 0, 0, 0): 0}}
 
 
 def _load_table() -> memoryview:
@@ -87,7 +92,7 @@ def decode(key: int, size: int) -> tuple[int, ...]:
     return tuple(key // POW5[i] % 5 for i in range(size))
 
 
-def keys_of(kinds) -> list[int]:
+def keys_of(kinds: Iterable[int]) -> list[int]:
     """The four suit keys (m, p, s, honors) of some kinds 0-33."""
     keys = [0, 0, 0, 0]
     for kind in kinds:
@@ -95,7 +100,7 @@ def keys_of(kinds) -> list[int]:
     return keys
 
 
-def sizes_of(kinds) -> list[int]:
+def sizes_of(kinds: Iterable[int]) -> list[int]:
     """Tiles per suit (m, p, s, honors)."""
     sizes = [0, 0, 0, 0]
     for kind in kinds:
@@ -142,7 +147,7 @@ def suit_complete(suit: int, key: int, size: int) -> tuple[bool, bool]:
     return _vectors[vector(suit, key)][2 * (size // 3) + extra // 2] == size, extra == 2
 
 
-def standard_complete(keys, sizes) -> bool:
+def standard_complete(keys: Sequence[int], sizes: Sequence[int]) -> bool:
     """Do the suits split into sets and exactly one pair?"""
     pairs = 0
     for suit in range(4):
@@ -183,7 +188,7 @@ def _clusters_vector(counts: tuple[int, ...]) -> tuple[int, ...]:
     return _vectors[vector]
 
 
-def _clusters(counts):
+def _clusters(counts: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
     """Each cluster as a 9-kind count tuple, zero outside it."""
     cluster, gap = [0] * 9, 0
     for i, held in enumerate(counts):
@@ -199,7 +204,7 @@ def _clusters(counts):
         yield tuple(cluster)
 
 
-def closed(vector: list[int]) -> tuple[int, ...]:
+def closed(vector: Sequence[int]) -> tuple[int, ...]:
     """Allow fewer sets or no pair than asked: the missing ones cover nothing."""
     out = list(vector)
     for m in range(MAX_SETS + 1):
@@ -230,7 +235,7 @@ def _number_vector(counts: tuple[int, ...]) -> list[int]:
     return final_vector(states)
 
 
-def final_vector(states: dict) -> list[int]:
+def final_vector(states: States) -> list[int]:
     vector = [0] * WIDTH
     for (_, _, sets, pair), covered in states.items():
         i = 2 * sets + pair
@@ -238,10 +243,10 @@ def final_vector(states: dict) -> list[int]:
     return vector
 
 
-def step(states: dict, held: int, most_chows: int, cap: int = 4) -> dict:
+def step(states: States, held: int, most_chows: int, cap: int = 4) -> States:
     """The programme's move over one kind: ``cap`` copies of it may be asked for (fewer
     than 4 when melds hold some)."""
-    nxt: dict[tuple[int, int, int, int], int] = {}
+    nxt: States = {}
     pungs = (0, 1) if held else (0,)
     for (older, newer, sets, pair), covered in states.items():
         carried = older + newer
@@ -260,7 +265,7 @@ def step(states: dict, held: int, most_chows: int, cap: int = 4) -> dict:
     return nxt
 
 
-def _honor_vector(counts: tuple[int, ...], caps=(4,) * 7) -> list[int]:
+def _honor_vector(counts: tuple[int, ...], caps: Sequence[int] = (4,) * 7) -> list[int]:
     vector = [0] * WIDTH
     for held, cap in zip(counts, caps):
         if held:
@@ -306,7 +311,7 @@ def _convolve(a: int, b: int) -> int:
     return _intern(tuple(out))
 
 
-def standard_distance(keys, sets: int, caps=None) -> int:
+def standard_distance(keys: Sequence[int], sets: int, caps: Caps | None = None) -> int:
     """Tiles to add so the suits' tiles hold ``sets`` sets and a pair. ``caps``: per
     suit, None or how many copies of each kind melds leave (see ``meld_caps``)."""
     if caps is not None:
@@ -322,14 +327,14 @@ def standard_distance(keys, sets: int, caps=None) -> int:
     return 3 * sets + 2 - _vectors[total][2 * sets + 1]
 
 
-def _capped_distance(keys, sets: int, caps) -> int:
+def _capped_distance(keys: Sequence[int], sets: int, caps: Caps) -> int:
     ids = [vector(suit, key) if cap is None else capped_vector(suit, key, cap)
            for suit, (key, cap) in enumerate(zip(keys, caps))]
     total = convolve(convolve(convolve(ids[0], ids[1]), ids[2]), ids[3])
     return 3 * sets + 2 - _vectors[total][2 * sets + 1]
 
 
-def meld_caps(kinds) -> tuple | None:
+def meld_caps(kinds: Collection[int]) -> Caps | None:
     """Per suit, None or the copies of each kind left by melds holding ``kinds``."""
     if not kinds:
         return None

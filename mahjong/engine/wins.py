@@ -7,7 +7,10 @@ reaches it (RULES.md 3.5.5, 8.3).
 
 from __future__ import annotations
 
+from typing import Any
+
 from . import analysis
+from .melds import Meld
 from .shapes import SAN_CAI_SHEN, WinContext
 from .state import FLOWER, KONG, GameState
 from .tiles import EAST, WEST
@@ -25,11 +28,13 @@ def win_tile(state: GameState, seat: int, how: str) -> int:
     """The tile a win of this kind is declared on."""
     player = state.seat(seat)
     if how in (SELF_DRAW, HAIDI):
+        assert player.drawn is not None  # can_win checks it first
         return player.drawn
     if how == HEAVEN:  # any tile of the complete dealt hand: the rightmost plain one
         plain = [t for t in player.concealed if t != state.wild]
         return (plain or player.concealed)[-1]
     if how == ROB:
+        assert state.rob_tile is not None  # set for as long as the rob window is open
         return state.rob_tile
     return state.seat(1 - seat).river[-1]
 
@@ -55,7 +60,8 @@ def _reaches_minimum_fan(state: GameState, seat: int, how: str) -> bool:
     return bool(score_win(state.ruleset, win_context(state, seat, how)).legal)
 
 
-def _has_winning_shape(state: GameState, concealed, melds, win: int, tsumo: bool) -> bool:
+def _has_winning_shape(state: GameState, concealed: tuple[int, ...], melds: tuple[Meld, ...],
+                       win: int, tsumo: bool) -> bool:
     rs, wild = state.ruleset, state.wild
     if not analysis.completes(rs, concealed, melds, win, wild):
         return False
@@ -89,7 +95,7 @@ def win_context(state: GameState, seat: int, how: str) -> WinContext:
 
 
 def _context(state: GameState, seat: int, concealed: tuple[int, ...], win: int, tsumo: bool,
-             **situation) -> WinContext:
+             **situation: Any) -> WinContext:
     """A win of ``seat`` on ``win``: what the seat and the table say, and the situation."""
     player = state.seat(seat)
     dealer = seat == state.dealer

@@ -1,5 +1,8 @@
 """The six rulesets we ship, by slug (RULES.md sections 4-9)."""
 
+from collections.abc import Mapping
+from typing import Any
+
 from ..errors import InvalidRuleset
 from . import classic, gb, quesheng, stage, tiao72, wenzhou
 from .base import OVERRIDABLE, Ruleset, Timers, check_consistency, derive
@@ -10,7 +13,7 @@ RULESETS: dict[str, Ruleset] = {
 SLUGS = tuple(RULESETS)
 
 
-def get_ruleset(slug: str, overrides=None) -> Ruleset:
+def get_ruleset(slug: str, overrides: Mapping[str, Any] | None = None) -> Ruleset:
     try:
         base = RULESETS[slug]
     except (KeyError, TypeError):

@@ -7,6 +7,7 @@ import dataclasses
 from dataclasses import dataclass, field
 from functools import cached_property
 from types import MappingProxyType
+from collections.abc import Callable
 from typing import Any, Mapping
 
 from ..errors import InvalidRuleset
@@ -45,7 +46,7 @@ class Ruleset:
     guo_hu: bool = False             # quesheng 过胡加倍
     max_guo: int = 0
     flower_kaihua: bool = False      # tiao72: a flower replacement win is 杠上开花
-    forms: frozenset = frozenset({"standard", "seven_pairs"})
+    forms: frozenset[str] = frozenset({"standard", "seven_pairs"})
     min_fan: int = 0                 # flowers never count toward it
     cap: int | None = None           # cap on the counted fan / multiplier
     scoring: str = "classic"         # settlement formula key
@@ -91,11 +92,11 @@ class Ruleset:
 
 # Which fields an operator may override, and the check each value must pass: the check's
 # code (errors.RULESET_CHECKS) with its limits, and the English words for the message.
-def _bool(v):
+def _bool(v: object) -> bool:
     return isinstance(v, bool)
 
 
-def _nonneg_int(v):
+def _nonneg_int(v: object) -> bool:
     return isinstance(v, int) and not isinstance(v, bool) and v >= 0
 
 
@@ -107,26 +108,30 @@ MAX_POINTS = 1000
 MAX_MULTIPLIER = 10
 
 
-def _whole(low: int, high: int):
+def _whole(low: int, high: int) -> Callable[[Any], bool]:
     return lambda v: _nonneg_int(v) and low <= v <= high
 
 
-def _opt_points(v):
+def _opt_points(v: object) -> bool:
     return v is None or _whole(1, MAX_POINTS)(v)
 
 
-def _range(low: int, high: int):
+# (check, the expected value in English, its code, the limits)
+_Check = tuple[Callable[[Any], bool], str, str, dict[str, Any]]
+
+
+def _range(low: int, high: int) -> _Check:
     return (_whole(low, high), f"a whole number from {low} to {high}", "whole_number",
             {"low": low, "high": high})
 
 
-_TRUE_OR_FALSE = (_bool, "true or false", "true_or_false", {})
-_AT_LEAST_0 = (_nonneg_int, "a whole number >= 0", "whole_number", {"low": 0, "high": None})
+_TRUE_OR_FALSE: _Check = (_bool, "true or false", "true_or_false", {})
+_AT_LEAST_0: _Check = (_nonneg_int, "a whole number >= 0", "whole_number", {"low": 0, "high": None})
 _POINTS_FROM_0 = _range(0, MAX_POINTS)
 _POINTS_FROM_1 = _range(1, MAX_POINTS)
 _MULTIPLIER = _range(1, MAX_MULTIPLIER)
 
-OVERRIDABLE: dict[str, tuple[Any, str, str, dict]] = {
+OVERRIDABLE: dict[str, _Check] = {
     "haidi_draws": _AT_LEAST_0,
     "bao_ting": _TRUE_OR_FALSE,
     "tian_ting": _TRUE_OR_FALSE,
@@ -181,7 +186,7 @@ def derive(ruleset: Ruleset, overrides: Mapping[str, Any] | None) -> Ruleset:
     return derived
 
 
-def _derive_timers(timers: Timers, value) -> Timers:
+def _derive_timers(timers: Timers, value: object) -> Timers:
     if not isinstance(value, Mapping):
         raise InvalidRuleset(f"timers must be an object, got {value!r}",
                              code="not_object", setting=("timers",), value=value)
@@ -198,7 +203,7 @@ def _derive_timers(timers: Timers, value) -> Timers:
     return dataclasses.replace(timers, **value)
 
 
-def _derive_options(ruleset: Ruleset, value) -> Mapping[str, Any]:
+def _derive_options(ruleset: Ruleset, value: object) -> Mapping[str, Any]:
     if not isinstance(value, Mapping):
         raise InvalidRuleset(f"options must be an object, got {value!r}",
                              code="not_object", setting=("options",), value=value)
@@ -223,7 +228,7 @@ def _derive_options(ruleset: Ruleset, value) -> Mapping[str, Any]:
     return MappingProxyType(merged)
 
 
-def _derive_fan_values(ruleset: Ruleset, value) -> Mapping[str, int]:
+def _derive_fan_values(ruleset: Ruleset, value: object) -> Mapping[str, int]:
     if not isinstance(value, Mapping):
         raise InvalidRuleset(f"fan_values must be an object of fan key: value, got {value!r}",
                              code="not_object", setting=("fan_values",), value=value)
