@@ -68,10 +68,11 @@ $(AXE_STAMP):
 	touch $@
 axe: $(AXE_STAMP)
 
-# The gates before the suite: the import contracts in pyproject.toml (apps call downward
-# only, no import cycles within an app).
+# The gates before the suite, configured in pyproject.toml: the import contracts (apps
+# call downward only, no import cycles within an app) and the templates' lint.
 check: install
 	$(VENV)/bin/lint-imports
+	$(VENV)/bin/djlint templates --lint
 
 # Without REDIS_URL the suite gets an embedded Redis, as `make run` does (tests/with_redis.py).
 test: install chromium axe check
