@@ -9,12 +9,13 @@ input raises ``EngineError``.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 from functools import lru_cache
 from typing import Callable, Sequence
 
 from .. import hand
 from ..errors import InvalidAction
-from ..shapes import Decomposition, WinContext
+from ..shapes import Decomposition, RulesetLike, WinContext
 from ..tiles import WHITE, format_tile, max_copies
 from . import classic, gb, quesheng, tiao72, wenzhou
 from .facts import FIELD, TileFacts
@@ -27,19 +28,19 @@ TABLES: dict[str, FanTable] = {t.slug: t for t in (classic.TABLE, STAGE, queshen
                                                     tiao72.TABLE, gb.TABLE, wenzhou.TABLE)}
 
 
-def table_for(ruleset) -> FanTable:
+def table_for(ruleset: RulesetLike) -> FanTable:
     try:
         return TABLES[ruleset.slug]
     except KeyError:
         raise InvalidAction(f"no fan table for ruleset {ruleset.slug!r}") from None
 
 
-def known_fan_keys(ruleset) -> set[str]:
+def known_fan_keys(ruleset: RulesetLike) -> set[str]:
     table = TABLES.get(ruleset.slug)
     return table.keys() if table else set()
 
 
-def score_win(ruleset, ctx: WinContext) -> ScoreResult:
+def score_win(ruleset: RulesetLike, ctx: WinContext) -> ScoreResult:
     """Score the win described by ``ctx`` under ``ruleset``."""
     # Without wilds, what the tiles alone say is read once, for the checks and the fans.
     tiles = TileFacts.of_hand(ctx) if ctx.wild is None else None
@@ -52,7 +53,7 @@ def score_win(ruleset, ctx: WinContext) -> ScoreResult:
         ctx.hand, ctx.melds, ctx.win, ruleset, ctx.wild, decomps), tiles)
 
 
-def score_decompositions(ruleset, ctx: WinContext, decomps: Sequence[Decomposition],
+def score_decompositions(ruleset: RulesetLike, ctx: WinContext, decomps: Sequence[Decomposition],
                          one_winning_kind: Callable[[], bool] = lambda: False,
                          tiles: TileFacts | None = None) -> ScoreResult:
     """Score given readings (``score_win`` without hand analysis; tests use it).
@@ -85,7 +86,7 @@ def score_decompositions(ruleset, ctx: WinContext, decomps: Sequence[Decompositi
         multiplier=total if multiplicative else None, doubling=doubling)
 
 
-def cap_cut(ruleset, fans) -> int | None:
+def cap_cut(ruleset: RulesetLike, fans: Iterable[tuple[int, int]]) -> int | None:
     """The ruleset's cap where it cut a win short, else None: ``fans`` are the win's
     (fan, count) pairs, summed (classic's 13 fan) or multiplied (温州's ×8) as the
     ruleset counts them, before any 过胡 doubling."""
@@ -112,9 +113,9 @@ def wild_reading(decomposition: Decomposition | None,
     held = (*ctx.hand, ctx.win, *(kind for meld in ctx.melds for kind in meld.tiles))
     played = Counter(wild if kind == WHITE and wild not in (None, WHITE) else kind
                      for kind in held if kind != wild)
-    blocks = []
+    blocks: list[list[tuple[int, bool]]] = []
     for block in decomposition.blocks:
-        row = []
+        row: list[tuple[int, bool]] = []
         for kind in block.tiles:
             plain = played[kind] > 0
             played[kind] -= plain
@@ -130,13 +131,13 @@ def white_stands_in(kind: int, by_wild: bool, wild: int | None) -> bool:
     return not by_wild and wild not in (None, WHITE) and kind == wild
 
 
-def guo_doubling(ruleset, passes: int) -> int:
+def guo_doubling(ruleset: RulesetLike, passes: int) -> int:
     """quesheng's 过胡加倍 (RULES.md 6.2): each passed win doubles the fan, up to
     ``max_guo`` passes; 1 where the ruleset has none."""
     return 1 << min(passes, ruleset.max_guo) if ruleset.guo_hu else 1
 
 
-def check_tiles(ruleset, ctx: WinContext, tiles: TileFacts | None = None) -> None:
+def check_tiles(ruleset: RulesetLike, ctx: WinContext, tiles: TileFacts | None = None) -> None:
     """Refuse impossible input: wrong tile count, a fifth copy, a tile not in the set.
     ``tiles`` (the hand's ``TileFacts``, if at hand) answer "all fine?" from their
     suit counts; the tiles are counted one by one only to name what is wrong."""
@@ -157,8 +158,8 @@ def check_tiles(ruleset, ctx: WinContext, tiles: TileFacts | None = None) -> Non
     limits = _copy_limits(ruleset.kinds)   # 0 for a kind not in the set
     counts = [0] * 42
     fine = True
-    for tiles in (ctx.hand, (ctx.win,), *(m.tiles for m in ctx.melds)):
-        for kind in tiles:
+    for group in (ctx.hand, (ctx.win,), *(m.tiles for m in ctx.melds)):
+        for kind in group:
             counts[kind] += 1
             if counts[kind] > limits[kind]:
                 fine = False
@@ -180,9 +181,11 @@ def check_tiles(ruleset, ctx: WinContext, tiles: TileFacts | None = None) -> Non
 # the counts (flowers are never in a hand); anything else is counted one by one.
 _OVER_FOUR = sum(11 << FIELD * i for i in range(9))
 _FIFTH = sum(16 << FIELD * i for i in range(9))
+# Per suit (m, p, s, honors) the fields of the kinds not in the set, then the kinds.
+_SuitLimits = tuple[int, int, int, int, tuple[int, ...]]
 
 
-def _suit_limits(kinds) -> tuple:
+def _suit_limits(kinds: tuple[int, ...]) -> _SuitLimits:
     """Per suit, the fields of the kinds not in the set (a count in them is wrong), and
     the kinds themselves (kept by their id: hashing the tuple costs more than the check;
     held here, the tuple keeps its id)."""
@@ -192,20 +195,20 @@ def _suit_limits(kinds) -> tuple:
             out[kind // 9] |= 31 << FIELD * (kind % 9)
     if len(_SUIT_LIMITS) >= 1024:   # rulesets made one by one stay bounded
         _SUIT_LIMITS.clear()
-    found = _SUIT_LIMITS[id(kinds)] = (*(~fields for fields in out), kinds)
+    found = _SUIT_LIMITS[id(kinds)] = (~out[0], ~out[1], ~out[2], ~out[3], kinds)
     return found
 
 
-_SUIT_LIMITS: dict[int, tuple] = {}
+_SUIT_LIMITS: dict[int, _SuitLimits] = {}
 
 
 @lru_cache(maxsize=64)
-def _kind_set(kinds) -> frozenset[int]:
+def _kind_set(kinds: tuple[int, ...]) -> frozenset[int]:
     return frozenset(kinds)
 
 
 @lru_cache(maxsize=64)
-def _copy_limits(kinds) -> tuple[int, ...]:
+def _copy_limits(kinds: tuple[int, ...]) -> tuple[int, ...]:
     allowed = frozenset(kinds)
     return tuple(max_copies(kind) if kind in allowed else 0 for kind in range(42))
 

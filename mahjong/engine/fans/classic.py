@@ -4,80 +4,86 @@ each worth the cap and never combine with small fans. ``stage`` uses the same ta
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from ..shapes import LV_YI_SE_LOOSE
 from ..tiles import EAST, NORTH, RED
 from . import predicates as p
-from .table import Fan, FanTable
+from .table import Condition, Fan, FanTable
+
+if TYPE_CHECKING:
+    from .facts import Facts
 
 YAKUMAN = 13  # every yakuman is worth the cap (4.5)
 RED_PEACOCK = frozenset({RED, 18, 22, 24, 26})  # 7z 1s 5s 7s 9s
 
 
 # ----- shapes --------------------------------------------------------------------------
-def identical_chow_pairs(f) -> int:
+def identical_chow_pairs(f: Facts) -> int:
     """How many kinds of chow appear at least twice (一杯口 = 1, 两杯口 = 2)."""
     return sum(1 for n in Counter(f.chows).values() if n >= 2)
 
 
-def same_number_chows_three_suits(f) -> bool:   # 三色同顺
+def same_number_chows_three_suits(f: Facts) -> bool:   # 三色同顺
     return any({c // 9 for c in f.chows if c % 9 == r} == {0, 1, 2} for r in range(7))
 
 
-def same_number_pungs_three_suits(f) -> bool:   # 三色同刻
+def same_number_pungs_three_suits(f: Facts) -> bool:   # 三色同刻
     numbers = [k for k in f.pungs if k < 27]
     return any({k // 9 for k in numbers if k % 9 == r} == {0, 1, 2} for r in range(9))
 
 
-def shifted_pungs(f, length: int) -> bool:      # 三连刻 / 四连刻: one suit, consecutive
+def shifted_pungs(f: Facts, length: int) -> bool:      # 三连刻 / 四连刻: one suit, consecutive
     numbers = sorted({k for k in f.pungs if k < 27})
     return any(all(k + i in numbers and (k + i) // 9 == k // 9 for i in range(length))
                for k in numbers)
 
 
-def pure_straight(f) -> bool:                   # 一气通贯
+def pure_straight(f: Facts) -> bool:                   # 一气通贯
     return any(all(s + 3 * i in f.chows for i in range(3)) for s in (0, 9, 18))
 
 
-def outside(f, honors: bool) -> bool:
+def outside(f: Facts, honors: bool) -> bool:
     return p.outside_hand(f) and f.has_honors == honors
 
 
-def dragon_seven_pairs(f) -> bool:
+def dragon_seven_pairs(f: Facts) -> bool:
     """龙七对: the winning tile is the fourth of a kind held three times (4.4)."""
     return p.seven_pairs(f) and f.ctx.hand.count(f.ctx.win) == 3
 
 
-def two_sided_all_chows(f) -> bool:
+def two_sided_all_chows(f: Facts) -> bool:
     return p.all_chows_number_pair(f) and f.decomp.wait == "two_sided"
 
 
-def honors_only_pungs(f) -> bool:
+def honors_only_pungs(f: Facts) -> bool:
     return p.all_honors(f) and p.all_pungs(f)
 
 
-def million_stones(f) -> bool:                  # 百万石
+def million_stones(f: Facts) -> bool:                  # 百万石
     return (f.suits == {0} and not f.has_honors
             and sum((k % 9 + 1) * n for k, n in enumerate(f.counts)) >= 100)
 
 
-def north_east_shinkansen(f) -> bool:
+def north_east_shinkansen(f: Facts) -> bool:
     return pure_straight(f) and {f.pair, *f.pungs} >= {EAST, NORTH} and f.pair in (EAST, NORTH)
 
 
-def last_of_the_wall(tsumo: bool):
+def last_of_the_wall(tsumo: bool) -> p.Check:
     """河底捞月 / 河底捞鱼: the last live-wall tile or discard, before any 海底捞月 phase."""
     @p.needs("last_tile")
-    def last(f) -> bool:
+    def last(f: Facts) -> bool:
         return f.ctx.last_tile and f.tsumo == tsumo and not f.ctx.haidi_phase
     return last
 
 
-def _small(key, zh, en, value, count, excludes=()):
+def _small(key: str, zh: str, en: str, value: int, count: Condition,
+           excludes: Iterable[str] = ()) -> Fan:
     return Fan(key, zh, en, value, count, tuple(excludes))
 
 
-def _yakuman(key, zh, en, count):
+def _yakuman(key: str, zh: str, en: str, count: Condition) -> Fan:
     return Fan(key, zh, en, YAKUMAN, count, yakuman=True)
 
 

@@ -13,6 +13,7 @@ Chows are given by their lowest kind, pungs by their kind, both sorted.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
 from itertools import combinations, combinations_with_replacement
 
 from ..tiles import EAST, NORTH, WHITE
@@ -20,6 +21,8 @@ from .features import bit, bits
 
 # Pair fans in the order the principles prefer them when only one may count.
 CHOW_PAIR_ORDER = ("yi_ban_gao", "xi_xiang_feng", "lian_liu", "lao_shao_fu")
+# Fan key -> count, and the keys as feature bits.
+Combos = tuple[dict[str, int], int]
 
 
 def _suit(k: int) -> int:
@@ -30,13 +33,13 @@ def _rank(k: int) -> int:
     return k % 9
 
 
-def _stepped(values, step: int) -> bool:
+def _stepped(values: Iterable[int], step: int) -> bool:
     v = sorted(values)
     return all(b - a == step for a, b in zip(v, v[1:]))
 
 
 # ----- chows ---------------------------------------------------------------------------
-def four_chows_fan(c) -> str | None:
+def four_chows_fan(c: Sequence[int]) -> str | None:
     if len({_suit(k) for k in c}) != 1:
         return None
     if _stepped(c, 1) or _stepped(c, 2):
@@ -46,7 +49,7 @@ def four_chows_fan(c) -> str | None:
     return None
 
 
-def three_chows_fan(c) -> str | None:
+def three_chows_fan(c: Sequence[int]) -> str | None:
     suits = {_suit(k) for k in c}
     ranks = [_rank(k) for k in c]
     if len(suits) == 3:
@@ -80,13 +83,13 @@ def two_chows_fan(a: int, b: int) -> str | None:
     return None
 
 
-def _extra_chow_fan(used, free: int) -> str | None:
+def _extra_chow_fan(used: Iterable[int], free: int) -> str | None:
     """套算一次: the unused chow combines once with one used chow, the best pair fan."""
     found = {two_chows_fan(u, free) for u in used}
     return next((key for key in CHOW_PAIR_ORDER if key in found), None)
 
 
-def _tally(keys) -> dict[str, int]:
+def _tally(keys: Iterable[str]) -> dict[str, int]:
     out: dict[str, int] = {}
     for key in keys:
         out[key] = out.get(key, 0) + 1
@@ -129,7 +132,7 @@ def chow_fans(c: tuple[int, ...]) -> dict[str, int]:
 
 
 # ----- pungs ---------------------------------------------------------------------------
-def four_pungs_fan(p) -> str | None:
+def four_pungs_fan(p: Sequence[int]) -> str | None:
     if p[0] < 27 and _suit(p[0]) == _suit(p[3]) and _stepped(p, 1):
         return "yi_se_si_jie_gao"
     if tuple(p) == (EAST, EAST + 1, EAST + 2, NORTH):
@@ -137,7 +140,7 @@ def four_pungs_fan(p) -> str | None:
     return None
 
 
-def three_pungs_fan(p) -> str | None:
+def three_pungs_fan(p: Sequence[int]) -> str | None:
     if all(k < 27 for k in p):
         suits = {_suit(k) for k in p}
         ranks = [_rank(k) for k in p]
@@ -183,7 +186,7 @@ def pung_fans(p: tuple[int, ...]) -> dict[str, int]:
 
 
 # ----- both, with the pair-dependent upgrades ------------------------------------------
-def terminal_chows_fan(chows, pair) -> str | None:
+def terminal_chows_fan(chows: Sequence[int], pair: int | None) -> str | None:
     """一色双龙会 / 三色双龙会: 123 and 789 twice with a pair of 5s."""
     if len(chows) != 4 or pair is None or pair >= 27 or _rank(pair) != 4:
         return None
@@ -198,7 +201,8 @@ def terminal_chows_fan(chows, pair) -> str | None:
     return None
 
 
-def set_combination_fans(chows, pungs, pair) -> tuple[dict[str, int], int]:
+def set_combination_fans(chows: tuple[int, ...], pungs: tuple[int, ...],
+                         pair: int | None) -> Combos:
     """Every set-combination fan of one standard reading, principles applied, as fan
     key -> count, and the keys as feature bits. Chow and pung fans never share a key,
     so each side is memoised on its own sets, and computed once per pattern of sets
@@ -241,7 +245,9 @@ def prebuild() -> None:
             _kept(_PUNGS, _PUNG_PATTERNS, pungs, _pung_pattern, pung_fans)
 
 
-def _kept(memo: dict, patterns: dict, sets: tuple, pattern_of, fans_of):
+def _kept(memo: dict[tuple[int, ...], Combos], patterns: dict[tuple[int, ...], Combos],
+          sets: tuple[int, ...], pattern_of: Callable[[tuple[int, ...]], tuple[int, ...]],
+          fans_of: Callable[[tuple[int, ...]], dict[str, int]]) -> Combos:
     """Sets not met before: their fans by their pattern (computed once per pattern),
     then kept for the sets themselves."""
     pattern = pattern_of(sets) if len(sets) > 1 else ()
@@ -284,24 +290,25 @@ def _pung_pattern(pungs: tuple[int, ...]) -> tuple[int, ...]:
 
 
 MEMO_LIMIT = 100_000
-_CHOWS: dict[tuple, tuple[dict[str, int], int]] = {}
-_PUNGS: dict[tuple, tuple[dict[str, int], int]] = {}
-_CHOW_PATTERNS: dict[tuple, tuple[dict[str, int], int]] = {}
-_PUNG_PATTERNS: dict[tuple, tuple[dict[str, int], int]] = {}
+_CHOWS: dict[tuple[int, ...], Combos] = {}
+_PUNGS: dict[tuple[int, ...], Combos] = {}
+_CHOW_PATTERNS: dict[tuple[int, ...], Combos] = {}
+_PUNG_PATTERNS: dict[tuple[int, ...], Combos] = {}
 
 
-def _memo(memo: dict, sets: tuple, fans: dict[str, int]) -> tuple[dict[str, int], int]:
+def _memo(memo: dict[tuple[int, ...], Combos], sets: tuple[int, ...],
+          fans: dict[str, int]) -> Combos:
     if len(memo) >= MEMO_LIMIT:
         memo.clear()
     found = memo[sets] = (fans, bits(fans))
     return found
 
 
-def _single(fan: str) -> tuple[dict[str, int], int]:
+def _single(fan: str) -> Combos:
     found = _SINGLE.get(fan)
     if found is None:
         found = _SINGLE[fan] = ({fan: 1}, bit(fan))
     return found
 
 
-_SINGLE: dict[str, tuple[dict[str, int], int]] = {}
+_SINGLE: dict[str, Combos] = {}

@@ -20,11 +20,17 @@ Features are bits of one int (``bit``), so a reading's features cost a few ``|``
 
 from __future__ import annotations
 
-from ..shapes import (CHOW, KONG, PAIR, PUNG, QUAN_BU_KAO, STANDARD, ZU_HE_LONG, Decomposition,
-                      WinContext)
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING, Any, Literal
+
+from ..shapes import (CHOW, KONG, PAIR, PUNG, QUAN_BU_KAO, STANDARD, ZU_HE_LONG, Block,
+                      Decomposition, WinContext)
 from .combos import set_combination_fans
 from .features import bit, names
 from .predicates import GREEN_KINDS, RANK_RANGES, REVERSIBLE_KINDS, YAOJIU_KINDS, wait_fan
+
+if TYPE_CHECKING:
+    from .situation import Situation
 
 SET_SHAPES = (CHOW, PUNG, KONG)
 KNITTED_FORMS = (ZU_HE_LONG, QUAN_BU_KAO)
@@ -53,7 +59,7 @@ WIND_PUNG_BITS = tuple(bit(f"wind_pungs_{n}") for n in range(5))
 DRAGON_PUNG_BITS = tuple(bit(f"dragon_pungs_{n}") for n in range(4))
 EVEN = bit("even")   # every set and the pair: a pung or pair of an even number
 SUIT_COUNT_BITS = (NO_SUIT, ONE_SUIT | SUITED, TWO_SUITS | SUITED, THREE_SUITS | SUITED)
-FORM_BITS = {}  # form name -> bit, filled as forms are seen
+FORM_BITS: dict[str, int] = {}  # form name -> bit, filled as forms are seen
 # What a block starting on a kind has: a terminal or honor (全带幺), a 5 (全带五), an
 # even number as a pung or pair (全双刻); per chow and per other block.
 _OUTSIDE, _FIVES, _EVEN = 1, 2, 4
@@ -80,11 +86,12 @@ class TileFacts:
 
     __slots__ = ("keys", "has_honors", "hogs", "bits", "_counts", "_kinds")
 
-    def __init__(self, keys: list[int], kongs):
+    def __init__(self, keys: list[int], kongs: Iterable[int]) -> None:
         """``keys``: the suit counts (m, p, s, honors, and flowers, which no hand may
         hold: ``check_tiles`` refuses them); ``kongs``: the kind of each kong."""
         self.keys = keys
-        self._counts = self._kinds = None
+        self._counts: list[int] | None = None
+        self._kinds: frozenset[int] | None = None
         m, p, s, z, _ = keys
         known = _SUIT_TILES.get
         m_ranks, fours = known(m) or _suit_tiles(m)
@@ -120,13 +127,13 @@ class TileFacts:
         self.bits = out
 
     @classmethod
-    def of_hand(cls, ctx) -> "TileFacts":
+    def of_hand(cls, ctx: WinContext) -> "TileFacts":
         """The concealed tiles, the winning tile and the melds' (no wilds)."""
         keys = [0, 0, 0, 0, 0]
         for kind in ctx.hand:
             keys[_SUIT[kind]] += _UNIT[kind]
         keys[_SUIT[ctx.win]] += _UNIT[ctx.win]
-        kongs = []
+        kongs: list[int] = []
         for meld in ctx.melds:
             for kind in meld.tiles:
                 keys[_SUIT[kind]] += _UNIT[kind]
@@ -135,10 +142,10 @@ class TileFacts:
         return cls(keys, kongs)
 
     @classmethod
-    def of_blocks(cls, blocks) -> "TileFacts":
+    def of_blocks(cls, blocks: Iterable[Block]) -> "TileFacts":
         """The kinds the blocks play as (wilds as the kind they stand for)."""
         keys = [0, 0, 0, 0, 0]
-        kongs = []
+        kongs: list[int] = []
         for block in blocks:
             for kind in block.tiles:
                 keys[_SUIT[kind]] += _UNIT[kind]
@@ -170,7 +177,7 @@ _SHIFT = tuple(FIELD * (k % 9 if k < 34 else k - 34) for k in range(42))
 _UNIT = tuple(1 << shift for shift in _SHIFT)
 
 
-def _ranks_mask(kinds, base: int) -> int:
+def _ranks_mask(kinds: Iterable[int], base: int) -> int:
     return sum(1 << (k - base) for k in kinds)
 
 
@@ -200,13 +207,14 @@ class Facts:
                  "concealed_kongs", "concealed_pungs", "pair", "tiles", "has_honors",
                  "_combos", "bits", "roles", "_wait_fan")
 
-    def __init__(self, decomp: Decomposition, ctx: WinContext, situation, options=None):
+    def __init__(self, decomp: Decomposition, ctx: WinContext, situation: Situation,
+                 options: Mapping[str, Any] | None = None) -> None:
         self.decomp = decomp
         self.ctx = ctx
         form = self.form = decomp.form
         standard = self.standard = form == STANDARD
         self.situation = situation
-        self.options = options or {}
+        self.options: Mapping[str, Any] = options or {}
         self.tsumo = ctx.tsumo
         self.melded = situation.melded
         blocks = decomp.blocks
@@ -221,7 +229,11 @@ class Facts:
         self.has_honors = tiles.has_honors
         # One pass over the blocks. Sets are the reading's blocks (melds included);
         # kongs count as pungs.
-        sets, chows, pungs, kongs, pairs = [], [], [], [], []
+        sets: list[Block] = []
+        chow_list: list[int] = []   # sorted, then the tuples chows and pungs
+        pung_list: list[int] = []
+        kongs: list[Block] = []
+        pairs: list[int] = []
         melded_kongs = concealed_pungs = 0
         win = ctx.win
         roles = 0  # where the winning tile can sit: ROLE_EDGE | ROLE_MIDDLE | ROLE_PAIR
@@ -231,7 +243,7 @@ class Facts:
             first = block.tiles[0]
             if shape == CHOW:
                 sets.append(block)
-                chows.append(first)
+                chow_list.append(first)
                 if block.meld is None and first <= win <= first + 2:
                     roles |= ROLE_MIDDLE if win == first + 1 else ROLE_EDGE
                 every &= _CHOW_HAS[first]
@@ -239,7 +251,7 @@ class Facts:
             every &= _GROUP_HAS[first]
             if shape == PUNG or shape == KONG:
                 sets.append(block)
-                pungs.append(first)
+                pung_list.append(first)
                 if block.concealed:
                     concealed_pungs += 1
                 if shape == KONG:
@@ -250,14 +262,14 @@ class Facts:
                 pairs.append(first)
                 if first == win:
                     roles |= ROLE_PAIR
-        if len(chows) > 1:
-            chows.sort()
+        if len(chow_list) > 1:
+            chow_list.sort()
         out = situation.bits | tiles.bits | CONCEALED_PUNG_BITS[concealed_pungs]
-        if pungs:
-            pungs.sort()
+        if pung_list:
+            pung_list.sort()
             out |= PUNG_BIT
             winds = dragons = 0
-            for kind in pungs:
+            for kind in pung_list:
                 out |= _PUNG_BITS[kind]
                 if kind >= 27:
                     if kind <= 30:
@@ -268,16 +280,16 @@ class Facts:
         else:
             out |= NO_PUNG
         self.sets = tuple(sets)
-        chows = self.chows = tuple(chows)
-        pungs = self.pungs = tuple(pungs)
+        chows = self.chows = tuple(chow_list)
+        pungs = self.pungs = tuple(pung_list)
         self.kongs = tuple(kongs)
         self.melded_kongs = melded_kongs
         concealed_kongs = self.concealed_kongs = len(kongs) - melded_kongs
         self.concealed_pungs = concealed_pungs
         # The pair of a standard hand, or of 组合龙 + set + pair; seven pairs has no 将.
         pair = self.pair = pairs[0] if pairs and (standard or form == ZU_HE_LONG) else None
-        self._combos = None
-        self._wait_fan = False
+        self._combos: dict[str, int] | None = None
+        self._wait_fan: str | None | Literal[False] = False   # False: not asked yet
         self.roles = roles
         # Features as bits (see the module docstring).
         form_bit = FORM_BITS.get(form) or FORM_BITS.setdefault(form, bit(form))
@@ -343,7 +355,7 @@ class Facts:
         return tuple(out)
 
     @property
-    def combos(self):
+    def combos(self) -> dict[str, int]:
         """Guobiao set-combination fans of this reading (8.4), as a mapping."""
         if self._combos is None:
             self._combos = (set_combination_fans(self.chows, self.pungs, self.pair)[0]

@@ -5,6 +5,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 _BITS: dict[str, int] = {}
 
 
@@ -16,7 +18,7 @@ def bit(name: str) -> int:
     return found
 
 
-def bits(names) -> int:
+def bits(names: Iterable[str]) -> int:
     out = 0
     for name in names:
         out |= bit(name)

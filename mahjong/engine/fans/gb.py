@@ -2,21 +2,26 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from . import predicates as p
 from .table import Fan, FanTable
+
+if TYPE_CHECKING:
+    from .facts import Facts
 
 
 _yao_jiu_ke = p.yao_jiu_pungs(lambda f: (f.ctx.round_wind, f.ctx.seat_wind))
 
 
 @p.needs("kong")
-def _ming_an_gang(f) -> bool:
+def _ming_an_gang(f: Facts) -> bool:
     """Option ``ming_an_gang``: one melded + one concealed kong; off, they score 明杠 + 暗杠."""
     return f.options.get("ming_an_gang", True) and f.melded_kongs == 1 and f.concealed_kongs == 1
 
 
 @p.needs("chow", "pair", "no_pung")
-def _ping_hu(f) -> int:
+def _ping_hu(f: Facts) -> int:
     """Four chows and a number pair; in 组合龙 + chow + pair the knitted nine read as
     three chows (as the competition calculators count it)."""
     if f.form == "zu_he_long":

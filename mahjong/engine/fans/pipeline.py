@@ -4,11 +4,12 @@ exclusions -> the best reading (就高不就低) -> minimum fan and cap."""
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from typing import Callable, Sequence
+from typing import Any, Callable, Sequence
 
 from ..shapes import CHOW, KONG, PUNG, SEVEN_PAIRS, Decomposition, WinContext
-from .facts import Facts
+from .facts import Facts, TileFacts
 from .situation import Situation
 from .table import MEMO_LIMIT, Fan, FanTable
 
@@ -53,7 +54,7 @@ class ScoreResult:
         return sum(s.points for s in self.fans if s.key == "hua_pai")
 
     @classmethod
-    def of(cls, **fields) -> "ScoreResult":
+    def of(cls, **fields: Any) -> "ScoreResult":
         """A result from fields the scorer knows to be right (all of them), without the
         frozen dataclass's ``__init__`` (one per scored hand)."""
         out = object.__new__(cls)
@@ -62,6 +63,8 @@ class ScoreResult:
 
 
 NOT_A_WIN = ScoreResult(is_win=False)
+# A table's fan values with the ruleset's overrides: key -> value (FanTable.value_of).
+Values = Callable[[str], int]
 
 
 class Reading:
@@ -71,13 +74,13 @@ class Reading:
     __slots__ = ("decomposition", "fans", "yakuman", "multiplicative")
 
     def __init__(self, decomposition: Decomposition, fans: tuple[tuple[Fan, int], ...],
-                 yakuman: bool, multiplicative: bool = False):
+                 yakuman: bool, multiplicative: bool = False) -> None:
         self.decomposition = decomposition
         self.fans = fans
         self.yakuman = yakuman
         self.multiplicative = multiplicative
 
-    def total(self, values) -> int:
+    def total(self, values: Values) -> int:
         if self.multiplicative:
             return math.prod(values(fan.key) ** n for fan, n in self.fans)
         total = 0
@@ -92,7 +95,7 @@ def count_fans(table: FanTable, facts: Facts) -> Reading:
     over the table (see ``FanTable``)."""
     candidates = table.candidate_mask(facts.bits)
     holding = candidates & table.exact_mask   # their needs are the whole condition
-    counts = {}                               # fan bit -> count, where not 1
+    counts: dict[int, int] = {}               # fan bit -> count, where not 1
     combo_bits = table.combo_bits
     for key, n in facts.combos.items():       # set combinations, read off the reading
         fan = combo_bits.get(key)
@@ -131,14 +134,15 @@ def count_fans(table: FanTable, facts: Facts) -> Reading:
     return Reading(facts.decomp, tuple(out), False, table.multiplicative)
 
 
-def _bits(mask: int):
+def _bits(mask: int) -> Iterator[int]:
     while mask:
         low = mask & -mask
         yield low
         mask ^= low
 
 
-def _preference(reading: Reading, values, cap) -> tuple:
+def _preference(reading: Reading, values: Values,
+                cap: int | None) -> tuple[int, int, int, bool, bool]:
     """就高不就低. At the cap, yakuman beat small fans (stage pays them apart, 5.3.5).
     On equal totals prefer the set reading over seven pairs and a reading with
     一色三同顺 / 三同刻 (the competition calculators' tie rule)."""
@@ -151,8 +155,9 @@ def _preference(reading: Reading, values, cap) -> tuple:
 
 
 def best_reading(table: FanTable, ctx: WinContext, decomps: Sequence[Decomposition],
-                 one_winning_kind: Callable[[], bool], values, options, cap,
-                 tiles=None) -> Reading | None:
+                 one_winning_kind: Callable[[], bool], values: Values,
+                 options: Mapping[str, Any], cap: int | None,
+                 tiles: TileFacts | None = None) -> Reading | None:
     situation = Situation(ctx, one_winning_kind)
     situation.tiles = tiles
     ordered = sorted(decomps, key=_division_order) if len(decomps) > 1 else decomps
@@ -162,17 +167,17 @@ def best_reading(table: FanTable, ctx: WinContext, decomps: Sequence[Decompositi
     return max(readings, key=lambda r: _preference(r, values, cap))
 
 
-def _division_order(decomp: Decomposition) -> tuple:
+def _division_order(decomp: Decomposition) -> tuple[tuple[int, bool], ...]:
     """Equal totals keep the first reading in the calculators' order: concealed sets
     from the lowest tile up, a pung before a chow on the same tile."""
     return tuple(sorted((b.tiles[0], b.shape == CHOW) for b in decomp.blocks
                         if b.meld is None and b.shape in (CHOW, PUNG, KONG)))
 
 
-def fan_scores(reading: Reading, values) -> tuple[FanScore, ...]:
+def fan_scores(reading: Reading, values: Values) -> tuple[FanScore, ...]:
     """The reading's fans as FanScore values: immutable, so one per (fan, value, count)
     is made and kept."""
-    out = []
+    out: list[FanScore] = []
     for fan, n in reading.fans:
         value = values(fan.key)
         kept = _SCORES.get((fan, value))

@@ -12,9 +12,21 @@ pipeline counts the fan without calling it. Factories (``when``, ``combo``, ``ko
 
 from __future__ import annotations
 
+from collections.abc import Callable, Collection, Iterable
+from typing import TYPE_CHECKING, TypeVar
+
 from ..shapes import QI_XING_BU_KAO, QUAN_BU_KAO, SEVEN_PAIRS, THIRTEEN_ORPHANS, ZU_HE_LONG
 from ..tiles import DRAGONS, GREEN, TERMINALS, WINDS, YAOJIU
 from .features import bit, bits
+
+if TYPE_CHECKING:
+    from ..shapes import WinContext
+    from .facts import Facts
+    from .table import Condition
+
+# A condition that holds or not (a Condition counting 0 or 1).
+Check = Callable[["Facts"], bool]
+_C = TypeVar("_C", bound=Callable[..., object])
 
 GREEN_KINDS = frozenset({19, 20, 21, 23, 25, GREEN})       # 2s 3s 4s 6s 8s 6z
 REVERSIBLE_KINDS = frozenset({9, 10, 11, 12, 13, 16, 17,    # 1p-5p 8p 9p
@@ -27,186 +39,186 @@ NINE_GATES = (3, 1, 1, 1, 1, 1, 1, 1, 3)
 RANK_RANGES: dict[tuple[int, int], int] = {}   # (low, high) of ``ranks`` -> its feature bit
 
 
-def needs(*features: str):
-    def mark(condition):
-        condition.needs = frozenset(features)
+def needs(*features: str) -> Callable[[_C], _C]:
+    def mark(condition: _C) -> _C:
+        # vars(): attributes of a function, which its type cannot declare
+        vars(condition).update(needs=frozenset(features))
         return condition
     return mark
 
 
-def exact(*features: str):
+def exact(*features: str) -> Callable[[_C], _C]:
     """``needs`` where the features are the whole condition: the pipeline counts the
     fan (once) without calling it. The function stays complete, for direct calls."""
-    def mark(condition):
-        condition.needs = frozenset(features)
-        condition.exact = True
+    def mark(condition: _C) -> _C:
+        vars(condition).update(needs=frozenset(features), exact=True)
         return condition
     return mark
 
 
 # ----- tile classes over the whole hand -------------------------------------------------
 @exact("one_suit", "no_honor")
-def full_flush(f) -> bool:          # 清一色
+def full_flush(f: Facts) -> bool:          # 清一色
     return len(f.suits) == 1 and not f.has_honors
 
 
 @exact("one_suit", "honor")
-def half_flush(f) -> bool:          # 混一色
+def half_flush(f: Facts) -> bool:          # 混一色
     return len(f.suits) == 1 and f.has_honors
 
 
 @exact("honor", "no_suit")
-def all_honors(f) -> bool:          # 字一色 (tiles only; a table may add a form)
+def all_honors(f: Facts) -> bool:          # 字一色 (tiles only; a table may add a form)
     return not f.suits and f.has_honors
 
 
 @exact("no_honor", "terminals")
-def all_terminals(f) -> bool:       # 清幺九 / 清老头
+def all_terminals(f: Facts) -> bool:       # 清幺九 / 清老头
     return f.kinds <= TERMINAL_KINDS
 
 
 @exact("honor", "suited", "yaojiu")
-def terminals_and_honors(f) -> bool:  # 混幺九 / 混老头: both present (3.15.7)
+def terminals_and_honors(f: Facts) -> bool:  # 混幺九 / 混老头: both present (3.15.7)
     return f.kinds <= YAOJIU_KINDS and bool(f.suits) and f.has_honors
 
 
 @exact("no_honor", "simple")
-def all_simples(f) -> bool:         # 断幺 / 断幺九
+def all_simples(f: Facts) -> bool:         # 断幺 / 断幺九
     return not f.kinds & YAOJIU_KINDS
 
 
 @exact("no_honor")
-def no_honors(f) -> bool:
+def no_honors(f: Facts) -> bool:
     return not f.has_honors
 
 
 @exact("green")
-def all_green(f) -> bool:
+def all_green(f: Facts) -> bool:
     return f.kinds <= GREEN_KINDS
 
 
 @exact("reversible")
-def reversible(f) -> bool:
+def reversible(f: Facts) -> bool:
     return f.kinds <= REVERSIBLE_KINDS
 
 
 @exact("two_suits")
-def one_voided_suit(f) -> bool:     # 缺一门
+def one_voided_suit(f: Facts) -> bool:     # 缺一门
     return len(f.suits) == 2
 
 
 @exact("honor", "three_suits", "wind", "dragon")
-def all_types(f) -> bool:           # 五门齐
+def all_types(f: Facts) -> bool:           # 五门齐
     return len(f.suits) == 3 and bool(f.kinds & WIND_KINDS) and bool(f.kinds & DRAGON_KINDS)
 
 
-def ranks(low: int, high: int, standard_only: bool = False):
+def ranks(low: int, high: int, standard_only: bool = False) -> Check:
     """Only number tiles, all ranked low..high (全大, 大于五, …): the feature
     "ranks_LOW_HIGH", which ``Facts`` sets for every range asked for here."""
     RANK_RANGES.setdefault((low, high), bit(f"ranks_{low}_{high}"))
 
     @exact("no_honor", f"ranks_{low}_{high}", *(("standard",) if standard_only else ()))
-    def within(f) -> bool:
+    def within(f: Facts) -> bool:
         return ((f.standard or not standard_only) and not f.has_honors
                 and all(low <= r <= high for r in f.ranks))
     return within
 
 
 @needs("hog")
-def tile_hogs(f) -> int:            # 四归一: four copies not used as a kong
+def tile_hogs(f: Facts) -> int:            # 四归一: four copies not used as a kong
     return f.hogs
 
 
 # ----- sets and the pair ---------------------------------------------------------------
 @exact("pung", "standard", "no_chow")
-def all_pungs(f) -> bool:           # 碰碰和
+def all_pungs(f: Facts) -> bool:           # 碰碰和
     return f.standard and not f.chows
 
 
 @needs("chow", "pair", "no_pung")
-def all_chows_number_pair(f) -> bool:  # 平和 shape (the wait is up to the table)
+def all_chows_number_pair(f: Facts) -> bool:  # 平和 shape (the wait is up to the table)
     return (f.standard and len(f.chows) == len(f.sets) and f.pair is not None
             and f.pair < 27)
 
 
-def wind_pungs(f) -> int:
+def wind_pungs(f: Facts) -> int:
     return sum(1 for k in f.pungs if k in WIND_KINDS)
 
 
 @needs("dragon_pung")
-def dragon_pungs(f) -> int:
+def dragon_pungs(f: Facts) -> int:
     return sum(1 for k in f.pungs if k in DRAGON_KINDS)
 
 
 @exact("wind_pung", "wind_pungs_4")
-def big_four_winds(f) -> bool:
+def big_four_winds(f: Facts) -> bool:
     return wind_pungs(f) == 4
 
 
 @needs("wind_pung", "pair")
-def little_four_winds(f) -> bool:
+def little_four_winds(f: Facts) -> bool:
     return wind_pungs(f) == 3 and f.pair in WINDS
 
 
 @exact("dragon_pung", "dragon_pungs_3")
-def big_three_dragons(f) -> bool:
+def big_three_dragons(f: Facts) -> bool:
     return dragon_pungs(f) == 3
 
 
 @needs("dragon_pung", "pair")
-def little_three_dragons(f) -> bool:
+def little_three_dragons(f: Facts) -> bool:
     return dragon_pungs(f) == 2 and f.pair in DRAGONS
 
 
 @needs("wind_pung", "pair")
-def little_three_winds(f) -> bool:  # 小三风
+def little_three_winds(f: Facts) -> bool:  # 小三风
     return wind_pungs(f) == 2 and f.pair in WINDS
 
 
 @needs("pung", "honor")
-def four_honor_pungs(f) -> bool:    # 四字刻
+def four_honor_pungs(f: Facts) -> bool:    # 四字刻
     return sum(1 for k in f.pungs if k >= 27) == 4
 
 
-def every_group(f, pred) -> bool:
+def every_group(f: Facts, pred: Callable[[tuple[int, ...]], bool]) -> bool:
     """Every set and the pair satisfy ``pred(kinds)`` (standard form only)."""
     return all(pred(g) for g in f.groups)
 
 
 @exact("standard", "pung", "no_honor", "no_chow", "even")
-def even_pungs(f) -> bool:          # 全双刻
+def even_pungs(f: Facts) -> bool:          # 全双刻
     return (f.standard and not f.chows
             and every_group(f, lambda g: g[0] < 27 and g[0] % 9 % 2 == 1))
 
 
-def kong_total(n: int):
+def kong_total(n: int) -> Check:
     @exact("kong", f"kongs_{n}")
-    def total(f) -> bool:
+    def total(f: Facts) -> bool:
         return len(f.kongs) == n
     return total
 
 
-def kongs(melded: int | None = None, concealed: int | None = None):
+def kongs(melded: int | None = None, concealed: int | None = None) -> Check:
     """Kong fans by how many melded / concealed kongs (None: any). They nest: 三杠 and
     四杠 exclude the two-kong fans, which exclude the one-kong fans (3.15.2)."""
     @exact("kong", *([f"melded_kongs_{melded}"] if melded is not None else []),
            *([f"concealed_kongs_{concealed}"] if concealed is not None else []))
-    def count(f) -> bool:
+    def count(f: Facts) -> bool:
         return ((melded is None or f.melded_kongs == melded)
                 and (concealed is None or f.concealed_kongs == concealed))
     return count
 
 
-def concealed_pungs(n: int):
+def concealed_pungs(n: int) -> Check:
     """暗刻 fans from two up (三暗刻, 双暗刻, 四暗刻)."""
     @exact("pung", "concealed_pungs", f"concealed_pungs_{n}")
-    def count(f) -> bool:
+    def count(f: Facts) -> bool:
         return f.concealed_pungs == n
     return count
 
 
 @needs("concealed", "one_suit", "no_honor", "standard")
-def nine_gates(f) -> bool:
+def nine_gates(f: Facts) -> bool:
     """Concealed ``1112345678999`` of one suit before the win, won on that suit."""
     hand = f.ctx.hand
     if f.ctx.melds or len(hand) != 13 or not f.standard or not full_flush(f):
@@ -218,54 +230,54 @@ def nine_gates(f) -> bool:
 
 
 @exact(SEVEN_PAIRS)
-def seven_pairs(f) -> bool:
+def seven_pairs(f: Facts) -> bool:
     return f.form == SEVEN_PAIRS
 
 
 @needs(SEVEN_PAIRS, "one_suit", "no_honor")
-def shifted_pairs(f) -> bool:       # 连七对: seven consecutive pairs of one suit
+def shifted_pairs(f: Facts) -> bool:       # 连七对: seven consecutive pairs of one suit
     if f.form != SEVEN_PAIRS or not full_flush(f):
         return False
     kinds = sorted(f.kinds)
     return len(kinds) == 7 and kinds[-1] - kinds[0] == 6
 
 
-def honor_seven_pairs(honors):
+def honor_seven_pairs(honors: Iterable[int]) -> Check:
     """七对 holding a pair of each of ``honors`` (大七星, 三元七对, 四喜七对)."""
     @needs(SEVEN_PAIRS, "honor")
-    def holds(f) -> bool:
+    def holds(f: Facts) -> bool:
         return f.form == SEVEN_PAIRS and set(honors) <= f.kinds
     return holds
 
 
 @exact(THIRTEEN_ORPHANS)
-def thirteen_orphans(f) -> bool:
+def thirteen_orphans(f: Facts) -> bool:
     return f.form == THIRTEEN_ORPHANS
 
 
 @needs("knitted")
-def knitted_straight(f) -> bool:    # 组合龙: its form, or all nine knitted tiles in 全不靠
+def knitted_straight(f: Facts) -> bool:    # 组合龙: its form, or all nine knitted tiles in 全不靠
     if f.form == ZU_HE_LONG:
         return True
     return f.form == QUAN_BU_KAO and sum(1 for k in f.kinds if k < 27) == 9
 
 
 @exact(QI_XING_BU_KAO)
-def greater_honors(f) -> bool:
+def greater_honors(f: Facts) -> bool:
     return f.form == QI_XING_BU_KAO
 
 
 @exact(QUAN_BU_KAO)
-def lesser_honors(f) -> bool:
+def lesser_honors(f: Facts) -> bool:
     return f.form == QUAN_BU_KAO
 
 
-def yao_jiu_pungs(scored_winds=None):
+def yao_jiu_pungs(scored_winds: Callable[[Facts], Collection[int]] | None = None) -> Condition:
     """幺九刻: pungs of terminals, and of winds that no wind fan uses: the round and
     seat winds (``scored_winds(f)``, gb only) score their own fan, and three or four wind
     pungs score 三风刻 / 四喜, which absorb them (per set)."""
     @needs("terminal_or_wind_pung")
-    def count(f) -> int:
+    def count(f: Facts) -> int:
         own = scored_winds(f) if scored_winds else ()
         winds = wind_pungs(f)
         return sum(1 for k in f.pungs
@@ -273,24 +285,24 @@ def yao_jiu_pungs(scored_winds=None):
     return count
 
 
-def pair_of(*numbers: int):
+def pair_of(*numbers: int) -> Check:
     """The pair is a number tile of one of ``numbers`` (二五八将, 幺九头)."""
     @needs("standard", "pair")
-    def pair(f) -> bool:
+    def pair(f: Facts) -> bool:
         return f.standard and f.pair is not None and f.pair < 27 and f.pair % 9 + 1 in numbers
     return pair
 
 
-def pung_of(kind_of):
+def pung_of(kind_of: Callable[[WinContext], int]) -> Check:
     """A pung of the wind ``kind_of(ctx)`` names (圈风刻, 门风刻)."""
     @needs("wind_pung")
-    def pung(f) -> bool:
+    def pung(f: Facts) -> bool:
         return kind_of(f.ctx) in f.pungs
     return pung
 
 
 # ----- the situation of the win ----------------------------------------------------------
-def when(*features: str):
+def when(*features: str) -> Check:
     """Holds exactly when the hand has all ``features`` (自摸, 门前清, 海底, 抢杠, …): its
     needs are the whole condition, so the pipeline counts it without a call."""
     mask = bits(features)
@@ -304,7 +316,7 @@ outside_hand = when("standard", "outside")        # 全带幺
 all_fives = when("standard", "no_honor", "fives")  # 全带五
 
 
-def first_turn(dealer: bool, tsumo: bool):
+def first_turn(dealer: bool, tsumo: bool) -> Check:
     """天和/地和/人和-style wins: the first turn, by or against the dealer. Each table
     maps the three combinations to its own names (RULES.md 2, naming warning)."""
     return when("first_turn", "dealer" if dealer else "non_dealer",
@@ -312,13 +324,13 @@ def first_turn(dealer: bool, tsumo: bool):
 
 
 @needs("flower")
-def flower_count(f) -> int:
+def flower_count(f: Facts) -> int:
     return f.ctx.num_flowers
 
 
-def flowers_held(wanted):
+def flowers_held(wanted: Iterable[int]) -> Check:
     @needs("flower")
-    def held(f) -> bool:
+    def held(f: Facts) -> bool:
         return set(wanted) <= set(f.ctx.flowers)
     return held
 
@@ -327,7 +339,7 @@ def flowers_held(wanted):
 WAIT_FANS = ("bian_zhang", "kan_zhang", "dan_diao_jiang")
 
 
-def wait_fan(f) -> str | None:
+def wait_fan(f: Facts) -> str | None:
     """边张 / 坎张 / 单钓将 of a hand with exactly one winning kind: the role the
     winning tile can play in a concealed set of this reading (``f.roles``, found in
     Facts' pass over the blocks). When it can play more than one, the edge counts
@@ -339,14 +351,14 @@ def wait_fan(f) -> str | None:
     return WAIT_FANS[0 if roles & 1 else 1 if roles & 2 else 2]
 
 
-def wait_is(key: str):
+def wait_is(key: str) -> Condition:
     return needs("wait_roles")(lambda f: int(f.wait_fan == key))
 
 
 # ----- set combinations (RULES.md 8.4, computed in combos) ------------------------------
-def combo(key: str):
+def combo(key: str) -> Condition:
     """A Guobiao set-combination fan of the reading; the combinations found are features
     of the reading, so only those are evaluated."""
     condition = needs(key)(lambda f: f.combos.get(key, 0))
-    condition.combo = key  # the pipeline reads the count straight from the combinations
+    vars(condition).update(combo=key)  # the pipeline reads the count straight from the combinations
     return condition

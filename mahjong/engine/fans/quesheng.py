@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ..tiles import DRAGONS, HONORS, WINDS
 from . import predicates as p
-from .table import Fan, FanTable
+from .table import Condition, Fan, FanTable
 
 # The Guobiao set-combination fans under this table's names (8.4 principles apply).
 COMBO_NAMES = {"yi_se_si_tong_shun": "si_tong_shun", "yi_se_si_bu_gao": "si_bu_gao",
@@ -14,7 +14,7 @@ COMBO_NAMES = {"yi_se_si_tong_shun": "si_tong_shun", "yi_se_si_bu_gao": "si_bu_g
                "yi_se_si_jie_gao": "si_lian_ke", "san_feng_ke": "da_san_feng"}
 
 
-def combo(key):
+def combo(key: str) -> Condition:
     gb_key = next((g for g, own in COMBO_NAMES.items() if own == key), key)
     return p.combo(gb_key)
 

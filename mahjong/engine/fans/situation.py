@@ -8,18 +8,21 @@ kong-replacement win needs a kong."""
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from ..shapes import WinContext
 from .features import bit, names
 
+if TYPE_CHECKING:
+    from .facts import TileFacts
+
 
 class Situation:
-    def __init__(self, ctx: WinContext, one_winning_kind: Callable[[], bool]):
+    def __init__(self, ctx: WinContext, one_winning_kind: Callable[[], bool]) -> None:
         self.ctx = ctx
         self._one_winning_kind = one_winning_kind
-        self.tiles = None  # the hand's TileFacts, set by the first reading's Facts
-        self._unique_wait = None
+        self.tiles: TileFacts | None = None  # the hand's, set by the first reading's Facts
+        self._unique_wait: bool | None = None
         win = ctx.win
         held = ctx.hand.count(win)
         melded_copies = 0

@@ -3,10 +3,17 @@ it excludes. A table is an ordered tuple of fans; the pipeline evaluates it."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Callable, Mapping
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Callable, Mapping
 
 from .features import bits
+
+if TYPE_CHECKING:
+    from .facts import Facts
+
+# A fan's condition: how many times it holds in the Facts of a reading (a bool: 0 or 1).
+Condition = Callable[["Facts"], int]
 
 
 MEMO_LIMIT = 50_000  # entries a memo keeps (exclusions per held mask, fan scores)
@@ -29,20 +36,20 @@ class Fan:
     zh: str
     en: str
     value: int
-    count: Callable[[object], int]
+    count: Condition
     excludes: tuple[str, ...] = ()
     excludes_one: tuple[str, ...] = ()
     replaces: tuple[str, ...] = ()
     flower: bool = False      # never counts toward a minimum (花牌)
     yakuman: bool = False     # classic/stage 役满: worth the cap, never combined
-    needs: frozenset = frozenset()  # features without which it cannot hold (from count)
+    needs: frozenset[str] = frozenset()  # features without which it cannot hold (from count)
     mask: int = 0                   # ``needs`` as feature bits
     # How the pipeline counts it: None calls ``count``; "exact" means the needs are the
     # whole condition (count 1); any other string is a set-combination fan's key.
     how: str | None = None
 
-    def __post_init__(self):
-        needs = getattr(self.count, "needs", frozenset())
+    def __post_init__(self) -> None:
+        needs: frozenset[str] = getattr(self.count, "needs", frozenset())
         object.__setattr__(self, "needs", needs)
         object.__setattr__(self, "mask", bits(sorted(needs)))
         how = "exact" if getattr(self.count, "exact", False) else getattr(self.count, "combo", None)
@@ -58,16 +65,38 @@ class FanTable:
     # Fans multiply instead of adding (wenzhou: ×2 per 双翻 item, the total is a multiplier).
     multiplicative: bool = False
 
-    def __post_init__(self):
+    if TYPE_CHECKING:  # what __post_init__ derives: declared for mypy, no fields at run time
+        by_key: dict[str, Fan] = field(init=False)
+        values: dict[str, int] = field(init=False)
+        bit_of: dict[Fan, int] = field(init=False)
+        bit_of_key: dict[str, int] = field(init=False)
+        fan_of_bit: dict[int, Fan] = field(init=False)
+        excludes_by_bit: dict[int, int] = field(init=False)
+        replaces_by_bit: dict[int, int] = field(init=False)
+        excludes_one_by_bit: dict[int, tuple[str, ...]] = field(init=False)
+        fallback_bit: int = field(init=False)
+        flower_mask: int = field(init=False)
+        yakuman_mask: int = field(init=False)
+        exact_mask: int = field(init=False)
+        combo_bits: dict[str, int] = field(init=False)
+        calls: dict[int, Condition] = field(init=False)
+        call_mask: int = field(init=False)
+        all_fans: int = field(init=False)
+        _lacking: tuple[tuple[int, tuple[int, ...]], ...] = field(init=False)
+        _exclusions: dict[int, tuple[int, tuple[str, ...]]] = field(init=False)
+        _unrelated: int = field(init=False)
+
+    def __post_init__(self) -> None:
         setattr_ = object.__setattr__
         setattr_(self, "by_key", {f.key: f for f in self.fans})
         setattr_(self, "values", {f.key: f.value for f in self.fans})
         # Sets of fans are bit masks over the table: bit i is the i-th fan, so walking a
         # mask from its lowest bit walks the table from the top.
         bit_of = {f: 1 << i for i, f in enumerate(self.fans)}
-        by_key = {f.key: 1 << i for i, f in enumerate(self.fans)}
+        # (str | None: the fallback, looked up below, may be None)
+        by_key: dict[str | None, int] = {f.key: 1 << i for i, f in enumerate(self.fans)}
 
-        def mask(keys) -> int:
+        def mask(keys: Iterable[str]) -> int:
             out = 0
             for key in keys:
                 out |= by_key.get(key, 0)
@@ -114,7 +143,7 @@ class FanTable:
             out &= table[lacking >> shift & 255]
         return out
 
-    def candidates(self, features) -> tuple[Fan, ...]:
+    def candidates(self, features: int | Iterable[str]) -> tuple[Fan, ...]:
         """The fans whose needs ``features`` meet (feature bits, or a set of feature
         names), in table order."""
         if not isinstance(features, int):
@@ -123,7 +152,7 @@ class FanTable:
 
     def fans_of(self, mask: int) -> tuple[Fan, ...]:
         fan_of_bit = self.fan_of_bit
-        out = []
+        out: list[Fan] = []
         while mask:
             low = mask & -mask
             out.append(fan_of_bit[low])
@@ -175,23 +204,23 @@ class FanTable:
     def keys(self) -> set[str]:
         return set(self.by_key)
 
-    def value_of(self, overrides: Mapping[str, int]):
+    def value_of(self, overrides: Mapping[str, int]) -> Callable[[str], int]:
         """key -> fan value, with an operator's overrides (Ruleset.fan_values) applied."""
         return {**self.values, **overrides}.__getitem__ if overrides else self.values.__getitem__
 
 
-def _lacking_tables(fans) -> tuple[tuple[int, tuple[int, ...]], ...]:
+def _lacking_tables(fans: Sequence[Fan]) -> tuple[tuple[int, tuple[int, ...]], ...]:
     """For each byte of feature bits some fan needs: byte value of the features lacking
     -> the mask of the fans that need none of them."""
     widest = max((f.mask.bit_length() for f in fans), default=0)
-    out = []
+    out: list[tuple[int, tuple[int, ...]]] = []
     for shift in range(0, widest, 8):
         needing = [(1 << i, f.mask >> shift & 255) for i, f in enumerate(fans)
                    if f.mask >> shift & 255]
         if not needing:
             continue
         every = (1 << len(fans)) - 1
-        table = []
+        table: list[int] = []
         for lacking in range(256):
             ruled_out = 0
             for fan, needs in needing:

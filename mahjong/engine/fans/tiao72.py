@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from ..tiles import FLOWERS
 from . import predicates as p
-from .table import Fan, FanTable
+from .table import Condition, Fan, FanTable
 
 SEASONS, PLANTS = FLOWERS[:4], FLOWERS[4:]
 
 
-def supplement(count):
+def supplement(count: Condition) -> Condition:
     """A 7.6 fan: scores only while option ``gb_supplement`` is on."""
     return p.needs(*getattr(count, "needs", ()))(
         lambda f: f.options.get("gb_supplement", True) and count(f))

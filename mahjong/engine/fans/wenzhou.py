@@ -3,12 +3,17 @@ for each 双翻 item, capped by the ruleset (8). Fans here multiply."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..shapes import SAN_CAI_SHEN, STANDARD, YING_BA_DUI
 from . import predicates as p
 from .table import Fan, FanTable
 
+if TYPE_CHECKING:
+    from .facts import Facts
 
-def hard(f) -> bool:
+
+def hard(f: Facts) -> bool:
     """硬牌: a self-draw where no 财神 substitutes, or a 三财神 instant win. A self-draw
     holding all three 财神 could be declared as that instant win, so it stays hard when
     it also makes a regular form with wilds standing in (RULES.md 9.4: 2 x 2 = 4)."""
@@ -17,7 +22,7 @@ def hard(f) -> bool:
     return f.tsumo and (f.decomp.wilds == 0 or wilds_held(f) == 3)
 
 
-def wilds_held(f) -> int:
+def wilds_held(f: Facts) -> int:
     wild = f.ctx.wild
     return 0 if wild is None else (*f.ctx.hand, f.ctx.win).count(wild)
 
