@@ -8,14 +8,18 @@ subscribed socket per process, and a hint costs one PUBLISH.
 What pub/sub gives up: a message published while a process is not subscribed (Redis
 restarting, the link down) is lost, and no socket closes to tell anyone; the core layer
 lost those messages too, and its consumers died, closing every socket. redis-py
-reconnects and re-subscribes by itself; this layer then puts a ``layer.resumed`` message
-in every channel of the process, and the table sockets answer it with a fresh snapshot
-(tables.consumers), so no screen waits for its next heartbeat to catch up.
+reconnects and re-subscribes by itself. This layer wraps channels-redis's, through its
+public channel-layer API only: it keeps which channels of each event loop are alive (made
+by ``new_channel``, until a ``receive`` on them is cancelled, when channels-redis drops
+them too) and pings Redis once a second. When a ping succeeds after failing, it waits
+until a probe message of its own comes through again (the subscriptions are back), then
+sends ``layer.resumed`` to every live channel, and the table sockets answer it with a
+fresh snapshot (tables.consumers), so no screen waits for its next heartbeat to catch up.
 
 mahjong/settings.py builds the layer's entry with ``setting()``; the tests and the relay
-benchmark use it too, so all of them run the layer the site runs. The subclasses lean on
-channels-redis 4.3.0's insides (a loop layer's shards, a shard's pub/sub connection),
-pinned in pyproject.toml; tests/faults/test_layer_resume.py fails if an upgrade moves them.
+benchmark use it too, so all of them run the layer the site runs. One Redis server per
+layer (the site's configuration): the probe goes through the one connection every channel
+of the loop is subscribed on. tests/faults/test_layer_resume.py restarts Redis under it.
 """
 
 from __future__ import annotations
@@ -24,13 +28,10 @@ import asyncio
 import logging
 import math
 import time
+from typing import ClassVar
 
-from channels_redis.pubsub import (
-    RedisPubSubChannelLayer,
-    RedisPubSubLoopLayer,
-    RedisSingleShardConnection,
-)
-from channels_redis.utils import _wrap_close, decode_hosts
+import redis.asyncio
+from channels_redis.pubsub import RedisPubSubChannelLayer
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
@@ -85,39 +86,114 @@ def setting(redis_url: str, prefix: str = "asgi") -> dict:
     }
 
 
-class ResumingChannelLayer(RedisPubSubChannelLayer):
-    """One loop layer per event loop, as the base class keeps them, but ours."""
+OUTAGE = (RedisConnectionError, RedisTimeoutError, OSError)
+PING_EVERY = 1.0  # seconds
+PROBE_WAIT = 1.0  # seconds for a probe to come through before the next is sent
+PROBE_GIVE_UP = 30  # probes
+CANCELLED = (asyncio.CancelledError, asyncio.TimeoutError, GeneratorExit)
 
-    def _get_layer(self):
+
+class ResumingChannelLayer:
+    """channels-redis's pub/sub layer (``inner``), and per event loop the channels alive
+    on it and a watch on its Redis that tells them when Redis came back."""
+
+    extensions: ClassVar[list[str]] = ["groups", "flush"]
+
+    def __init__(self, hosts=None, prefix: str = "asgi", **kwargs):
+        self.inner = RedisPubSubChannelLayer(hosts=hosts, prefix=prefix, **kwargs)
+        host = (hosts or ["redis://localhost:6379"])[0]
+        self.address = host["address"] if isinstance(host, dict) else host
+        self._alive: dict[asyncio.AbstractEventLoop, set[str]] = {}
+        self._watches: dict[asyncio.AbstractEventLoop, asyncio.Task] = {}
+
+    def __getattr__(self, name):
+        return getattr(self.inner, name)  # the rest of its public API, as it is
+
+    async def send(self, channel: str, message: dict) -> None:
+        await self.inner.send(channel, message)
+
+    async def group_add(self, group: str, channel: str) -> None:
+        await self.inner.group_add(group, channel)
+
+    async def group_discard(self, group: str, channel: str) -> None:
+        await self.inner.group_discard(group, channel)
+
+    async def group_send(self, group: str, message: dict) -> None:
+        await self.inner.group_send(group, message)
+
+    async def new_channel(self, prefix: str = "specific.") -> str:
+        channel = await self.inner.new_channel(prefix)
+        self._loop_alive().add(channel)
+        return channel
+
+    async def receive(self, channel: str) -> dict:
+        try:
+            return await self.inner.receive(channel)
+        except CANCELLED:  # the consumer is gone: channels-redis unsubscribes it as well
+            self._loop_alive().discard(channel)
+            raise
+
+    async def flush(self) -> None:
+        self._loop_alive().clear()
+        await self.inner.flush()
+
+    def _loop_alive(self) -> set[str]:
+        """This loop's live channels, and its watch started with the first of them."""
         loop = asyncio.get_running_loop()
-        layer = self._layers.get(loop)
-        if layer is None:
-            layer = self._layers[loop] = _LoopLayer(*self._args, **self._kwargs, channel_layer=self)
-            _wrap_close(self, loop)
-        return layer
+        if loop not in self._alive:
+            self._alive[loop] = set()
+            self._watches[loop] = loop.create_task(self._watch())
+        return self._alive[loop]
 
+    async def _watch(self) -> None:
+        """Once a second, which Redis server answers: after a failed look, or when another
+        server process answers (a restart between two looks), the channels are told."""
+        client = redis.asyncio.Redis.from_url(self.address, socket_timeout=PING_EVERY)
+        probe: str | None = None
+        waiting: asyncio.Future | None = None
+        server, lost = None, False
+        try:
+            while True:
+                if server is not None or lost:  # the first look at once: the server now
+                    await asyncio.sleep(PING_EVERY)
+                try:
+                    now = (await client.info("server"))["run_id"]
+                    if probe is None:
+                        probe = await self.inner.new_channel("resume-probe.")
+                        waiting = asyncio.ensure_future(self.inner.receive(probe))
+                except OUTAGE:
+                    lost = True
+                    continue
+                if lost or server not in (None, now):
+                    waiting = await self._probed(probe, waiting)
+                    await self.resume()
+                server, lost = now, False
+        finally:  # the loop is closing
+            loop = asyncio.get_running_loop()
+            self._alive.pop(loop, None)
+            self._watches.pop(loop, None)
+            if waiting is not None:
+                waiting.cancel()
+            await client.aclose()
 
-class _LoopLayer(RedisPubSubLoopLayer):
-    def __init__(self, hosts=None, **kwargs):
-        super().__init__(hosts, **kwargs)
-        self._shards = [_Shard(host, self) for host in decode_hosts(hosts)]
+    async def _probed(self, probe: str, waiting: asyncio.Future) -> asyncio.Future:
+        """Once a probe sent now comes through, the loop's subscriptions are back (or, past
+        PROBE_GIVE_UP, the channels are told anyway: a late snapshot is harmless)."""
+        for _ in range(PROBE_GIVE_UP):
+            try:
+                await self.inner.send(probe, {"type": "probe"})
+            except OUTAGE:
+                pass
+            done, _ = await asyncio.wait({waiting}, timeout=PROBE_WAIT)
+            if done:
+                return asyncio.ensure_future(self.inner.receive(probe))
+        return waiting
 
-    def resumed(self) -> None:
-        """Every channel of this loop may have missed messages: tell each one."""
-        told, unlogged = len(self.channels), FAILED_READS.counted()
+    async def resume(self) -> None:
+        """Tell every live channel of this loop that messages may have been lost."""
+        alive = self._loop_alive()
+        told, unlogged = len(alive), FAILED_READS.counted()
         log.warning("Redis is back: %d channels re-subscribed and told to refresh "
                     "(%d more failed reads, not logged)", told, unlogged)
-        message = self.channel_layer.serialize({"type": RESUMED})
-        for queue in self.channels.values():
-            queue.put_nowait(message)
-
-
-class _Shard(RedisSingleShardConnection):
-    async def subscribe(self, channel):
-        await super().subscribe(channel)
-        # redis-py calls a connection's callbacks on every reconnection, after the pub/sub's
-        # own (which re-subscribes); not on the first connection, made before this runs.
-        self._pubsub.connection.register_connect_callback(self._reconnected)
-
-    def _reconnected(self, connection) -> None:
-        self.channel_layer.resumed()
+        await asyncio.gather(*(self.inner.send(c, {"type": RESUMED}) for c in list(alive)),
+                             return_exceptions=True)

@@ -254,7 +254,7 @@ def test_when_redis_comes_back_every_socket_gets_a_fresh_snapshot(redis_layer, d
         assert (await a.connect())[0] and (await b.connect())[0]
         await a.receive_from(5), await b.receive_from(5)
         quiet = await a.receive_nothing(0.3) and await b.receive_nothing(0.1)
-        redis_layer._get_layer().resumed()  # what a reconnection of this loop's pub/sub does
+        await redis_layer.resume()  # what Redis coming back does
         pushed = await a.receive_from(5), await b.receive_from(5)
         once = await a.receive_nothing(0.3) and await b.receive_nothing(0.1)
         await a.disconnect()
