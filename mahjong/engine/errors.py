@@ -40,8 +40,15 @@ class InvalidRuleset(EngineError):
     ``high``, ``allowed``, ...). An error raised without a code has ``code`` None.
     """
 
-    def __init__(self, message: str, *, code: str | None = None, setting: Iterable[str] = (),
-                 value: object = None, **facts: Any) -> None:
+    def __init__(
+        self,
+        message: str,
+        *,
+        code: str | None = None,
+        setting: Iterable[str] = (),
+        value: object = None,
+        **facts: Any,
+    ) -> None:
         super().__init__(message)
         self.code = code
         self.setting = tuple(setting)

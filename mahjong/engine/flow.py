@@ -11,6 +11,8 @@ tell: state.py).
 from __future__ import annotations
 
 from bisect import insort
+from collections.abc import Iterable
+from typing import Any
 
 from . import analysis
 from .melds import Meld
@@ -20,7 +22,7 @@ from .state import CLAIM, ENDED, FLOWER, FRONT, HAIDI, KONG, RESERVE, ROB, TURN,
 from .tiles import format_tile, format_tiles, is_flower
 from .wins import DISCARD, HAIDI as HAIDI_WIN, ROB as ROB_WIN, TSUMO_WINS, can_win, win_context
 
-Events = list[dict]
+Events = list[dict[str, Any]]
 
 
 # ----- events -------------------------------------------------------------------------
@@ -38,21 +40,22 @@ Events = list[dict]
 #   swap {seat | gave*, got*}
 # (* = secret, seen by that seat only)
 
-def event(kind: str, seat: int | None = None, **fields) -> dict:
-    out = {"type": kind}
+def event(kind: str, seat: int | None = None, **fields: Any) -> dict[str, Any]:
+    out: dict[str, Any] = {"type": kind}
     if seat is not None:
         out["seat"] = seat
     out.update(fields)
     return out
 
 
-def private_event(kind: str, seat: int, secret: dict, **fields) -> dict:
+def private_event(kind: str, seat: int, secret: dict[str, Any],
+                  **fields: Any) -> dict[str, Any]:
     return event(kind, seat, **fields, private=seat, secret=secret)
 
 
 # ----- taking tiles out of a hand ---------------------------------------------------------
 
-def hand_without(player: SeatState, tiles) -> tuple[int, ...]:
+def hand_without(player: SeatState, tiles: Iterable[int]) -> tuple[int, ...]:
     """The seat's concealed tiles once ``tiles`` leave the hand, the drawn tile (if it
     stays) sorted in."""
     rest = list(player.concealed)
@@ -67,7 +70,7 @@ def hand_without(player: SeatState, tiles) -> tuple[int, ...]:
     return tuple(rest)
 
 
-def take_from_hand(state: GameState, seat: int, tiles) -> GameState:
+def take_from_hand(state: GameState, seat: int, tiles: Iterable[int]) -> GameState:
     player = state.seat(seat)
     return state.with_seat(seat, player.evolve(concealed=hand_without(player, tiles), drawn=None))
 
@@ -76,8 +79,8 @@ def take_from_hand(state: GameState, seat: int, tiles) -> GameState:
 
 def discard(state: GameState, seat: int, tile: int, ting: str | None = None) -> tuple[GameState, Events]:
     player = state.seat(seat)
-    changes = dict(concealed=hand_without(player, [tile]), drawn=None,
-                   river=player.river + (tile,), discards=player.discards + 1)
+    changes: dict[str, Any] = dict(concealed=hand_without(player, [tile]), drawn=None,
+                                   river=player.river + (tile,), discards=player.discards + 1)
     if ting:
         changes.update(ting=ting, ting_at=state.moves)
     rs = state.ruleset
@@ -186,7 +189,8 @@ def replacement_draw(state: GameState, seat: int, source: str, events: Events) -
     return _draw(state, seat, source, events)
 
 
-def _draw(state: GameState, seat: int, source: str, events: Events, **changes) -> tuple[GameState, Events]:
+def _draw(state: GameState, seat: int, source: str, events: Events,
+          **changes: Any) -> tuple[GameState, Events]:
     """Draw one tile (front, or back for replacements); a flower is exposed at once and
     replaced from the back (3.3.2); an empty live wall ends the hand (3.1.4, 3.3.5).
     ``changes`` are other state fields to set in the same copy."""
@@ -231,7 +235,7 @@ def haidi_player(state: GameState) -> int | None:
     if len(ready) < 2:
         return ready[0] if ready else None
 
-    def order(seat: int):
+    def order(seat: int) -> tuple[bool, int, bool]:
         player = state.seat(seat)
         declared = player.ting_at is not None
         since = player.ting_at if declared else player.tenpai_since
@@ -249,6 +253,7 @@ def haidi_draw(state: GameState, events: Events) -> tuple[GameState, Events]:
     """Draw the next reserve tile: a flower consumes the draw, a win is offered, anything
     else is shown and set aside (3.11.5). No reserve left: a drawn hand (3.11.6)."""
     seat = state.haidi_seat
+    assert seat is not None  # set when the phase began
     while state.reserve:
         tile, reserve = state.reserve[0], state.reserve[1:]
         state = state.evolve(reserve=reserve)

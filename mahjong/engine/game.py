@@ -19,6 +19,8 @@ hand (``stage_offers.allows``). The pending decision is always ``state.turn``'s,
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable, Iterable
+from typing import Any, cast
 
 from . import flow, stage_moves, stage_offers
 from .actions import Action, parse_action
@@ -51,8 +53,9 @@ __all__ = ["new_hand", "legal_actions", "apply", "default_action", "pending_seat
 
 # ----- starting a hand --------------------------------------------------------------------
 
-def new_hand(ruleset: Ruleset | str, seed, dealer: int | None = None, session: Session | None = None,
-             *, salt: bytes | None = None, wall=None, back=(), stage: int = 0,
+def new_hand(ruleset: Ruleset | str, seed: bytes | str | int, dealer: int | None = None,
+             session: Session | None = None, *, salt: bytes | None = None,
+             wall: tuple[int, ...] | None = None, back: tuple[int, ...] = (), stage: int = 0,
              stage_player: int = 0,
              contributions: tuple[str, str] = NO_CONTRIBUTIONS,
              claim_pause: bool = False) -> GameState:
@@ -76,7 +79,8 @@ def new_hand(ruleset: Ruleset | str, seed, dealer: int | None = None, session: S
     if session.stage:
         rs = stage_ruleset(rs, session.stage)
     dealt = deal(rs, drawn_from, session.dealer, wall=wall, back=back)
-    seats = tuple(SeatState(concealed=dealt.hands[s], flowers=dealt.flowers[s]) for s in (0, 1))
+    seats = cast("tuple[SeatState, SeatState]", tuple(  # one per seat: a pair
+        SeatState(concealed=dealt.hands[s], flowers=dealt.flowers[s]) for s in (0, 1)))
     state = GameState(
         ruleset=rs, seed=seed, salt=salt, commitment=commitment(seed, salt), session=session,
         seats=seats, live=dealt.live, reserve=dealt.reserve, indicator=dealt.indicator,
@@ -88,7 +92,7 @@ def new_hand(ruleset: Ruleset | str, seed, dealer: int | None = None, session: S
     return state
 
 
-def opening_events(state: GameState) -> list[dict]:
+def opening_events(state: GameState) -> flow.Events:
     """The deal as events: public counts and commitment, each hand private to its seat."""
     events = [flow.event("deal", dealer=state.dealer, commitment=state.commitment,
                          hand_number=state.session.hand_number,
@@ -100,7 +104,7 @@ def opening_events(state: GameState) -> list[dict]:
     return events
 
 
-def next_hand(previous: GameState, outcome: Outcome | None, seed, *,
+def next_hand(previous: GameState, outcome: Outcome | None, seed: bytes | str | int, *,
               scores: tuple[int, int] | None = None, salt: bytes | None = None,
               contributions: tuple[str, str] = NO_CONTRIBUTIONS) -> GameState:
     """The next hand at the same table, the dealer chosen by the ruleset's rule (a random
@@ -174,7 +178,7 @@ def _timeout_discard(state: GameState, player: SeatState) -> int:
 
 # ----- applying a decision ----------------------------------------------------------------
 
-def apply(state: GameState, seat: int, action: Action) -> tuple[GameState, list[dict]]:
+def apply(state: GameState, seat: int, action: Action) -> tuple[GameState, flow.Events]:
     """``seat`` takes ``action``: the next state (resting at the next decision or the end)
     and the events on the way. Raises IllegalAction unless the action is offered now."""
     _check_legal(state, seat, action)
@@ -197,7 +201,7 @@ def _check_legal(state: GameState, seat: int, action: Action) -> None:
     raise IllegalAction(f"{action}: {why}", **facts)
 
 
-def _why_illegal(state: GameState, seat: int, action: Action) -> tuple[str, dict]:
+def _why_illegal(state: GameState, seat: int, action: Action) -> tuple[str, dict[str, Any]]:
     """The refusal's text, and its code and facts (IllegalAction) where it has them."""
     if seat not in (0, 1):
         return f"there is no seat {seat!r}", {"code": "no_seat"}
@@ -218,11 +222,11 @@ def _why_illegal(state: GameState, seat: int, action: Action) -> tuple[str, dict
     return f"not allowed now ({state.phase}); offered: {offered}", {"code": "not_offered"}
 
 
-def _on_discard(state: GameState, seat: int, action: Action):
+def _on_discard(state: GameState, seat: int, action: Action) -> tuple[GameState, flow.Events]:
     return flow.discard(state, seat, action.tile)
 
 
-def _on_ting(state: GameState, seat: int, action: Action):
+def _on_ting(state: GameState, seat: int, action: Action) -> tuple[GameState, flow.Events]:
     return flow.discard(state, seat, action.tile, ting=_ting_kind(state, seat, action.tile))
 
 
@@ -235,7 +239,7 @@ def _ting_kind(state: GameState, seat: int, tile: int) -> str:
     return "tian_ting" if first_turn and dealt_hand_kept else "ready"
 
 
-def _on_hu(state: GameState, seat: int, action: Action):
+def _on_hu(state: GameState, seat: int, action: Action) -> tuple[GameState, flow.Events]:
     if state.phase == CLAIM:
         return flow.win(state, seat, DISCARD)
     if state.phase == ROB:
@@ -246,7 +250,7 @@ def _on_hu(state: GameState, seat: int, action: Action):
     return flow.win(state, seat, how)
 
 
-def _on_decline(state: GameState, seat: int, action: Action):
+def _on_decline(state: GameState, seat: int, action: Action) -> tuple[GameState, flow.Events]:
     """pass / guo: let the opponent's discard go, let the kong stand, set a 海底 tile
     aside, or (ready hand) continue after a self-drawn win."""
     if action.verb == "guo":
@@ -261,34 +265,37 @@ def _on_decline(state: GameState, seat: int, action: Action):
     elif state.phase == EXCHANGE:
         return stage_moves.skip_exchange(state, seat)
     else:
-        state, more = flow.discard(state, seat, state.seat(seat).drawn)
+        drawn = state.seat(seat).drawn
+        assert drawn is not None  # a self-drawn win let go: its tile goes out
+        state, more = flow.discard(state, seat, drawn)
     return state, events + more
 
 
-def _on_claim(state: GameState, seat: int, action: Action):
+def _on_claim(state: GameState, seat: int, action: Action) -> tuple[GameState, flow.Events]:
     own = flow.own_tiles_for(state, seat, action.verb, action.tiles)
     return flow.claim_set(state, seat, action.verb, own)
 
 
-def _on_ankan(state: GameState, seat: int, action: Action):
+def _on_ankan(state: GameState, seat: int, action: Action) -> tuple[GameState, flow.Events]:
     return flow.concealed_kong(state, seat, action.tile)
 
 
-def _on_addkan(state: GameState, seat: int, action: Action):
+def _on_addkan(state: GameState, seat: int, action: Action) -> tuple[GameState, flow.Events]:
     return flow.added_kong(state, seat, action.tile)
 
 
-_HANDLERS = {
+_HANDLERS: dict[str, Callable[[GameState, int, Action], tuple[GameState, flow.Events]]] = {
     "discard": _on_discard, "ting": _on_ting, "hu": _on_hu, "pass": _on_decline,
     "guo": _on_decline, "chi": _on_claim, "pon": _on_claim, "kan": _on_claim,
     "ankan": _on_ankan, "addkan": _on_addkan, **stage_moves.HANDLERS,
 }
 
 
-def replay(state: GameState, moves) -> tuple[GameState, list[dict]]:
+def replay(state: GameState,
+           moves: Iterable[tuple[int, Action | str]]) -> tuple[GameState, flow.Events]:
     """Apply recorded moves -- ``(seat, action)`` pairs, the action as an Action or in
     notation -- validating each as ``apply`` does: the event log's replays and audits."""
-    events: list[dict] = []
+    events: flow.Events = []
     for seat, action in moves:
         state, more = apply(state, seat, parse_action(action) if isinstance(action, str) else action)
         events += more
@@ -297,7 +304,7 @@ def replay(state: GameState, moves) -> tuple[GameState, list[dict]]:
 
 # ----- leaving --------------------------------------------------------------------------
 
-def escape(state: GameState, seat: int) -> tuple[GameState, list[dict]]:
+def escape(state: GameState, seat: int) -> tuple[GameState, flow.Events]:
     """逃跑 (3.13): the hand ends at once; the escaper pays the ruleset's penalty and the
     next dealer follows the rule as if the opponent had won."""
     if seat not in (0, 1):
@@ -309,7 +316,7 @@ def escape(state: GameState, seat: int) -> tuple[GameState, list[dict]]:
     return new_state.evolve(moves=state.moves + 1), events
 
 
-def call_off(state: GameState) -> tuple[GameState, list[dict]]:
+def call_off(state: GameState) -> tuple[GameState, flow.Events]:
     """The operator closes a stuck table: the hand ends at once as drawn, so nobody wins,
     loses or pays a penalty (a stage stake comes back as on any drawn stage hand)."""
     if state.phase == ENDED:

@@ -6,6 +6,8 @@ waits can win, which tiles are unseen) live here with the rest of the rules.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
+from typing import Any
 
 from . import analysis
 from .state import GameState
@@ -13,7 +15,7 @@ from .tiles import format_tile, max_copies
 from .wins import scores_the_minimum
 
 
-def unseen(state: GameState, seat: int) -> Counter:
+def unseen(state: GameState, seat: int) -> Counter[int]:
     """Copies of each kind this seat cannot see: every copy minus its own concealed
     tiles, both rivers, the melds shown face up and the 财神 indicator. Only what the
     seat sees enters (never the opponent's concealed tiles or the wall)."""
@@ -29,7 +31,7 @@ def unseen(state: GameState, seat: int) -> Counter:
     return Counter({k: max(0, max_copies(k) - seen[k]) for k in state.ruleset.kinds})
 
 
-def waits_hint(state: GameState, seat: int) -> dict | None:
+def waits_hint(state: GameState, seat: int) -> dict[str, Any] | None:
     """What the seat's own hand is ready for: with a tile to discard, each discard that
     keeps it ready and the waits it leaves (most tiles left first); otherwise its waits.
     None when the hand is not ready. A locked (报听) hand has no discard to choose, the
@@ -40,9 +42,9 @@ def waits_hint(state: GameState, seat: int) -> dict | None:
     me = state.seat(seat)
     rs, wild, left = state.ruleset, state.wild, unseen(state, seat)
     if len(me.hand) % 3 == 2 and not me.locked:
-        options = []
-        for discard, kinds in analysis.ready_discards(rs, me.hand, me.melds, wild).items():
-            kinds = _winnable(state, seat, _without(me.hand, discard), kinds)
+        options: list[dict[str, Any]] = []
+        for discard, waits in analysis.ready_discards(rs, me.hand, me.melds, wild).items():
+            kinds = _winnable(state, seat, _without(me.hand, discard), waits)
             if kinds:
                 options.append({"discard": format_tile(discard)} | _waits_of(kinds, left))
         options.sort(key=lambda o: -o["left"])
@@ -52,7 +54,8 @@ def waits_hint(state: GameState, seat: int) -> dict | None:
     return {"ready": _waits_of(kinds, left)} if kinds else None
 
 
-def _winnable(state: GameState, seat: int, concealed: tuple[int, ...], kinds) -> list[int]:
+def _winnable(state: GameState, seat: int, concealed: tuple[int, ...],
+              kinds: Iterable[int]) -> list[int]:
     if not state.ruleset.min_fan:
         return list(kinds)
     return [k for k in kinds if scores_the_minimum(state, seat, concealed, k)]
@@ -64,6 +67,6 @@ def _without(tiles: tuple[int, ...], tile: int) -> tuple[int, ...]:
     return tuple(rest)
 
 
-def _waits_of(kinds, left: Counter) -> dict:
+def _waits_of(kinds: Iterable[int], left: Counter[int]) -> dict[str, Any]:
     waits = [{"tile": format_tile(k), "left": left[k]} for k in sorted(kinds)]
     return {"waits": waits, "left": sum(w["left"] for w in waits)}

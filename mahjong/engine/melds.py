@@ -26,9 +26,7 @@ class Meld:
         return f"{self.type} {format_tiles(self.tiles)}"
 
 
-def make_meld(
-    type_: str, tiles: Iterable[int], face: Callable[[int], int] | None = None
-) -> Meld:
+def make_meld(type_: str, tiles: Iterable[int], face: Callable[[int], int] | None = None) -> Meld:
     """Build and validate a meld. ``face`` maps a physical tile to the kind it plays as
     (wenzhou's 白板 stands for the wild's face); identity by default."""
     if type_ not in MELD_TYPES:
@@ -54,9 +52,7 @@ def parse_meld(text: str, face: Callable[[int], int] | None = None) -> Meld:
     return make_meld(type_, parse_tiles(tiles), face)
 
 
-def parse_melds(
-    text: str | list[str], face: Callable[[int], int] | None = None
-) -> list[Meld]:
+def parse_melds(text: str | list[str], face: Callable[[int], int] | None = None) -> list[Meld]:
     """Melds separated by commas (``"pon 777z, chi 123m"``) or given as a list."""
     if isinstance(text, str):
         parts = [p for p in text.split(",") if p.strip()]

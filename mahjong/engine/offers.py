@@ -6,6 +6,7 @@ ready, discards, then the decline (pass / guo).
 
 from __future__ import annotations
 
+from collections.abc import Collection, Iterable, Mapping
 from itertools import product
 
 from . import analysis, stage_offers
@@ -33,7 +34,7 @@ def legal_actions(state: GameState, seat: int) -> list[Action]:
     return actions
 
 
-_remembered: list = [None]
+_remembered: list[tuple[GameState, tuple[Action, ...]] | None] = [None]
 
 
 # ----- faces and wilds (wenzhou 财神, RULES.md 9.2) ----------------------------------------
@@ -45,7 +46,7 @@ def face(tile: int, wild: int | None) -> int:
     return tile
 
 
-def _playable(tiles, wild: int | None) -> list[int]:
+def _playable(tiles: Iterable[int], wild: int | None) -> list[int]:
     """Tiles that may be discarded or used in a claim: never a wild (9.2.3)."""
     return [t for t in tiles if t != wild] if wild is not None else list(tiles)
 
@@ -55,7 +56,7 @@ def _leaves_only_wilds(rest: list[int], wild: int | None) -> bool:
     return wild is not None and bool(rest) and all(t == wild for t in rest)
 
 
-def _without(tiles, used) -> list[int]:
+def _without(tiles: Iterable[int], used: Iterable[int]) -> list[int]:
     rest = list(tiles)
     for t in used:
         rest.remove(t)
@@ -103,6 +104,7 @@ def _self_draw_kind(state: GameState, seat: int) -> str | None:
 
 def _locked_turn_offers(state: GameState, player: SeatState, win: str | None) -> list[Action]:
     """报听 auto-play (3.9.2): win or continue; otherwise the drawn tile goes out."""
+    assert player.drawn is not None  # a ready hand's turn comes with a draw
     actions = [HU, *_decline_win(state, player)] if win else [Action("discard", (player.drawn,))]
     if state.ruleset.locked_addkan and state.live and _pon_of(player, player.drawn):
         actions.append(Action("addkan", (player.drawn,)))
@@ -166,14 +168,16 @@ def chi_pairs(hand: list[int], target: int, wild: int | None) -> list[tuple[int,
     tiles only, same suit, no wrapping), as sorted physical tiles."""
     if not is_number(target):
         return []
+    by_face: Mapping[int, Collection[int]]
     if wild is None:  # every tile is its own face
         by_face = {t: (t,) for t in hand}
     else:
-        by_face = {}
+        faces: dict[int, set[int]] = {}
         for t in hand:
-            by_face.setdefault(face(t, wild), set()).add(t)
+            faces.setdefault(face(t, wild), set()).add(t)
+        by_face = faces
     suit = target // 9
-    pairs = set()
+    pairs: set[tuple[int, int]] = set()
     for low in (target - 2, target - 1, target):
         if low < 0 or low // 9 != suit or (low + 2) // 9 != suit:
             continue

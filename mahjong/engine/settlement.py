@@ -8,11 +8,16 @@ most their balance, when balances are given.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 from .errors import EngineError
 from .shapes import DISCARD_WIN, DRAW, ESCAPE, SELF_DRAW, Outcome
+
+if TYPE_CHECKING:
+    from .fans import ScoreResult
+    from .rulesets import Ruleset
 
 HOUSE = "house"
 STAGE_YAKUMAN_SCORE = 10_000
@@ -60,7 +65,12 @@ class Table:
     player: int = 0
 
 
-def settle(ruleset, outcome: Outcome, score=None, table: Table = Table()) -> Settlement:
+# A win's settlement formula (SCORING): ruleset, outcome, the winner's score, table.
+_Scoring = Callable[["Ruleset", Outcome, "ScoreResult", Table], Settlement]
+
+
+def settle(ruleset: Ruleset, outcome: Outcome, score: ScoreResult | None = None,
+           table: Table = Table()) -> Settlement:
     """Transfers for one finished hand. ``score`` is the winner's ScoreResult (wins)."""
     if outcome.kind == DRAW:
         return _stage_draw(table) if ruleset.scoring == "stage" else Settlement(0)
@@ -72,39 +82,45 @@ def settle(ruleset, outcome: Outcome, score=None, table: Table = Table()) -> Set
 
 
 # ----- wins, per formula ---------------------------------------------------------------
-def _base(ruleset, table: Table) -> int:
+def _base(ruleset: Ruleset, table: Table) -> int:
     return ruleset.base_points if table.base is None else table.base
 
 
-def _classic(ruleset, outcome, score, table) -> Settlement:
+def _classic(ruleset: Ruleset, outcome: Outcome, score: ScoreResult, table: Table) -> Settlement:
     """basic × 3 (self-draw, and a robbed kong) or × 1 (discard) × 底分 (4.3)."""
+    assert outcome.loser is not None and outcome.winner is not None  # a win has both
     self_paid = outcome.kind == SELF_DRAW or outcome.robbed_kong
     factor = ruleset.self_draw_multiplier if self_paid else ruleset.discard_multiplier
     return _pay(outcome.loser, outcome.winner, score.total * factor * _base(ruleset, table), table)
 
 
-def _fan_times_base(extra: int):
+def _fan_times_base(extra: int) -> _Scoring:
     """tiao72: Σ fan × 底分; gb: (Σ fan + 8) × 底分 — self-draw or discard alike."""
-    def settle_win(ruleset, outcome, score, table) -> Settlement:
+    def settle_win(ruleset: Ruleset, outcome: Outcome, score: ScoreResult,
+                   table: Table) -> Settlement:
+        assert outcome.loser is not None and outcome.winner is not None  # a win has both
         points = (score.total + extra) * _base(ruleset, table)
         return _pay(outcome.loser, outcome.winner, points, table)
     return settle_win
 
 
-def _quesheng(ruleset, outcome, score, table) -> Settlement:
+def _quesheng(ruleset: Ruleset, outcome: Outcome, score: ScoreResult, table: Table) -> Settlement:
+    assert outcome.loser is not None and outcome.winner is not None  # a win has both
     return _capped_with_rake(ruleset, outcome.loser, outcome.winner,
                              score.total * _base(ruleset, table), table)
 
 
-def _wenzhou(ruleset, outcome, score, table) -> Settlement:
+def _wenzhou(ruleset: Ruleset, outcome: Outcome, score: ScoreResult, table: Table) -> Settlement:
     """B × M, B the dealer's progressive base (9.5), M the capped multiplier."""
+    assert outcome.loser is not None and outcome.winner is not None  # a win has both
     points = _wenzhou_b(ruleset, table) * score.total
     return _pay(outcome.loser, outcome.winner, points, table)
 
 
-def _stage(ruleset, outcome, score, table) -> Settlement:
+def _stage(ruleset: Ruleset, outcome: Outcome, score: ScoreResult, table: Table) -> Settlement:
     """The house returns the stake and pays the hand score when the player wins; a
     computer win pays nothing (the stake is already lost) (5.3)."""
+    assert outcome.winner is not None  # a win has one
     if outcome.winner != table.player:
         return Settlement(0)
     points = stage_hand_score(score, table.dealer_streak)
@@ -116,12 +132,12 @@ def _stage_draw(table: Table) -> Settlement:
     return Settlement(0, (Transfer(HOUSE, table.player, table.stake),) if table.stake else ())
 
 
-SCORING = {"classic": _classic, "stage": _stage, "quesheng": _quesheng,
+SCORING: dict[str, _Scoring] = {"classic": _classic, "stage": _stage, "quesheng": _quesheng,
            "tiao72": _fan_times_base(0), "gb": _fan_times_base(GB_BONUS_FAN), "wenzhou": _wenzhou}
 
 
 # ----- shared pieces -----------------------------------------------------------------------
-def stage_hand_score(score, dealer_streak: int = 0) -> int:
+def stage_hand_score(score: ScoreResult, dealer_streak: int = 0) -> int:
     """fan × (fan + 1) × 50, or 10,000 per distinct yakuman; doubled from the third
     consecutive dealer win (三连庄拍分, 5.4.1)."""
     if score.yakuman:
@@ -131,14 +147,14 @@ def stage_hand_score(score, dealer_streak: int = 0) -> int:
     return points * 2 if dealer_streak >= STAGE_STREAK_BONUS_FROM else points
 
 
-def wenzhou_base(ruleset, dealer_streak: int) -> int:
+def wenzhou_base(ruleset: Ruleset, dealer_streak: int) -> int:
     """10 for a dealer's first hand, one level up per consecutive winning hand kept, 40
     at most (9.5)."""
     levels = ruleset.base_levels
     return levels[min(dealer_streak, len(levels) - 1)]
 
 
-def _wenzhou_b(ruleset, table: Table) -> int:
+def _wenzhou_b(ruleset: Ruleset, table: Table) -> int:
     """The hand's B: the level the caller passes as ``base``, or the one the dealer's
     winning streak has reached."""
     return table.base if table.base is not None else wenzhou_base(ruleset, table.dealer_streak)
@@ -155,7 +171,8 @@ def _within_balance(payer: int, amount: int, table: Table) -> int:
     return max(0, min(amount, table.balances[payer]))
 
 
-def _capped_with_rake(ruleset, loser: int, winner: int, points: int, table: Table) -> Settlement:
+def _capped_with_rake(ruleset: Ruleset, loser: int, winner: int, points: int,
+                      table: Table) -> Settlement:
     """quesheng 6.3: X = A × B in currency, capped by both bring-ins (防以小博大), then the
     rake floor(rake% × X') goes to the house out of the winner's gain."""
     amount = points * table.per_point
@@ -170,7 +187,7 @@ def _capped_with_rake(ruleset, loser: int, winner: int, points: int, table: Tabl
 
 
 # ----- escape -----------------------------------------------------------------------------
-def _escape(ruleset, outcome: Outcome, table: Table) -> Settlement:
+def _escape(ruleset: Ruleset, outcome: Outcome, table: Table) -> Settlement:
     """The escaper pays the ruleset's penalty to the opponent: classic 13, quesheng 88 (with
     rake and cap), tiao72 60, gb 96 (× 底分); wenzhou B × 16 (dealer) or B × 8. Stage has
     no escape."""

@@ -4,8 +4,8 @@ situation of the win. Shared contract between ``hand`` (shapes) and ``fans`` (va
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass, field
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from .melds import Meld

@@ -10,8 +10,12 @@ offers. The rules of the climb across hands are in ``stage_run``, the deal in
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any
 
 from .errors import EngineError
+
+if TYPE_CHECKING:
+    from .rulesets import Ruleset
 
 # Feature keys, in the order the stages add them (RULES.md 5.2, 5.4)
 STREAK_BONUS = "streak_bonus"      # 三连庄拍分
@@ -64,7 +68,7 @@ def stage_level(number: int) -> StageLevel:
     return STAGES[number - 1]
 
 
-def stage_ruleset(ruleset, number: int):
+def stage_ruleset(ruleset: Ruleset, number: int) -> Ruleset:
     """The ruleset a stage plays: 五张海底摸牌 gives the 海底捞月 phase 5 draws (5.4.3)."""
     if ruleset.scoring != "stage":
         raise EngineError(f"stage hands play the stage ruleset, not {ruleset.slug!r}")
@@ -92,13 +96,13 @@ class StageState:
     cuo: int = 0            # 搓牌 taken this hand
     swaps: int = 0          # 游戏中换牌 taken this hand
 
-    def evolve(self, **changes) -> "StageState":
+    def evolve(self, **changes: Any) -> "StageState":
         return replace(self, **changes)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"offer": self.offer, "swap_kind": self.swap_kind, "bleed": self.bleed,
                 "exchanged": self.exchanged, "cuo": self.cuo, "swaps": self.swaps}
 
     @classmethod
-    def from_dict(cls, data: dict | None) -> "StageState | None":
+    def from_dict(cls, data: dict[str, Any] | None) -> "StageState | None":
         return None if data is None else cls(**data)

@@ -88,6 +88,7 @@ def _rigged(state: GameState, name: str, target: tuple[int, ...]) -> GameState:
     player's hand, the other 4 at random among the first 16 live-wall tiles; everything
     else follows the shuffled box."""
     rs = state.ruleset
+    assert rs.playing_tiles is not None  # the stage plays 71 tiles of the box
     stream = ByteStream(state.wall_seed, b"stage-bleed-deal|" + name.encode())
     box = list(shuffled(rs.tile_set, state.wall_seed))
     for kind in target:          # the target's copies leave the box first

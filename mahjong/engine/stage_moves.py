@@ -4,6 +4,8 @@ the hand's seed (stage_offers._stream), so ``replay`` rebuilds it."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from .actions import Action
 from .flow import Events, event, hand_without, private_event
 from .stage import CUO, EXCHANGE, SWAP
@@ -18,12 +20,13 @@ def on_exchange(state: GameState, seat: int, action: Action) -> tuple[GameState,
     to the hand; the live wall keeps its size. Then play starts with the dealer."""
     live = list(state.live)
     positions = pick_distinct(_stream(state, b"exchange"), len(live), len(action.tiles))
-    got = []
+    got: list[int] = []
     for pos, tile in zip(positions, action.tiles):
         got.append(live[pos])
         live[pos] = tile
     player = state.seat(seat)
     concealed = tuple(sorted(hand_without(player, action.tiles) + tuple(got)))
+    assert state.stage is not None  # the offers are a stage hand's
     stage = state.stage.evolve(offer=None, exchanged=len(action.tiles))
     state = state.with_seat(seat, player.evolve(concealed=concealed), live=tuple(live), stage=stage)
     exchanged = private_event(EXCHANGE, seat, {"gave": format_tiles(action.tiles),
@@ -32,6 +35,7 @@ def on_exchange(state: GameState, seat: int, action: Action) -> tuple[GameState,
 
 
 def skip_exchange(state: GameState, seat: int) -> tuple[GameState, Events]:
+    assert state.stage is not None  # the exchange phase is a stage hand's
     state = state.evolve(stage=state.stage.evolve(offer=None))
     return _start_play(state), [event("pass", seat)]
 
@@ -44,6 +48,7 @@ def on_cuo(state: GameState, seat: int, action: Action) -> tuple[GameState, Even
     """The chosen kind comes from a random one of its live-wall copies; the drawn tile
     takes its place."""
     player, wanted = state.seat(seat), action.tile
+    assert player.drawn is not None and state.stage is not None  # offered after a draw
     copies = [i for i, t in enumerate(state.live) if t == wanted]
     pos = copies[_stream(state, b"cuo").below(len(copies))]
     live = list(state.live)
@@ -59,7 +64,9 @@ def on_swap(state: GameState, seat: int, action: Action) -> tuple[GameState, Eve
     """Three copies of the offered kind (random ones of the live wall's) come to the
     hand; the three given tiles take their places. A given drawn tile leaves ``drawn``
     empty (a timeout then discards the rightmost tile)."""
+    assert state.stage is not None  # the offers are a stage hand's
     kind, player = state.stage.swap_kind, state.seat(seat)
+    assert kind is not None  # the offer names the kind
     copies = [i for i, t in enumerate(state.live) if t == kind]
     chosen = pick_distinct(_stream(state, b"swap"), len(copies), SWAP_SIZE)
     live = list(state.live)
@@ -77,4 +84,5 @@ def on_swap(state: GameState, seat: int, action: Action) -> tuple[GameState, Eve
     return state.with_seat(seat, player, live=tuple(live), stage=stage), [swapped]
 
 
-HANDLERS = {EXCHANGE: on_exchange, CUO: on_cuo, SWAP: on_swap}
+HANDLERS: dict[str, Callable[[GameState, int, Action], tuple[GameState, Events]]] = {
+    EXCHANGE: on_exchange, CUO: on_cuo, SWAP: on_swap}

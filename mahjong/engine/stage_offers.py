@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from collections import Counter
 from itertools import combinations
+from typing import Any
 
 from .actions import PASS, Action
 from .stage import CUO, DRAW_ANY, EXCHANGE, SWAP, stage_level
@@ -82,7 +83,7 @@ def _choice_open(state: GameState, seat: int, verb: str) -> bool:
         and _offer_open(state, seat, verb)
 
 
-def why_not(state: GameState, seat: int, action: Action) -> tuple[str, dict] | None:
+def why_not(state: GameState, seat: int, action: Action) -> tuple[str, dict[str, Any]] | None:
     """Why a chosen exchange or swap cannot be taken as given, and the refusal's code and
     facts (IllegalAction), if any (None: it can, or it is no choice): a clearer refusal
     than the list of what is offered."""
@@ -104,10 +105,11 @@ def why_not(state: GameState, seat: int, action: Action) -> tuple[str, dict] | N
 
 # ----- rolling the in-game offers -------------------------------------------------------
 
-def after_move(state: GameState, events: list[dict]) -> GameState:
+def after_move(state: GameState, events: list[dict[str, Any]]) -> GameState:
     """5.4.4: when a move ends with the player's front draw in stage 3+ (not locked by
     报听), roll a 搓牌 (``p_cuo``), else a 游戏中换牌 (``p_swap``): one roll per turn."""
     stage, seat = state.stage, state.session.stage_player
+    assert stage is not None  # asked after the moves of stage hands only
     drew = any(e["type"] == "draw" and e.get("seat") == seat and e.get("source") == "front"
                for e in events)
     if not drew or state.phase != TURN or state.turn != seat or state.seat(seat).locked \

@@ -11,10 +11,11 @@ the web keeps it per player so a climb resumes where it stopped.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, replace
+from typing import Any
 
 from .errors import EngineError
 from .settlement import STAGE_STREAK_BONUS_FROM
-from .stage import LAST_STAGE, STREAK_BONUS, stage_level
+from .stage import LAST_STAGE, STREAK_BONUS, StageLevel, stage_level
 
 READY = "ready"        # between hands: the next hand may start
 IN_HAND = "in_hand"    # the stake is placed and the hand is being played
@@ -35,14 +36,14 @@ class StageRun:
     last_score: int = 0     # the last hand's score (after any 三连庄 doubling)
 
     @property
-    def level(self):
+    def level(self) -> StageLevel:
         return stage_level(self.stage)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return asdict(self)
 
     @classmethod
-    def from_dict(cls, data: dict) -> "StageRun":
+    def from_dict(cls, data: dict[str, Any]) -> "StageRun":
         run = cls(**data)
         stage_level(run.stage)
         if run.status not in STATUSES:

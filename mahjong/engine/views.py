@@ -33,6 +33,7 @@ from __future__ import annotations
 
 from collections import Counter
 from functools import lru_cache
+from typing import Any
 
 from .game import is_forced, legal_actions
 from .melds import Meld
@@ -45,9 +46,9 @@ from .wins import seat_wind
 HIDDEN_KONG = "ankan"  # an opponent's concealed kong: its tiles are not shown
 
 
-def view(state: GameState, viewer: int | None) -> dict:
+def view(state: GameState, viewer: int | None) -> dict[str, Any]:
     ended = state.phase == ENDED
-    out = {
+    out: dict[str, Any] = {
         "ruleset": state.ruleset.slug,
         "viewer": viewer,
         "phase": state.phase,
@@ -77,7 +78,7 @@ def view(state: GameState, viewer: int | None) -> dict:
     return out
 
 
-def event_for(event: dict, viewer: int | None) -> dict:
+def event_for(event: dict[str, Any], viewer: int | None) -> dict[str, Any]:
     """An event as one viewer may receive it: secret fields only for their owner."""
     if "secret" not in event:
         return event
@@ -97,7 +98,7 @@ def _tile(kind: int | None) -> str | None:
     return None if kind is None else format_tile(kind)
 
 
-def _session(state: GameState) -> dict:
+def _session(state: GameState) -> dict[str, Any]:
     session = state.session
     return {
         "hand_number": session.hand_number,
@@ -110,7 +111,7 @@ def _session(state: GameState) -> dict:
     }
 
 
-def _seat(state: GameState, seat: int, viewer: int | None) -> dict:
+def _seat(state: GameState, seat: int, viewer: int | None) -> dict[str, Any]:
     player = state.seat(seat)
     revealed = state.phase == ENDED or seat == viewer
     return {
@@ -136,19 +137,23 @@ def _meld(meld: Meld, revealed: bool) -> str:
     return str(meld)
 
 
-def _haidi(state: GameState) -> dict:
+def _haidi(state: GameState) -> dict[str, Any]:
     """海底捞月 draws are shown face up (RULES.md 3.11.5), the one being decided too."""
-    offered = state.seat(state.haidi_seat).drawn if state.phase == HAIDI else None
+    offered = None
+    if state.phase == HAIDI:
+        assert state.haidi_seat is not None  # set when the phase began
+        offered = state.seat(state.haidi_seat).drawn
     return {"seat": state.haidi_seat, "shown": format_tiles(state.haidi_shown),
             "drawn": _tile(offered)}
 
 
-def _stage(state: GameState, viewer: int | None) -> dict:
+def _stage(state: GameState, viewer: int | None) -> dict[str, Any]:
     """The stage, its features and (for the player only) the open offer. 搓牌 shows the
     live wall face up, grouped by kind -- counts, never the order (RULES.md 5.4.4)."""
     number, player = state.session.stage, state.session.stage_player
     stage = state.stage
-    offer = None
+    assert stage is not None  # shown for stage hands only
+    offer: dict[str, Any] | None = None
     if stage.offer is not None and viewer == player and state.turn == player:
         offer = {"kind": stage.offer}
         if stage.offer == "exchange":
@@ -156,12 +161,13 @@ def _stage(state: GameState, viewer: int | None) -> dict:
         elif stage.offer == "cuo":
             offer["wall"] = {format_tile(k): n for k, n in sorted(Counter(state.live).items())}
         else:
+            assert stage.swap_kind is not None  # a swap offer names its kind
             offer.update(triplet=format_tiles((stage.swap_kind,) * 3), choose=3)
     return {"number": number, "player": player, "features": list(stage_level(number).features),
             "offer": offer, "bleed": stage.bleed if state.phase == ENDED else None}
 
 
-def _last_discard(state: GameState) -> dict | None:
+def _last_discard(state: GameState) -> dict[str, Any] | None:
     if state.phase != CLAIM and not (state.phase == ENDED and _won_on_discard(state)):
         return None
     discarder = 1 - state.turn
@@ -174,9 +180,10 @@ def _won_on_discard(state: GameState) -> bool:
         and not state.outcome.robbed_kong
 
 
-def _outcome(state: GameState) -> dict:
+def _outcome(state: GameState) -> dict[str, Any]:
     outcome = state.outcome
-    out = {"kind": outcome.kind, "winner": outcome.winner, "loser": outcome.loser,
+    assert outcome is not None  # the hand has ended
+    out: dict[str, Any] = {"kind": outcome.kind, "winner": outcome.winner, "loser": outcome.loser,
            "escaper": outcome.escaper, "robbed_kong": outcome.robbed_kong}
     if outcome.context is not None:
         ctx = outcome.context

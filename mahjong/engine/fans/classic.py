@@ -70,7 +70,7 @@ def north_east_shinkansen(f: Facts) -> bool:
     return pure_straight(f) and {f.pair, *f.pungs} >= {EAST, NORTH} and f.pair in (EAST, NORTH)
 
 
-def last_of_the_wall(tsumo: bool) -> p.Check:
+def last_of_the_wall(tsumo: bool) -> Condition:
     """河底捞月 / 河底捞鱼: the last live-wall tile or discard, before any 海底捞月 phase."""
     @p.needs("last_tile")
     def last(f: Facts) -> bool:

@@ -21,16 +21,13 @@ Features are bits of one int (``bit``), so a reading's features cost a few ``|``
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal, Protocol
 
 from ..shapes import (CHOW, KONG, PAIR, PUNG, QUAN_BU_KAO, STANDARD, ZU_HE_LONG, Block,
                       Decomposition, WinContext)
 from .combos import set_combination_fans
 from .features import bit, names
 from .predicates import GREEN_KINDS, RANK_RANGES, REVERSIBLE_KINDS, YAOJIU_KINDS, wait_fan
-
-if TYPE_CHECKING:
-    from .situation import Situation
 
 SET_SHAPES = (CHOW, PUNG, KONG)
 KNITTED_FORMS = (ZU_HE_LONG, QUAN_BU_KAO)
@@ -199,6 +196,21 @@ def _suit_tiles(key: int) -> tuple[int, int]:
     return found
 
 
+class SituationLike(Protocol):
+    """What Facts read of the win's ``situation.Situation``. A protocol because the
+    situation keeps the hand's TileFacts, so it imports this module (no import cycles
+    between the scorer's modules: pyproject.toml, importlinter)."""
+
+    tiles: TileFacts | None
+
+    @property
+    def melded(self) -> int: ...
+    @property
+    def bits(self) -> int: ...
+    @property
+    def unique_wait(self) -> bool: ...
+
+
 class Facts:
     """One decomposition in context."""
 
@@ -207,7 +219,7 @@ class Facts:
                  "concealed_kongs", "concealed_pungs", "pair", "tiles", "has_honors",
                  "_combos", "bits", "roles", "_wait_fan")
 
-    def __init__(self, decomp: Decomposition, ctx: WinContext, situation: Situation,
+    def __init__(self, decomp: Decomposition, ctx: WinContext, situation: SituationLike,
                  options: Mapping[str, Any] | None = None) -> None:
         self.decomp = decomp
         self.ctx = ctx

@@ -13,19 +13,80 @@ pipeline counts the fan without calling it. Factories (``when``, ``combo``, ``ko
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable
-from typing import TYPE_CHECKING, TypeVar
+from typing import Protocol, TypeVar
 
-from ..shapes import QI_XING_BU_KAO, QUAN_BU_KAO, SEVEN_PAIRS, THIRTEEN_ORPHANS, ZU_HE_LONG
+from ..shapes import (
+    QI_XING_BU_KAO,
+    QUAN_BU_KAO,
+    SEVEN_PAIRS,
+    THIRTEEN_ORPHANS,
+    ZU_HE_LONG,
+    Block,
+    WinContext,
+)
 from ..tiles import DRAGONS, GREEN, TERMINALS, WINDS, YAOJIU
 from .features import bit, bits
 
-if TYPE_CHECKING:
-    from ..shapes import WinContext
-    from .facts import Facts
-    from .table import Condition
 
-# A condition that holds or not (a Condition counting 0 or 1).
-Check = Callable[["Facts"], bool]
+class _Waits(Protocol):
+    @property
+    def unique_wait(self) -> bool: ...
+
+
+class ReadingFacts(Protocol):
+    """What the conditions read of one reading's ``facts.Facts``. A protocol because
+    facts reads the tile classes here, and may not be imported back (no import cycles
+    between the scorer's modules: pyproject.toml, importlinter)."""
+
+    @property
+    def ctx(self) -> WinContext: ...
+    @property
+    def situation(self) -> _Waits: ...
+    @property
+    def form(self) -> str: ...
+    @property
+    def standard(self) -> bool: ...
+    @property
+    def bits(self) -> int: ...
+    @property
+    def suits(self) -> frozenset[int]: ...
+    @property
+    def kinds(self) -> frozenset[int]: ...
+    @property
+    def ranks(self) -> frozenset[int]: ...
+    @property
+    def has_honors(self) -> bool: ...
+    @property
+    def hogs(self) -> int: ...
+    @property
+    def sets(self) -> tuple[Block, ...]: ...
+    @property
+    def chows(self) -> tuple[int, ...]: ...
+    @property
+    def pungs(self) -> tuple[int, ...]: ...
+    @property
+    def kongs(self) -> tuple[Block, ...]: ...
+    @property
+    def melded_kongs(self) -> int: ...
+    @property
+    def concealed_kongs(self) -> int: ...
+    @property
+    def concealed_pungs(self) -> int: ...
+    @property
+    def pair(self) -> int | None: ...
+    @property
+    def groups(self) -> tuple[tuple[int, ...], ...]: ...
+    @property
+    def combos(self) -> dict[str, int]: ...
+    @property
+    def roles(self) -> int: ...
+    @property
+    def wait_fan(self) -> str | None: ...
+
+
+# A condition: how many times it holds in a reading; a Check holds or not (0 or 1).
+Count = Callable[[ReadingFacts], int]
+Check = Callable[[ReadingFacts], bool]
 _C = TypeVar("_C", bound=Callable[..., object])
 
 GREEN_KINDS = frozenset({19, 20, 21, 23, 25, GREEN})       # 2s 3s 4s 6s 8s 6z
@@ -58,57 +119,57 @@ def exact(*features: str) -> Callable[[_C], _C]:
 
 # ----- tile classes over the whole hand -------------------------------------------------
 @exact("one_suit", "no_honor")
-def full_flush(f: Facts) -> bool:          # 清一色
+def full_flush(f: ReadingFacts) -> bool:          # 清一色
     return len(f.suits) == 1 and not f.has_honors
 
 
 @exact("one_suit", "honor")
-def half_flush(f: Facts) -> bool:          # 混一色
+def half_flush(f: ReadingFacts) -> bool:          # 混一色
     return len(f.suits) == 1 and f.has_honors
 
 
 @exact("honor", "no_suit")
-def all_honors(f: Facts) -> bool:          # 字一色 (tiles only; a table may add a form)
+def all_honors(f: ReadingFacts) -> bool:          # 字一色 (tiles only; a table may add a form)
     return not f.suits and f.has_honors
 
 
 @exact("no_honor", "terminals")
-def all_terminals(f: Facts) -> bool:       # 清幺九 / 清老头
+def all_terminals(f: ReadingFacts) -> bool:       # 清幺九 / 清老头
     return f.kinds <= TERMINAL_KINDS
 
 
 @exact("honor", "suited", "yaojiu")
-def terminals_and_honors(f: Facts) -> bool:  # 混幺九 / 混老头: both present (3.15.7)
+def terminals_and_honors(f: ReadingFacts) -> bool:  # 混幺九 / 混老头: both present (3.15.7)
     return f.kinds <= YAOJIU_KINDS and bool(f.suits) and f.has_honors
 
 
 @exact("no_honor", "simple")
-def all_simples(f: Facts) -> bool:         # 断幺 / 断幺九
+def all_simples(f: ReadingFacts) -> bool:         # 断幺 / 断幺九
     return not f.kinds & YAOJIU_KINDS
 
 
 @exact("no_honor")
-def no_honors(f: Facts) -> bool:
+def no_honors(f: ReadingFacts) -> bool:
     return not f.has_honors
 
 
 @exact("green")
-def all_green(f: Facts) -> bool:
+def all_green(f: ReadingFacts) -> bool:
     return f.kinds <= GREEN_KINDS
 
 
 @exact("reversible")
-def reversible(f: Facts) -> bool:
+def reversible(f: ReadingFacts) -> bool:
     return f.kinds <= REVERSIBLE_KINDS
 
 
 @exact("two_suits")
-def one_voided_suit(f: Facts) -> bool:     # 缺一门
+def one_voided_suit(f: ReadingFacts) -> bool:     # 缺一门
     return len(f.suits) == 2
 
 
 @exact("honor", "three_suits", "wind", "dragon")
-def all_types(f: Facts) -> bool:           # 五门齐
+def all_types(f: ReadingFacts) -> bool:           # 五门齐
     return len(f.suits) == 3 and bool(f.kinds & WIND_KINDS) and bool(f.kinds & DRAGON_KINDS)
 
 
@@ -118,82 +179,82 @@ def ranks(low: int, high: int, standard_only: bool = False) -> Check:
     RANK_RANGES.setdefault((low, high), bit(f"ranks_{low}_{high}"))
 
     @exact("no_honor", f"ranks_{low}_{high}", *(("standard",) if standard_only else ()))
-    def within(f: Facts) -> bool:
+    def within(f: ReadingFacts) -> bool:
         return ((f.standard or not standard_only) and not f.has_honors
                 and all(low <= r <= high for r in f.ranks))
     return within
 
 
 @needs("hog")
-def tile_hogs(f: Facts) -> int:            # 四归一: four copies not used as a kong
+def tile_hogs(f: ReadingFacts) -> int:            # 四归一: four copies not used as a kong
     return f.hogs
 
 
 # ----- sets and the pair ---------------------------------------------------------------
 @exact("pung", "standard", "no_chow")
-def all_pungs(f: Facts) -> bool:           # 碰碰和
+def all_pungs(f: ReadingFacts) -> bool:           # 碰碰和
     return f.standard and not f.chows
 
 
 @needs("chow", "pair", "no_pung")
-def all_chows_number_pair(f: Facts) -> bool:  # 平和 shape (the wait is up to the table)
+def all_chows_number_pair(f: ReadingFacts) -> bool:  # 平和 shape (the wait is up to the table)
     return (f.standard and len(f.chows) == len(f.sets) and f.pair is not None
             and f.pair < 27)
 
 
-def wind_pungs(f: Facts) -> int:
+def wind_pungs(f: ReadingFacts) -> int:
     return sum(1 for k in f.pungs if k in WIND_KINDS)
 
 
 @needs("dragon_pung")
-def dragon_pungs(f: Facts) -> int:
+def dragon_pungs(f: ReadingFacts) -> int:
     return sum(1 for k in f.pungs if k in DRAGON_KINDS)
 
 
 @exact("wind_pung", "wind_pungs_4")
-def big_four_winds(f: Facts) -> bool:
+def big_four_winds(f: ReadingFacts) -> bool:
     return wind_pungs(f) == 4
 
 
 @needs("wind_pung", "pair")
-def little_four_winds(f: Facts) -> bool:
+def little_four_winds(f: ReadingFacts) -> bool:
     return wind_pungs(f) == 3 and f.pair in WINDS
 
 
 @exact("dragon_pung", "dragon_pungs_3")
-def big_three_dragons(f: Facts) -> bool:
+def big_three_dragons(f: ReadingFacts) -> bool:
     return dragon_pungs(f) == 3
 
 
 @needs("dragon_pung", "pair")
-def little_three_dragons(f: Facts) -> bool:
+def little_three_dragons(f: ReadingFacts) -> bool:
     return dragon_pungs(f) == 2 and f.pair in DRAGONS
 
 
 @needs("wind_pung", "pair")
-def little_three_winds(f: Facts) -> bool:  # 小三风
+def little_three_winds(f: ReadingFacts) -> bool:  # 小三风
     return wind_pungs(f) == 2 and f.pair in WINDS
 
 
 @needs("pung", "honor")
-def four_honor_pungs(f: Facts) -> bool:    # 四字刻
+def four_honor_pungs(f: ReadingFacts) -> bool:    # 四字刻
     return sum(1 for k in f.pungs if k >= 27) == 4
 
 
-def every_group(f: Facts, pred: Callable[[tuple[int, ...]], bool]) -> bool:
+def every_group(f: ReadingFacts, pred: Callable[[tuple[int, ...]], bool]) -> bool:
     """Every set and the pair satisfy ``pred(kinds)`` (standard form only)."""
     return all(pred(g) for g in f.groups)
 
 
 @exact("standard", "pung", "no_honor", "no_chow", "even")
-def even_pungs(f: Facts) -> bool:          # 全双刻
+def even_pungs(f: ReadingFacts) -> bool:          # 全双刻
     return (f.standard and not f.chows
             and every_group(f, lambda g: g[0] < 27 and g[0] % 9 % 2 == 1))
 
 
 def kong_total(n: int) -> Check:
     @exact("kong", f"kongs_{n}")
-    def total(f: Facts) -> bool:
+    def total(f: ReadingFacts) -> bool:
         return len(f.kongs) == n
     return total
 
@@ -203,7 +264,7 @@ def kongs(melded: int | None = None, concealed: int | None = None) -> Check:
     四杠 exclude the two-kong fans, which exclude the one-kong fans (3.15.2)."""
     @exact("kong", *([f"melded_kongs_{melded}"] if melded is not None else []),
            *([f"concealed_kongs_{concealed}"] if concealed is not None else []))
-    def count(f: Facts) -> bool:
+    def count(f: ReadingFacts) -> bool:
         return ((melded is None or f.melded_kongs == melded)
                 and (concealed is None or f.concealed_kongs == concealed))
     return count
@@ -212,13 +273,13 @@ def kongs(melded: int | None = None, concealed: int | None = None) -> Check:
 def concealed_pungs(n: int) -> Check:
     """暗刻 fans from two up (三暗刻, 双暗刻, 四暗刻)."""
     @exact("pung", "concealed_pungs", f"concealed_pungs_{n}")
-    def count(f: Facts) -> bool:
+    def count(f: ReadingFacts) -> bool:
         return f.concealed_pungs == n
     return count
 
 
 @needs("concealed", "one_suit", "no_honor", "standard")
-def nine_gates(f: Facts) -> bool:
+def nine_gates(f: ReadingFacts) -> bool:
     """Concealed ``1112345678999`` of one suit before the win, won on that suit."""
     hand = f.ctx.hand
     if f.ctx.melds or len(hand) != 13 or not f.standard or not full_flush(f):
@@ -230,12 +291,12 @@ def nine_gates(f: Facts) -> bool:
 
 
 @exact(SEVEN_PAIRS)
-def seven_pairs(f: Facts) -> bool:
+def seven_pairs(f: ReadingFacts) -> bool:
     return f.form == SEVEN_PAIRS
 
 
 @needs(SEVEN_PAIRS, "one_suit", "no_honor")
-def shifted_pairs(f: Facts) -> bool:       # 连七对: seven consecutive pairs of one suit
+def shifted_pairs(f: ReadingFacts) -> bool:       # 连七对: seven consecutive pairs of one suit
     if f.form != SEVEN_PAIRS or not full_flush(f):
         return False
     kinds = sorted(f.kinds)
@@ -245,39 +306,41 @@ def shifted_pairs(f: Facts) -> bool:       # 连七对: seven consecutive pairs 
 def honor_seven_pairs(honors: Iterable[int]) -> Check:
     """七对 holding a pair of each of ``honors`` (大七星, 三元七对, 四喜七对)."""
     @needs(SEVEN_PAIRS, "honor")
-    def holds(f: Facts) -> bool:
+    def holds(f: ReadingFacts) -> bool:
         return f.form == SEVEN_PAIRS and set(honors) <= f.kinds
     return holds
 
 
 @exact(THIRTEEN_ORPHANS)
-def thirteen_orphans(f: Facts) -> bool:
+def thirteen_orphans(f: ReadingFacts) -> bool:
     return f.form == THIRTEEN_ORPHANS
 
 
+# 组合龙: its form, or all nine knitted tiles in 全不靠
 @needs("knitted")
-def knitted_straight(f: Facts) -> bool:    # 组合龙: its form, or all nine knitted tiles in 全不靠
+def knitted_straight(f: ReadingFacts) -> bool:
     if f.form == ZU_HE_LONG:
         return True
     return f.form == QUAN_BU_KAO and sum(1 for k in f.kinds if k < 27) == 9
 
 
 @exact(QI_XING_BU_KAO)
-def greater_honors(f: Facts) -> bool:
+def greater_honors(f: ReadingFacts) -> bool:
     return f.form == QI_XING_BU_KAO
 
 
 @exact(QUAN_BU_KAO)
-def lesser_honors(f: Facts) -> bool:
+def lesser_honors(f: ReadingFacts) -> bool:
     return f.form == QUAN_BU_KAO
 
 
-def yao_jiu_pungs(scored_winds: Callable[[Facts], Collection[int]] | None = None) -> Condition:
+def yao_jiu_pungs(
+        scored_winds: Callable[[ReadingFacts], Collection[int]] | None = None) -> Count:
     """幺九刻: pungs of terminals, and of winds that no wind fan uses: the round and
     seat winds (``scored_winds(f)``, gb only) score their own fan, and three or four wind
     pungs score 三风刻 / 四喜, which absorb them (per set)."""
     @needs("terminal_or_wind_pung")
-    def count(f: Facts) -> int:
+    def count(f: ReadingFacts) -> int:
         own = scored_winds(f) if scored_winds else ()
         winds = wind_pungs(f)
         return sum(1 for k in f.pungs
@@ -288,7 +351,7 @@ def yao_jiu_pungs(scored_winds: Callable[[Facts], Collection[int]] | None = None
 def pair_of(*numbers: int) -> Check:
     """The pair is a number tile of one of ``numbers`` (二五八将, 幺九头)."""
     @needs("standard", "pair")
-    def pair(f: Facts) -> bool:
+    def pair(f: ReadingFacts) -> bool:
         return f.standard and f.pair is not None and f.pair < 27 and f.pair % 9 + 1 in numbers
     return pair
 
@@ -296,7 +359,7 @@ def pair_of(*numbers: int) -> Check:
 def pung_of(kind_of: Callable[[WinContext], int]) -> Check:
     """A pung of the wind ``kind_of(ctx)`` names (圈风刻, 门风刻)."""
     @needs("wind_pung")
-    def pung(f: Facts) -> bool:
+    def pung(f: ReadingFacts) -> bool:
         return kind_of(f.ctx) in f.pungs
     return pung
 
@@ -324,13 +387,13 @@ def first_turn(dealer: bool, tsumo: bool) -> Check:
 
 
 @needs("flower")
-def flower_count(f: Facts) -> int:
+def flower_count(f: ReadingFacts) -> int:
     return f.ctx.num_flowers
 
 
 def flowers_held(wanted: Iterable[int]) -> Check:
     @needs("flower")
-    def held(f: Facts) -> bool:
+    def held(f: ReadingFacts) -> bool:
         return set(wanted) <= set(f.ctx.flowers)
     return held
 
@@ -339,7 +402,7 @@ def flowers_held(wanted: Iterable[int]) -> Check:
 WAIT_FANS = ("bian_zhang", "kan_zhang", "dan_diao_jiang")
 
 
-def wait_fan(f: Facts) -> str | None:
+def wait_fan(f: ReadingFacts) -> str | None:
     """边张 / 坎张 / 单钓将 of a hand with exactly one winning kind: the role the
     winning tile can play in a concealed set of this reading (``f.roles``, found in
     Facts' pass over the blocks). When it can play more than one, the edge counts
@@ -351,12 +414,12 @@ def wait_fan(f: Facts) -> str | None:
     return WAIT_FANS[0 if roles & 1 else 1 if roles & 2 else 2]
 
 
-def wait_is(key: str) -> Condition:
+def wait_is(key: str) -> Count:
     return needs("wait_roles")(lambda f: int(f.wait_fan == key))
 
 
 # ----- set combinations (RULES.md 8.4, computed in combos) ------------------------------
-def combo(key: str) -> Condition:
+def combo(key: str) -> Count:
     """A Guobiao set-combination fan of the reading; the combinations found are features
     of the reading, so only those are evaluated."""
     condition = needs(key)(lambda f: f.combos.get(key, 0))

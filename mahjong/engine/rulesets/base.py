@@ -4,10 +4,10 @@ parameters. Code branches only on named options, never on the slug."""
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
 from types import MappingProxyType
-from collections.abc import Callable
 from typing import Any, Mapping
 
 from ..errors import InvalidRuleset
