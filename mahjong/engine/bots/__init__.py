@@ -19,9 +19,12 @@ from dataclasses import dataclass
 from typing import Callable
 
 from ..actions import Action
+from ..rulesets import Ruleset
+from ..state import GameState
 from .efficient import EfficientBot
 from .noisy import NoisyBot
 from .random_bot import RandomBot
+from .seen import Bot
 from .strong import StrongBot
 
 
@@ -32,7 +35,7 @@ class Level:
     name_en: str
     about_zh: str
     about_en: str
-    make: Callable
+    make: Callable[[bytes | str | int, Ruleset | None], Bot]
 
 
 LEVELS: tuple[Level, ...] = (
@@ -51,7 +54,7 @@ LEVEL_SLUGS = tuple(level.slug for level in LEVELS)
 _BY_SLUG = {level.slug: level for level in LEVELS}
 
 
-def get_bot(level: str, seed, ruleset=None):
+def get_bot(level: str, seed: bytes | str | int, ruleset: Ruleset | None = None) -> Bot:
     """A bot of ``level`` (a slug of LEVELS). ``ruleset`` passes a derived ruleset (room
     overrides); by default the bot reads the shipped ruleset named in the view."""
     try:
@@ -60,7 +63,7 @@ def get_bot(level: str, seed, ruleset=None):
         raise ValueError(f"unknown bot level {level!r}; levels: {', '.join(LEVEL_SLUGS)}") from None
 
 
-def choose_for(bot, state, seat: int) -> Action:
+def choose_for(bot: Bot, state: GameState, seat: int) -> Action:
     """Ask ``bot`` for ``seat``'s decision: it gets the seat's view and the offered
     actions, nothing else."""
     from ..game import legal_actions

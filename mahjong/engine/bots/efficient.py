@@ -16,7 +16,11 @@ offered as discards (the engine refuses them), so the bot never throws one away.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
+from typing import Any
+
 from ..actions import Action
+from ..rulesets import Ruleset
 from ..state import CLAIM, TURN
 from ..tiles import WHITE
 from .seen import Seen, read_view
@@ -26,7 +30,7 @@ HU = Action("hu")
 _CLAIMS = ("kan", "pon", "chi")
 
 
-def shanten_of(counts, sets_needed: int, seven_pairs: bool) -> int:
+def shanten_of(counts: Sequence[int], sets_needed: int, seven_pairs: bool) -> int:
     s = standard_shanten(counts, sets_needed)
     if seven_pairs and sets_needed == 4 and s > -1:
         s = min(s, seven_pairs_shanten(counts))
@@ -39,14 +43,14 @@ class Analyst:
     Counts are by the tiles' faces (what the view shows); with a wenzhou 财神 they are
     read through ``plain`` before the block count."""
 
-    def __init__(self, seen: Seen):
+    def __init__(self, seen: Seen) -> None:
         self.seen = seen
         self.seven_pairs = "seven_pairs" in seen.ruleset.forms
         self.wild = seen.wild
         self.kinds = tuple(k for k in range(34) if seen.unseen[k] or k in seen.hand)
-        self._memo: dict = {}
+        self._memo: dict[Any, Any] = {}
 
-    def plain(self, counts) -> tuple[list[int], int]:
+    def plain(self, counts: Sequence[int]) -> tuple[Sequence[int], int]:
         """(counts with the wilds taken out and each 白板 as the wild's kind, wilds)."""
         wild = self.wild
         if wild is None:
@@ -63,21 +67,23 @@ class Analyst:
         """A block-count shanten of the plain tiles, given ``wilds`` wild tiles held, or
         the distance to 三财神 (all three wilds) while enough of them are unseen."""
         best = 0 if tiles % 3 == 1 else -1
+        assert self.wild is not None  # asked only with a wild
         san_cai_shen = 2 - wilds if self.seen.unseen[self.wild] >= 3 - wilds else shanten
         return max(best, min(shanten - wilds, san_cai_shen))
 
-    def shanten(self, counts, sets_needed: int) -> int:
+    def shanten(self, counts: Sequence[int], sets_needed: int) -> int:
         if self.wild is None:
             return shanten_of(counts, sets_needed, self.seven_pairs and sets_needed == 4)
         plain, wilds = self.plain(counts)
         return self.with_wilds(standard_shanten(plain, sets_needed), wilds, sum(counts))
 
-    def improving(self, counts, sets_needed: int, base: int | None = None) -> tuple[int, dict]:
+    def improving(self, counts: list[int], sets_needed: int,
+                  base: int | None = None) -> tuple[int, dict[int, int]]:
         """(unseen copies of the kinds that lower the shanten, {kind: copies})."""
         if base is None:
             base = self.shanten(counts, sets_needed)
         unseen = self.seen.unseen
-        found = {}
+        found: dict[int, int] = {}
         for kind in self._candidates(counts):
             if not unseen[kind] or counts[kind] >= 4:
                 continue
@@ -87,9 +93,9 @@ class Analyst:
             counts[kind] -= 1
         return sum(found.values()), found
 
-    def _candidates(self, counts):
+    def _candidates(self, counts: Sequence[int]) -> list[int]:
         plain, _ = self.plain(counts)
-        near = set()
+        near: set[int] = set()
         for kind in range(34):
             if plain[kind]:
                 if kind < 27:
@@ -103,14 +109,15 @@ class Analyst:
             near.add(self.wild)          # a drawn 财神 always helps
         return sorted(near)
 
-    def keep_value(self, counts, kind: int) -> int:
+    def keep_value(self, counts: Sequence[int], kind: int) -> int:
         plain, _ = self.plain(counts)
         face = self.wild if kind == WHITE and self.wild is not None else kind
         return keep_value(plain, face)
 
-    def discard_table(self, counts, sets_needed: int, kinds) -> dict[int, tuple[int, int, dict]]:
+    def discard_table(self, counts: list[int], sets_needed: int,
+                      kinds: Iterable[int]) -> dict[int, tuple[int, int, dict[int, int]]]:
         """For each kind that may be discarded: (shanten after, improving copies, waits)."""
-        out = {}
+        out: dict[int, tuple[int, int, dict[int, int]]] = {}
         for kind in kinds:
             counts[kind] -= 1
             s = self.shanten(counts, sets_needed)
@@ -120,14 +127,14 @@ class Analyst:
         return out
 
 
-def counts_of(tiles) -> list[int]:
+def counts_of(tiles: Iterable[int]) -> list[int]:
     counts = [0] * 34
     for t in tiles:
         counts[t] += 1
     return counts
 
 
-def keep_value(counts, kind: int) -> int:
+def keep_value(counts: Sequence[int], kind: int) -> int:
     """How much a tile holds the hand together: neighbours and copies (tie-breaker)."""
     value = 2 * (counts[kind] - 1)
     if kind < 27:
@@ -139,18 +146,18 @@ def keep_value(counts, kind: int) -> int:
     return value
 
 
-def discard_kinds(actions) -> list[int]:
+def discard_kinds(actions: Iterable[Action]) -> list[int]:
     return sorted({a.tile for a in actions if a.verb in ("discard", "ting")})
 
 
 class EfficientBot:
     level = "efficient"
 
-    def __init__(self, seed=0, ruleset=None):
+    def __init__(self, seed: bytes | str | int = 0, ruleset: Ruleset | None = None) -> None:
         self.seed = seed
         self.ruleset = ruleset
 
-    def choose(self, view: dict, actions: list[Action]) -> Action:
+    def choose(self, view: dict[str, Any], actions: list[Action]) -> Action:
         if len(actions) == 1:
             return actions[0]
         seen = read_view(view, self.ruleset)
@@ -195,7 +202,8 @@ class EfficientBot:
         analyst = Analyst(seen)
         counts = counts_of(seen.hand)
         now = analyst.shanten(counts, seen.sets_needed)
-        best, best_key = None, None
+        best: Action | None = None
+        best_key: tuple[int, int] | None = None
         for claim in (a for a in actions if a.verb in _CLAIMS):
             key = claim_outcome(analyst, seen, counts, claim)
             if key[0] < now and (best_key is None or key < best_key):
@@ -203,7 +211,8 @@ class EfficientBot:
         return best if best is not None else _decline(actions)
 
 
-def claim_outcome(analyst: Analyst, seen: Seen, counts, claim: Action) -> tuple[int, int]:
+def claim_outcome(analyst: Analyst, seen: Seen, counts: Sequence[int],
+                  claim: Action) -> tuple[int, int]:
     """(shanten, -improving copies) of the hand after the claim and its best discard."""
     after = list(counts)
     if claim.verb == "kan":
@@ -219,7 +228,7 @@ def claim_outcome(analyst: Analyst, seen: Seen, counts, claim: Action) -> tuple[
     return min((s, -u) for s, u, _ in table.values())
 
 
-def _ready_or_discard(actions, kind: int, ready: bool) -> Action:
+def _ready_or_discard(actions: Sequence[Action], kind: int, ready: bool) -> Action:
     ting = Action("ting", (kind,))
     if ready and ting in actions:
         return ting
@@ -227,7 +236,7 @@ def _ready_or_discard(actions, kind: int, ready: bool) -> Action:
     return discard if discard in actions else ting
 
 
-def _decline(actions) -> Action:
+def _decline(actions: Sequence[Action]) -> Action:
     for a in actions:
         if a.verb in ("pass", "guo"):
             return a

@@ -5,19 +5,21 @@ deterministic as the rest."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..actions import Action
-from .seen import decision_stream
+from .seen import SeededBot, decision_stream
 
 HU = Action("hu")
 
 
 class NoisyBot:
-    def __init__(self, inner, noise: float, level: str):
+    def __init__(self, inner: SeededBot, noise: float, level: str) -> None:
         self.inner = inner
         self.noise = noise
         self.level = level
 
-    def choose(self, view: dict, actions: list[Action]) -> Action:
+    def choose(self, view: dict[str, Any], actions: list[Action]) -> Action:
         if len(actions) == 1 or HU in actions:
             return self.inner.choose(view, actions)
         stream = decision_stream(self.inner.seed, view, b"noise")

@@ -10,13 +10,30 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any, Protocol
 
+from ..actions import Action
 from ..melds import Meld, parse_meld
 from ..offers import face as tile_face
 from ..rulesets import Ruleset, get_ruleset
 from ..tiles import parse_tile, parse_tiles
 from ..views import HIDDEN_KONG
 from ..wall import ByteStream, seed_bytes
+
+
+class Bot(Protocol):
+    """What a bot offers (bots/__init__.py): a choice from the seat's view and the
+    offered actions."""
+
+    def choose(self, view: dict[str, Any], actions: list[Action]) -> Action: ...
+
+
+class SeededBot(Bot, Protocol):
+    """A bot whose choices are a function of its seed and its input (NoisyBot draws its
+    noise from the same seed)."""
+
+    @property
+    def seed(self) -> bytes | str | int: ...
 
 
 @lru_cache(maxsize=65536)
@@ -80,7 +97,7 @@ class Seen:
         return max(1, (self.live + 1) // 2)
 
 
-def read_view(view: dict, ruleset: Ruleset | None = None) -> Seen:
+def read_view(view: dict[str, Any], ruleset: Ruleset | None = None) -> Seen:
     rs = ruleset
     if rs is None or rs.slug != view["ruleset"]:
         rs = get_ruleset(view["ruleset"])
@@ -124,7 +141,7 @@ def read_view(view: dict, ruleset: Ruleset | None = None) -> Seen:
     )
 
 
-def _since(view: dict, move: int | None) -> int | None:
+def _since(view: dict[str, Any], move: int | None) -> int | None:
     return None if move is None else view["moves"] - move
 
 
@@ -138,7 +155,7 @@ def _kind_set(rs: Ruleset) -> frozenset[int]:
     return _kind_set_by_suits(rs.suits)
 
 
-def decision_stream(seed, view: dict, salt: bytes) -> ByteStream:
+def decision_stream(seed: bytes | str | int, view: dict[str, Any], salt: bytes) -> ByteStream:
     """A random stream for one decision, from the bot's seed and what the view shows.
 
     A bot keeps no memory between decisions (the web rebuilds it for every move), so its

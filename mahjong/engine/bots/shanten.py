@@ -22,6 +22,7 @@ with wenzhou wilds ``efficient.Analyst`` matches the engine exactly (tested).
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
 
 NO_HAND = 99  # a target the tiles cannot reach (a chow meld in an all-pungs hand, ...)
@@ -40,7 +41,7 @@ def _blocks(counts: tuple[int, ...], honors: bool) -> tuple[tuple[int, int, int]
     found: set[tuple[int, int, int]] = set()
     c = list(counts)
 
-    def take(removed, sets, partials, head):
+    def take(removed: tuple[int, ...], sets: int, partials: int, head: int) -> None:
         rest = list(c)
         for j in removed:
             rest[j] -= 1
@@ -64,7 +65,7 @@ def _blocks(counts: tuple[int, ...], honors: bool) -> tuple[tuple[int, int, int]
     return tuple(_pareto(found))
 
 
-def _pareto(options) -> list[tuple[int, int, int]]:
+def _pareto(options: Iterable[tuple[int, int, int]]) -> list[tuple[int, int, int]]:
     options = set(options)
     return [o for o in options
             if not any(p != o and p[0] >= o[0] and p[1] >= o[1] and p[2] >= o[2] for p in options)]
@@ -73,17 +74,17 @@ def _pareto(options) -> list[tuple[int, int, int]]:
 _SUITS = ((0, 9, False), (9, 18, False), (18, 27, False), (27, 34, True))
 
 
-def standard_shanten(counts, sets_needed: int) -> int:
+def standard_shanten(counts: Sequence[int], sets_needed: int) -> int:
     """Shanten of the standard form (``sets_needed`` sets + a pair) from these tiles."""
     return _combine(tuple(_blocks(tuple(counts[low:high]), honors)
                           for low, high, honors in _SUITS), sets_needed)
 
 
 @lru_cache(maxsize=200_000)
-def _combine(fronts, sets_needed: int) -> int:
+def _combine(fronts: tuple[tuple[tuple[int, int, int], ...], ...], sets_needed: int) -> int:
     front = [(0, 0, 0)]
     for suit in fronts:
-        merged = set()
+        merged: set[tuple[int, int, int]] = set()
         for s1, p1, h1 in front:
             for s2, p2, h2 in suit:
                 if h1 and h2:
@@ -96,13 +97,13 @@ def _combine(fronts, sets_needed: int) -> int:
     return 2 * sets_needed - best
 
 
-def seven_pairs_shanten(counts) -> int:
+def seven_pairs_shanten(counts: Iterable[int]) -> int:
     pairs = sum(1 for c in counts if c >= 2)
     kinds = sum(1 for c in counts if c)
     return 6 - pairs + max(0, 7 - kinds)
 
 
-def pungs_shanten(counts, sets_needed: int, unseen) -> int:
+def pungs_shanten(counts: Iterable[int], sets_needed: int, unseen: Sequence[int]) -> int:
     """Shanten of an all-pungs hand (碰碰和): the best ``sets_needed`` kinds as pungs and
     one more as the pair, where enough copies remain unseen to complete them."""
     costs = []

@@ -20,12 +20,15 @@ would pay.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator, Sequence
 from functools import lru_cache
 from types import SimpleNamespace
+from typing import cast
 
 from ..actions import Action
-from ..fans import score_win, table_for
+from ..fans import ScoreResult, score_win, table_for
 from ..melds import Meld
+from ..rulesets import Ruleset
 from ..settlement import Table, settle
 from ..shapes import DISCARD_WIN, SELF_DRAW, Outcome, WinContext
 from ..state import CLAIM, TURN
@@ -42,7 +45,7 @@ _TYPICAL_FAN = {"classic": 5, "quesheng": 16, "gb": 12, "tiao72": 10, "wenzhou":
 class Payer:
     """Fan values of the ruleset (with room overrides) and points for a fan total."""
 
-    def __init__(self, ruleset):
+    def __init__(self, ruleset: Ruleset) -> None:
         self.rs = ruleset
         table = table_for(ruleset)
         self._values = {key: ruleset.fan_values.get(key, fan.value)
@@ -59,29 +62,30 @@ class Payer:
 
 
 @lru_cache(maxsize=4096)
-def _points_cached(rs_id, slug, fan: int, tsumo: bool, rs_holder) -> float:
+def _points_cached(rs_id: int, slug: str, fan: int, tsumo: bool, rs_holder: _Holder) -> float:
     rs = rs_holder[0]
     outcome = Outcome(SELF_DRAW if tsumo else DISCARD_WIN, winner=0, loser=1)
-    score = SimpleNamespace(is_win=True, legal=True, total=fan, yakuman=())
+    # a stand-in with the fields of a ScoreResult that settle reads
+    score = cast(ScoreResult, SimpleNamespace(is_win=True, legal=True, total=fan, yakuman=()))
     return settle(rs, outcome, score, Table(base=1)).delta(0)
 
 
-def _points(rs, fan: int, tsumo: bool) -> float:
+def _points(rs: Ruleset, fan: int, tsumo: bool) -> float:
     if fan <= 0:
         return 0.0
     return _points_cached(id(rs), rs.slug, fan, tsumo, _Holder(rs))
 
 
-class _Holder(tuple):
+class _Holder(tuple[Ruleset]):
     """Keeps a ruleset reachable from the cache key without hashing it."""
 
-    def __new__(cls, rs):
+    def __new__(cls, rs: Ruleset) -> _Holder:
         return super().__new__(cls, (rs,))
 
-    def __hash__(self):
+    def __hash__(self) -> int:
         return id(self[0])
 
-    def __eq__(self, other):
+    def __eq__(self, other: object) -> bool:
         return isinstance(other, _Holder) and other[0] is self[0]
 
 
@@ -139,7 +143,7 @@ class StrongBot(EfficientBot):
     level = "strong"
 
     # ----- shared per decision ------------------------------------------------------
-    def _setup(self, seen: Seen):
+    def _setup(self, seen: Seen) -> None:
         self.payer = Payer(seen.ruleset)
         self.analyst = Analyst(seen)
         self.unseen_total = max(1, sum(seen.unseen))
@@ -154,8 +158,8 @@ class StrongBot(EfficientBot):
         return super().decide(seen, actions)
 
     # ----- valuing a 3n+1 hand -------------------------------------------------------
-    def hand_value(self, seen: Seen, counts, melds: tuple[Meld, ...], improving: int | None = None,
-                   shanten: int | None = None) -> float:
+    def hand_value(self, seen: Seen, counts: list[int], melds: tuple[Meld, ...],
+                   improving: int | None = None, shanten: int | None = None) -> float:
         sets_needed = seen.ruleset.sets_in_hand - len(melds)
         if shanten is None:
             shanten = self.analyst.shanten(counts, sets_needed)
@@ -182,7 +186,8 @@ class StrongBot(EfficientBot):
             best = max(best, value)
         return best
 
-    def _ready_value(self, seen: Seen, counts, melds, draws: int) -> float:
+    def _ready_value(self, seen: Seen, counts: list[int], melds: tuple[Meld, ...],
+                     draws: int) -> float:
         unseen = seen.unseen
         hand = tuple(k for k in range(34) for _ in range(counts[k]))
         sets_needed = seen.ruleset.sets_in_hand - len(melds)
@@ -204,16 +209,18 @@ class StrongBot(EfficientBot):
         p = chance_to_complete(0, total_live, self.unseen_total, draws, self.hazard)
         return p * paid / total_live
 
-    def _win_points(self, seen: Seen, hand, melds, win: int) -> float:
+    def _win_points(self, seen: Seen, hand: tuple[int, ...], melds: tuple[Meld, ...],
+                    win: int) -> float:
         ting = seen.ting or ("ready" if seen.ruleset.bao_ting else False)
         return (_score_points(seen.ruleset, hand, melds, win, True, seen.dealer, seen.round_wind,
                               seen.flowers, ting, seen.guo, seen.wild)
                 + _score_points(seen.ruleset, hand, melds, win, False, seen.dealer, seen.round_wind,
                                 seen.flowers, ting, seen.guo, seen.wild)) / 2
 
-    def _base_fan(self, seen: Seen, counts, melds, concealed: bool) -> float:
+    def _base_fan(self, seen: Seen, counts: Sequence[int], melds: tuple[Meld, ...],
+                  concealed: bool) -> float:
         pay = self.payer
-        fan = len(seen.flowers) * pay.fan("hua_pai")
+        fan: float = len(seen.flowers) * pay.fan("hua_pai")
         if concealed:
             fan += pay.fan("men_qing", "men_qian_qing")
             if seen.ruleset.bao_ting:
@@ -230,7 +237,8 @@ class StrongBot(EfficientBot):
                     fan += dragon * 0.3
         return fan
 
-    def _targets(self, seen: Seen, counts, melds, sets_needed: int):
+    def _targets(self, seen: Seen, counts: Sequence[int], melds: tuple[Meld, ...],
+                 sets_needed: int) -> Iterator[tuple[float, int]]:
         """(fan of the target, shanten towards it) for flush x shape targets."""
         pay = self.payer
         counts, wilds = self.analyst.plain(counts)   # a 财神 fits every target
@@ -240,7 +248,7 @@ class StrongBot(EfficientBot):
         number_suits = [s for s in range(3) if 9 * s in seen.ruleset.kinds]
         main = max(suits, key=lambda s: sum(counts[9 * s:9 * s + 9])
                    + 3 * sum(1 for m in melds if m.tiles[0] // 9 == s)) if suits else None
-        filters = [("plain", None, 0.0)]
+        filters: list[tuple[str, int | None, float]] = [("plain", None, 0.0)]
         if main is not None:
             hun = pay.fan("hun_yi_se")
             qing = pay.fan("qing_yi_se")
@@ -256,6 +264,7 @@ class StrongBot(EfficientBot):
                     continue   # the 72-tile sets: every hand is a flush of some kind
                 kept = counts
             else:
+                assert suit is not None  # the flush filters have their suit
                 if any(not _fits(m.tiles[0], suit, name) for m in melds):
                     continue
                 kept = [c if _fits(k, suit, name) else 0 for k, c in enumerate(counts)]
@@ -309,7 +318,7 @@ class StrongBot(EfficientBot):
         folding = self.threat >= 0.5 and s_min >= FOLD_FROM
         slack = SLACK if folding else 0
         u_max = max(u for s, u, _ in table.values() if s == s_min)
-        scored = {}
+        scored: dict[int, float] = {}
         for kind in kinds:
             s, u, _ = table[kind]
             if s > s_min + slack or (s == s_min and not folding and u < KEEP_PACE * u_max):
@@ -354,8 +363,9 @@ class StrongBot(EfficientBot):
         also when a claim that is not faster clearly adds value (a dragon pung)."""
         counts = counts_of(seen.hand)
         now_shanten = self.analyst.shanten(counts, seen.sets_needed)
-        best, best_key = None, None
-        now = None
+        best: Action | None = None
+        best_key: tuple[int, int] | None = None
+        now: float | None = None
         for claim in (a for a in actions if a.verb in ("kan", "pon", "chi")):
             key = claim_outcome(self.analyst, seen, counts, claim)
             if key[0] >= now_shanten:
@@ -367,7 +377,7 @@ class StrongBot(EfficientBot):
                 best, best_key = claim, key
         return best if best is not None else _decline(actions)
 
-    def _claim_value(self, seen: Seen, counts, claim: Action) -> float:
+    def _claim_value(self, seen: Seen, counts: Sequence[int], claim: Action) -> float:
         after = list(counts)
         tile = claim.tile
         if claim.verb == "kan":
@@ -401,6 +411,7 @@ class StrongBot(EfficientBot):
         hand, win, tsumo = self._win_parts(seen)
         if hand is None:
             return HU
+        assert win is not None and tsumo is not None  # found with the hand
         ting = seen.ting or False
         now = _score_points(seen.ruleset, hand, seen.melds, win, tsumo, seen.dealer,
                             seen.round_wind, seen.flowers, ting, seen.guo, seen.wild)
@@ -413,7 +424,7 @@ class StrongBot(EfficientBot):
         later = self._waiting_value(seen, hand, ting, doubling)
         return decline if later > now else HU
 
-    def _win_parts(self, seen: Seen):
+    def _win_parts(self, seen: Seen) -> tuple[tuple[int, ...], int, bool] | tuple[None, None, None]:
         if seen.phase == TURN and seen.drawn is not None:
             hand = list(seen.hand)
             hand.remove(seen.drawn)
@@ -424,13 +435,14 @@ class StrongBot(EfficientBot):
             return seen.hand, seen.claim_tile, False
         return None, None, None
 
-    def _waiting_value(self, seen: Seen, hand, ting, doubling: bool) -> float:
+    def _waiting_value(self, seen: Seen, hand: tuple[int, ...], ting: str | bool,
+                       doubling: bool) -> float:
         """Expected points of declining now and winning later with the same ready hand:
         each round, my draw may complete it, then the opponent may win (paying them),
         then their discard may complete it."""
         counts = counts_of(hand)
         sets_needed = seen.sets_needed
-        waits = []
+        waits: list[int] = []
         for kind in range(34):
             if not seen.unseen[kind] or counts[kind] >= 4:
                 continue
@@ -445,7 +457,7 @@ class StrongBot(EfficientBot):
         guo = seen.guo + (1 if doubling else 0)
         rs = seen.ruleset
 
-        def paid(kind, tsumo):
+        def paid(kind: int, tsumo: bool) -> float:
             return seen.unseen[kind] * _score_points(rs, hand, seen.melds, kind, tsumo, seen.dealer,
                                                      seen.round_wind, seen.flowers, ting, guo,
                                                      seen.wild)
@@ -493,7 +505,9 @@ def _opponent_turn_win(seen: Seen, unseen_total: int) -> float:
 
 
 @lru_cache(maxsize=100_000)
-def _score_cached(holder, hand, melds, win, tsumo, dealer, round_wind, flowers, ting, guo, wild):
+def _score_cached(holder: _Holder, hand: tuple[int, ...], melds: tuple[Meld, ...], win: int,
+                  tsumo: bool, dealer: bool, round_wind: int, flowers: tuple[int, ...],
+                  ting: str | bool, guo: int, wild: int | None) -> float:
     rs = holder[0]
     ctx = WinContext(hand=hand, melds=melds, win=win, tsumo=tsumo,
                      seat_wind=27 if dealer else 29, round_wind=round_wind, flowers=flowers,
@@ -508,7 +522,8 @@ def _score_cached(holder, hand, melds, win, tsumo, dealer, round_wind, flowers, 
     return float(settle(rs, outcome, result, Table(base=1)).delta(0))
 
 
-def _score_points(rs, hand, melds, win, tsumo, dealer, round_wind, flowers, ting, guo,
-                  wild) -> float:
+def _score_points(rs: Ruleset, hand: Iterable[int], melds: Iterable[Meld], win: int,
+                  tsumo: bool, dealer: bool, round_wind: int, flowers: Iterable[int],
+                  ting: str | bool, guo: int, wild: int | None) -> float:
     return _score_cached(_Holder(rs), tuple(sorted(hand)), tuple(melds), win, tsumo, dealer,
                          round_wind, tuple(flowers), ting, guo, wild)
