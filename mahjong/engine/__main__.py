@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
+from typing import Protocol, TextIO, cast
 
 COMMANDS = {
     "shanten": "shanten and waits of hands",
@@ -19,11 +20,18 @@ COMMANDS = {
 }
 
 
-def _available() -> dict[str, object]:
-    modules = {}
+class Command(Protocol):
+    """A command's module (see above)."""
+
+    def add_arguments(self, parser: argparse.ArgumentParser) -> None: ...
+    def run(self, args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int: ...
+
+
+def _available() -> dict[str, Command]:
+    modules: dict[str, Command] = {}
     for name in COMMANDS:
         try:
-            modules[name] = importlib.import_module(f"mahjong.engine.cli.{name}")
+            modules[name] = cast(Command, importlib.import_module(f"mahjong.engine.cli.{name}"))
         except ModuleNotFoundError as exc:
             if exc.name != f"mahjong.engine.cli.{name}":
                 raise

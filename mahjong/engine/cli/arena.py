@@ -29,17 +29,20 @@ import hashlib
 import math
 import statistics
 import time
+from argparse import ArgumentParser, Namespace
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TextIO
+from typing import Any, TextIO
 
 from ..bots import LEVEL_SLUGS, get_bot
+from ..bots.seen import Bot
 from ..fans import score_win
 from ..game import apply, legal_actions, new_hand
-from ..rulesets import SLUGS, get_ruleset
+from ..rulesets import SLUGS, Ruleset, get_ruleset
 from ..settlement import Table, settle
-from ..shapes import DISCARD_WIN, DRAW, SELF_DRAW
+from ..shapes import DISCARD_WIN, DRAW, SELF_DRAW, Outcome
 from ..stage import LAST_STAGE, stage_level
-from ..state import ENDED
+from ..state import ENDED, GameState
 from ..views import view
 from ..wall import seed_bytes
 
@@ -47,7 +50,7 @@ MAX_ACTIONS_PER_HAND = 2000
 STAGE_PLAYER = 0   # the seat with the player role in stage hands
 
 
-def add_arguments(parser) -> None:
+def add_arguments(parser: ArgumentParser) -> None:
     parser.add_argument("--rules", required=True, choices=SLUGS)
     parser.add_argument("--a", required=True, choices=LEVEL_SLUGS, help="level of side A")
     parser.add_argument("--b", required=True, choices=LEVEL_SLUGS, help="level of side B")
@@ -71,7 +74,7 @@ class Side:
     player_points: list[float] = field(default_factory=list)  # stage: per player-role hand
 
 
-def run(args, stdin: TextIO, stdout: TextIO) -> int:
+def run(args: Namespace, stdin: TextIO, stdout: TextIO) -> int:
     if args.hands < 1:
         stdout.write("--hands must be >= 1\n")
         return 2
@@ -89,7 +92,7 @@ def wall_seed(table_seed: bytes, number: int) -> bytes:
 
 
 def arena(slug: str, level_a: str, level_b: str, walls: int, table_seed: bytes,
-          stage: int = 0) -> dict:
+          stage: int = 0) -> dict[str, Any]:
     """``stage`` (1-4) plays stage hands, needed and allowed only with ``slug`` stage."""
     ruleset = get_ruleset(slug)
     if (ruleset.scoring == "stage") != bool(stage):
@@ -110,6 +113,7 @@ def arena(slug: str, level_a: str, level_b: str, walls: int, table_seed: bytes,
             state = play(hand, [bots[seat_side[0]], bots[seat_side[1]]],
                          [sides[seat_side[0]], sides[seat_side[1]]])
             outcome = state.outcome
+            assert outcome is not None  # play returns the hand ended
             points = (_stage_points(state.ruleset, outcome, stake) if stage
                       else _net_points(ruleset, outcome))
             for seat in (0, 1):
@@ -126,6 +130,7 @@ def arena(slug: str, level_a: str, level_b: str, walls: int, table_seed: bytes,
                 winner.wins += 1
                 winner.self_draws += outcome.kind == SELF_DRAW
                 if outcome.kind == DISCARD_WIN:
+                    assert outcome.loser is not None  # the discarder
                     sides[seat_side[outcome.loser]].deal_ins += 1
         for i in (0, 1):
             sides[i].points.append(wall_points[i] / 2)
@@ -133,7 +138,7 @@ def arena(slug: str, level_a: str, level_b: str, walls: int, table_seed: bytes,
             "cpu_seconds": time.process_time() - started, "stage": stage, "stake": stake}
 
 
-def play(state, bots, timers):
+def play(state: GameState, bots: Sequence[Bot], timers: Sequence[Side]) -> GameState:
     """Play one hand; ``timers`` (a ``Side`` per seat) get each decision's wall-clock
     and CPU time (the thread's: on a shared machine, the wait for a core is left out)."""
     for _ in range(MAX_ACTIONS_PER_HAND):
@@ -152,7 +157,7 @@ def play(state, bots, timers):
     raise RuntimeError(f"hand {state.seed.hex()} did not end after {MAX_ACTIONS_PER_HAND} actions")
 
 
-def _net_points(ruleset, outcome) -> tuple[int, int]:
+def _net_points(ruleset: Ruleset, outcome: Outcome) -> tuple[int, int]:
     if outcome.kind == DRAW:
         return 0, 0
     score = score_win(ruleset, outcome.context) if outcome.context is not None else None
@@ -160,7 +165,7 @@ def _net_points(ruleset, outcome) -> tuple[int, int]:
     return settlement.delta(0), settlement.delta(1)
 
 
-def _stage_points(ruleset, outcome, stake: int) -> tuple[int, int]:
+def _stage_points(ruleset: Ruleset, outcome: Outcome, stake: int) -> tuple[int, int]:
     """The player role's stage score change (the house's payout less the stake placed
     before the hand), and its negation for the computer role."""
     score = score_win(ruleset, outcome.context) if outcome.context is not None else None
@@ -199,7 +204,7 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def report(result: dict, args=None) -> str:
+def report(result: dict[str, Any], args: Namespace | None = None) -> str:
     sides, hands = result["sides"], result["hands"]
     lines = [f"arena {result['slug']}: A={sides[0].level} vs B={sides[1].level}, "
              f"{result['walls']} walls x 2 seatings = {hands} hands"
@@ -234,7 +239,7 @@ def report(result: dict, args=None) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _player_role_lines(result: dict) -> list[str]:
+def _player_role_lines(result: dict[str, Any]) -> list[str]:
     lines = [f"stage {result['stage']} (stake {result['stake']}), in the player role "
              f"(seat {STAGE_PLAYER}, offers and rigged deals):"]
     for name, side in zip("AB", result["sides"]):

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import json
-from typing import Callable, TextIO
+from typing import Any, Callable, TextIO
 
 from ..errors import EngineError
 
 
-def serve(stdin: TextIO, stdout: TextIO, handle: Callable[[dict], dict]) -> int:
+def serve(stdin: TextIO, stdout: TextIO, handle: Callable[[dict[str, Any]], dict[str, Any]]) -> int:
     """Run ``handle`` on each JSON object read; an engine error or malformed line becomes
     an error object for that line, never a crash of the whole stream."""
     for line in stdin:

@@ -14,12 +14,14 @@ from __future__ import annotations
 
 import json
 import re
+from argparse import ArgumentParser, Namespace
 from functools import lru_cache
+from typing import Any, TextIO, cast
 
 from ..errors import EngineError, InvalidAction
 from ..fans import score_win
-from ..melds import parse_meld
-from ..rulesets import SLUGS, get_ruleset
+from ..melds import Meld, parse_meld
+from ..rulesets import SLUGS, Ruleset, get_ruleset
 from ..shapes import WinContext
 from ..tiles import EAST, FLOWERS, SUIT_BASE, SUIT_SIZE, parse_tile, parse_tiles
 from .jsonlines import serve
@@ -29,25 +31,25 @@ FLAGS = ("tsumo", "last_of_kind", "last_tile", "kong_replacement", "robbing_kong
          "first_turn", "haidi_phase")
 
 
-def add_arguments(parser) -> None:
+def add_arguments(parser: ArgumentParser) -> None:
     parser.add_argument("--rules", choices=SLUGS, required=True, help="ruleset to score with")
     parser.add_argument("--overrides", default=None,
                         help="JSON object of ruleset overrides (fan_values, cap, ...)")
 
 
-def run(args, stdin, stdout) -> int:
+def run(args: Namespace, stdin: TextIO, stdout: TextIO) -> int:
     overrides = json.loads(args.overrides) if args.overrides else None
     ruleset = get_ruleset(args.rules, overrides)
     return serve(stdin, stdout, lambda request: answer(request, ruleset))
 
 
-def answer(request: dict, ruleset) -> dict:
+def answer(request: dict[str, Any], ruleset: Ruleset) -> dict[str, Any]:
     result = score_win(ruleset, context_from_request(request))
     if not result.is_win:
         raise EngineError("not a winning hand")
-    out = {"total": result.total,
-           "fans": [{"key": s.key, "name": s.zh, "fan": s.fan, "count": s.count}
-                    for s in result.fans]}
+    out: dict[str, Any] = {"total": result.total,
+                           "fans": [{"key": s.key, "name": s.zh, "fan": s.fan, "count": s.count}
+                                    for s in result.fans]}
     if result.doubling > 1:
         out["fans"].append({"key": "guo_hu", "name": "过胡加倍", "times": result.doubling})
     if result.below_minimum:
@@ -55,10 +57,10 @@ def answer(request: dict, ruleset) -> dict:
     return out
 
 
-def context_from_request(request: dict) -> WinContext:
+def context_from_request(request: dict[str, Any]) -> WinContext:
     """The WinContext of one request line; bad fields raise naming the field."""
     get = request.get
-    fields = {}
+    fields: dict[str, Any] = {}
     for name in FLAGS:   # absent or false: WinContext's default
         value = get(name, False)
         if value is not False:
@@ -95,7 +97,7 @@ def _hand(text: str) -> tuple[int, ...]:
     """``parse_tiles`` for the common spelling (runs of digits, each closed by m/p/s/z),
     each run's kinds kept (runs repeat from hand to hand); anything else, errors
     included, goes to ``parse_tiles``."""
-    kinds = []
+    kinds: list[int] = []
     used = 0
     for digits, suit in _RUNS(text):
         run = _RUN_KINDS[suit].get(digits)
@@ -139,22 +141,22 @@ def _tile(text: str) -> int:
 
 
 @lru_cache(maxsize=4096)
-def _meld(text: str):
+def _meld(text: str) -> Meld:
     found = parse_meld(text)
     if len(_MELDS) < 4096:
         _MELDS[text] = found
     return found
 
 
-_MELDS: dict = {}   # meld spelling -> Meld, for the look-up that skips the checks
+_MELDS: dict[str, Meld] = {}   # meld spelling -> Meld, for the look-up that skips the checks
 
 
-def _melds(value) -> tuple:
+def _melds(value: Any) -> tuple[Meld, ...]:
     """Melds as a list of strings or one comma-separated string."""
     if value.__class__ is list:   # the usual spelling: each string parsed once, kept
         found = [_MELDS.get(part) if part.__class__ is str else None for part in value]
         if None not in found:
-            return tuple(found)
+            return tuple(cast("list[Meld]", found))
     parts = value.split(",") if isinstance(value, str) else value
     if not isinstance(parts, (list, tuple)):
         raise InvalidAction(f"melds must be a list like [\"pon 777z\"], got {value!r}")
@@ -162,7 +164,7 @@ def _melds(value) -> tuple:
                  for p in parts if not isinstance(p, str) or p.strip())
 
 
-def _text(request: dict, name: str) -> str:
+def _text(request: dict[str, Any], name: str) -> str:
     value = request[name]
     if not isinstance(value, str):
         raise InvalidAction(f"{name} must be tiles in notation like '123m', got {value!r}")
@@ -173,7 +175,7 @@ def _text(request: dict, name: str) -> str:
 _WINDS = {**WIND_LETTERS, **{f"{i + 1}z": EAST + i for i in range(4)}}
 
 
-def _wind(value, name: str) -> int:
+def _wind(value: Any, name: str) -> int:
     found = _WINDS.get(value) if isinstance(value, str) else None
     if found is not None:
         return found
@@ -186,7 +188,7 @@ def _wind(value, name: str) -> int:
     return kind
 
 
-def _flowers(value) -> tuple[tuple[int, ...], int]:
+def _flowers(value: Any) -> tuple[tuple[int, ...], int]:
     if isinstance(value, str):
         kinds = tuple(parse_tiles(value))
         if any(k not in FLOWERS for k in kinds):
@@ -195,13 +197,13 @@ def _flowers(value) -> tuple[tuple[int, ...], int]:
     return (), _count(value, "flowers")
 
 
-def _count(value, name: str) -> int:
+def _count(value: Any, name: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
         raise InvalidAction(f"{name} must be a whole number >= 0, got {value!r}")
     return value
 
 
-def _ting(value):
+def _ting(value: Any) -> str | bool:
     if value in (False, None, "ready", "tian_ting"):
         return value or False
     raise InvalidAction(f"ting must be false, \"ready\" or \"tian_ting\", got {value!r}")

@@ -10,21 +10,22 @@ from __future__ import annotations
 
 import hashlib
 import time
+from argparse import ArgumentParser, Namespace
 from collections import Counter
-from typing import TextIO
+from typing import Any, TextIO
 
 from ..bots import RandomBot
 from ..errors import EngineError
 from ..game import apply, legal_actions, new_hand, next_hand
 from ..invariants import check_all
 from ..rulesets import SLUGS, get_ruleset
-from ..state import ENDED
+from ..state import ENDED, GameState
 from ..wall import seed_bytes
 
 MAX_ACTIONS_PER_HAND = 2000  # far above any real hand: a loop guard, reported as a violation
 
 
-def add_arguments(parser) -> None:
+def add_arguments(parser: ArgumentParser) -> None:
     parser.add_argument("--rules", required=True, choices=SLUGS)
     parser.add_argument("--hands", type=int, required=True)
     parser.add_argument("--seed", required=True, help="hex, or any text/number")
@@ -36,7 +37,7 @@ def hand_seed(table_seed: bytes, number: int) -> bytes:
     return hashlib.sha256(table_seed + b"|hand|" + number.to_bytes(8, "big")).digest()
 
 
-def run(args, stdin: TextIO, stdout: TextIO) -> int:
+def run(args: Namespace, stdin: TextIO, stdout: TextIO) -> int:
     if args.hands < 0:
         stdout.write("--hands must be >= 0\n")
         return 2
@@ -53,13 +54,13 @@ def run(args, stdin: TextIO, stdout: TextIO) -> int:
 
 
 def simulate(slug: str, hands: int, table_seed: bytes, *, checks: bool = True,
-             out: TextIO | None = None) -> dict:
+             out: TextIO | None = None) -> dict[str, Any]:
     ruleset = get_ruleset(slug)
     bot = RandomBot(table_seed)
-    outcomes: Counter = Counter()
+    outcomes: Counter[str] = Counter()
     actions = violations = 0
     started, cpu_started = time.perf_counter(), time.process_time()
-    state = None
+    state: GameState | None = None
     for number in range(hands):
         seed = hand_seed(table_seed, number)
         state = new_hand(ruleset, seed) if state is None else next_hand(state, state.outcome, seed)
@@ -75,7 +76,8 @@ def simulate(slug: str, hands: int, table_seed: bytes, *, checks: bool = True,
             "cpu_seconds": time.process_time() - cpu_started, "outcomes": outcomes}
 
 
-def play_hand(state, bot: RandomBot, checks: bool):
+def play_hand(state: GameState, bot: RandomBot,
+              checks: bool) -> tuple[GameState, int, list[str]]:
     """Play one hand to its end; returns (final state, actions played, violations)."""
     problems = check_all(state) if checks else []
     history: list[str] = []

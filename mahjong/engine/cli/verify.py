@@ -25,11 +25,12 @@ seed). The exit code is 1 if any line fails a check or cannot be read, else 0.
 
 from __future__ import annotations
 
-from typing import TextIO
+from argparse import ArgumentParser, Namespace
+from typing import Any, TextIO
 
 from ..errors import EngineError
 from ..game import new_hand
-from ..rulesets import get_ruleset
+from ..rulesets import Ruleset, get_ruleset
 from ..session import first_session
 from ..tiles import format_tile, format_tiles, parse_tiles
 from ..wall import (NO_CONTRIBUTIONS, Deal, build_wall, contribution, derive_salt,
@@ -37,15 +38,15 @@ from ..wall import (NO_CONTRIBUTIONS, Deal, build_wall, contribution, derive_sal
 from .jsonlines import serve
 
 
-def add_arguments(parser) -> None:
+def add_arguments(parser: ArgumentParser) -> None:
     parser.description = ("Rebuild each hand's wall from its seed; check the commitment "
                           "and the deal.")
 
 
-def run(args, stdin: TextIO, stdout: TextIO) -> int:
-    failed = []
+def run(args: Namespace, stdin: TextIO, stdout: TextIO) -> int:
+    failed: list[dict[str, Any]] = []
 
-    def handle(request: dict) -> dict:
+    def handle(request: dict[str, Any]) -> dict[str, Any]:
         try:
             verdict = check(request)
         except Exception:
@@ -59,7 +60,7 @@ def run(args, stdin: TextIO, stdout: TextIO) -> int:
     return 1 if failed else 0
 
 
-def check(request: dict) -> dict:
+def check(request: dict[str, Any]) -> dict[str, Any]:
     """The verdict for one hand (see the module docstring); raises EngineError on input
     that cannot be read."""
     ruleset = get_ruleset(_text(request, "ruleset"), request.get("overrides") or None)
@@ -101,7 +102,7 @@ def check(request: dict) -> dict:
     }
 
 
-def _wall_mismatches(given, wall: tuple[int, ...]) -> list[str]:
+def _wall_mismatches(given: object, wall: tuple[int, ...]) -> list[str]:
     if given is None:
         return []
     front = tuple(_tiles(given, "wall", copies=False))
@@ -110,7 +111,7 @@ def _wall_mismatches(given, wall: tuple[int, ...]) -> list[str]:
     return ["wall: the first tiles differ from the rebuilt wall"]
 
 
-def _contributions(given) -> tuple[str, str]:
+def _contributions(given: object) -> tuple[str, str]:
     if given is None:
         return NO_CONTRIBUTIONS
     if not isinstance(given, list) or len(given) != 2 or not all(isinstance(c, str) for c in given):
@@ -119,7 +120,8 @@ def _contributions(given) -> tuple[str, str]:
     return contribution(given[0]), contribution(given[1])
 
 
-def _deal(ruleset, seed: bytes, dealer: int, stage, stage_player, contributions) -> Deal:
+def _deal(ruleset: Ruleset, seed: bytes, dealer: int, stage: int, stage_player: int,
+          contributions: tuple[str, str]) -> Deal:
     """The hands as the engine deals them: the wall's deal, and for a 关卡 hand the
     stage's own seeded adjustments too (RULES.md 5.4.5), exactly as a table starts."""
     if stage not in (0, 1, 2, 3, 4) or stage_player not in (0, 1):
@@ -132,12 +134,12 @@ def _deal(ruleset, seed: bytes, dealer: int, stage, stage_player, contributions)
                 live=state.live, indicator=state.indicator)
 
 
-def _deal_mismatches(given, dealt) -> list[str]:
+def _deal_mismatches(given: object, dealt: Deal) -> list[str]:
     if given is None:
         return []
     if not isinstance(given, dict):
         raise EngineError("deal must be an object with hands, flowers and/or indicator")
-    out = []
+    out: list[str] = []
     for field in ("hands", "flowers"):
         if given.get(field) is None:
             continue
@@ -155,14 +157,14 @@ def _deal_mismatches(given, dealt) -> list[str]:
     return out
 
 
-def _text(request: dict, field: str) -> str:
+def _text(request: dict[str, Any], field: str) -> str:
     value = request[field]
     if not isinstance(value, str) or not value:
         raise EngineError(f"{field} must be a non-empty string")
     return value
 
 
-def _hex(request: dict, field: str) -> bytes:
+def _hex(request: dict[str, Any], field: str) -> bytes:
     value = _text(request, field)
     try:
         return bytes.fromhex(value)
@@ -171,7 +173,7 @@ def _hex(request: dict, field: str) -> bytes:
         return seed_bytes(value)
 
 
-def _tiles(text, field: str, *, copies: bool = True) -> list[int]:
+def _tiles(text: object, field: str, *, copies: bool = True) -> list[int]:
     if not isinstance(text, str):
         raise EngineError(f"{field} must be tiles in notation like '123m11z'")
     return parse_tiles(text, check_copies=copies)
