@@ -69,9 +69,11 @@ $(AXE_STAMP):
 axe: $(AXE_STAMP)
 
 # The gates before the suite, configured in pyproject.toml: the import contracts (apps
-# call downward only, no import cycles within an app) and the templates' lint.
+# call downward only, no import cycles within an app), the engine's types (mypy --strict)
+# and the templates' lint.
 check: install
 	$(VENV)/bin/lint-imports
+	$(VENV)/bin/mypy
 	$(VENV)/bin/djlint templates --lint
 
 # Without REDIS_URL the suite gets an embedded Redis, as `make run` does (tests/with_redis.py).
