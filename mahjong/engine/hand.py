@@ -462,11 +462,6 @@ _KNITTED_FORMS = frozenset({QUAN_BU_KAO, QI_XING_BU_KAO, ZU_HE_LONG})
 _OTHER_SHAPE_FORMS = _SHAPE_FORMS - _KNITTED_FORMS - {THIRTEEN_ORPHANS}
 
 
-def is_ready(tiles: Sequence[int], melds: Sequence[Meld] = (),
-             ruleset: RulesetLike | None = None, wild: int | None = None) -> bool:
-    return bool(waits(tiles, melds, ruleset, wild))
-
-
 def ready_discards(tiles: Sequence[int], melds: Sequence[Meld], ruleset: RulesetLike | None,
                    wild: int | None = None) -> dict[int, list[int]]:
     """For a 3n+2 hand: each discard kind that leaves it ready -> the waits then.

@@ -37,15 +37,6 @@ def standard(counts: list[int], jokers: int, sets: int, wild: int | None) -> set
     return out
 
 
-def plain_standard(counts: list[int], sets: int) -> set[Reading]:
-    """``standard`` without wilds: each suit's splits (``suit_splits``) combined, one
-    suit holding the pair. ``sets`` must be what the counts hold (3 per set + 2)."""
-    keys, sizes = _keys_and_sizes(counts)
-    if sum(sizes) != 3 * sets + 2:
-        return set()
-    return set(standard_splits(keys, sizes))
-
-
 def standard_splits(keys: Sequence[int], sizes: Sequence[int]) -> list[Reading]:
     """The readings (sorted parts) of suits given by their keys and sizes as sets + one
     pair, in sorted order: the product of each suit's splits, exactly one suit (the one

@@ -53,16 +53,8 @@ def is_number(kind: int) -> bool:
     return kind < 27
 
 
-def is_honor(kind: int) -> bool:
-    return 27 <= kind < 34
-
-
 def is_flower(kind: int) -> bool:
     return kind >= 34
-
-
-def is_terminal(kind: int) -> bool:
-    return kind < 27 and kind % 9 in (0, 8)
 
 
 def max_copies(kind: int) -> int:
@@ -142,13 +134,6 @@ def format_tiles(kinds: Iterable[int]) -> str:
     if run_suit is not None:
         out.append(run_suit)
     return "".join(out)
-
-
-def to_counts(kinds: Iterable[int], size: int = NUM_KINDS) -> list[int]:
-    counts = [0] * size
-    for kind in kinds:
-        counts[kind] += 1
-    return counts
 
 
 _ZH_NUMBERS = "一二三四五六七八九"

@@ -11,10 +11,17 @@ from mahjong.engine.bots.shanten import pungs_shanten, seven_pairs_shanten, stan
 from mahjong.engine.game import apply, legal_actions, new_hand
 from mahjong.engine.scripted import scripted_hand
 from mahjong.engine.state import ENDED
-from mahjong.engine.tiles import parse_tiles, to_counts
+from mahjong.engine.tiles import parse_tiles
 from mahjong.engine.views import view
 
 THINKING = ("efficient", "strong")
+
+
+def to_counts(kinds, size: int = 34) -> list[int]:
+    counts = [0] * size
+    for kind in kinds:
+        counts[kind] += 1
+    return counts
 
 
 def decide(level, state, seat, seed=7):

@@ -195,7 +195,7 @@ def test_set_combinations_follow_the_five_principles(hand, expected):
 def test_a_hand_under_eight_fan_is_a_win_below_the_minimum():
     result = score("gb", "123m456p678s234s5z 5z flowers=3")
     assert result.is_win and result.below_minimum and not result.legal
-    assert result.flower_fan == 3
+    assert sum(s.points for s in result.fans if s.key == "hua_pai") == 3
 
 
 def test_a_chicken_hand_is_a_legal_eight_fan_win():

@@ -46,8 +46,10 @@ def test_the_plain_search_finds_what_the_wild_search_finds(ctx):
     for kind in (*ctx.hand, ctx.win):
         counts[kind] += 1
     sets = len(ctx.hand) // 3
-    assert hand_readings.plain_standard(counts, sets) == hand_readings.standard(
-        counts, 0, sets, None)
+    # without wilds: each suit's splits combined, one suit holding the pair
+    keys, sizes = hand_readings._keys_and_sizes(counts)
+    plain = set(hand_readings.standard_splits(keys, sizes))
+    assert plain == hand_readings.standard(counts, 0, sets, None)
 
 
 @pytest.mark.parametrize("slug", ["classic", "tiao72", "quesheng"])

@@ -3,7 +3,7 @@
 import pytest
 
 from mahjong.engine.errors import InvalidAction
-from mahjong.engine.hand import (decompose, is_ready, is_win, ready_discards, shanten,
+from mahjong.engine.hand import (decompose, is_win, ready_discards, shanten,
                                  waits)
 from mahjong.engine.melds import parse_melds
 from mahjong.engine.rulesets import RULESETS
@@ -67,7 +67,7 @@ def test_shanten_by_example(tiles, expected):
 ])
 def test_waits_by_example(tiles, expected):
     assert wait_text(tiles) == expected
-    assert is_ready(hand(tiles))
+    assert waits(hand(tiles))  # ready
 
 
 @pytest.mark.parametrize("tiles,meld_text,expected", [
@@ -84,7 +84,7 @@ def test_dead_waits_are_never_waits(tiles, meld_text, expected):
 
 def test_a_hand_whose_only_waits_are_dead_is_not_ready():
     tiles = hand("1111m")
-    assert waits(tiles) == [] and not is_ready(tiles)
+    assert waits(tiles) == []  # not ready
     assert shanten(tiles) == 1
     single = hand("4m")
     pon = melds("pon 444m, pon 222p, pon 333s, chi 123s")

@@ -49,10 +49,6 @@ class ScoreResult:
         """A win the player may declare: a winning shape that meets the minimum fan."""
         return self.is_win and not self.below_minimum
 
-    @property
-    def flower_fan(self) -> int:
-        return sum(s.points for s in self.fans if s.key == "hua_pai")
-
     @classmethod
     def of(cls, **fields: Any) -> "ScoreResult":
         """A result from fields the scorer knows to be right (all of them), without the
