@@ -207,10 +207,11 @@ class PlayerChangeForm(PlayerNames, UserChangeForm):
             return score
         if score > max(top.threshold, self.instance.rank_score or 0):
             raise forms.ValidationError(
-                _("The top rank level, %(level)s, starts at %(top)s: a rank score of "
-                  "%(score)s is beyond the ladder.")
-                % {"level": top.display_name, "top": f"{top.threshold:,}",
-                   "score": f"{score:,}"}
+                _(
+                    "The top rank level, %(level)s, starts at %(top)s: a rank score of "
+                    "%(score)s is beyond the ladder."
+                )
+                % {"level": top.display_name, "top": f"{top.threshold:,}", "score": f"{score:,}"}
             )
         return score
 
@@ -464,7 +465,8 @@ class UserAdmin(DjangoUserAdmin):
             )
         elif not refused:  # every posting was a replay: the same form submitted again
             self.message_user(
-                request, _("Nothing changed: this adjustment had been applied already."),
+                request,
+                _("Nothing changed: this adjustment had been applied already."),
                 messages.WARNING,
             )
 
@@ -663,6 +665,7 @@ class UserAdmin(DjangoUserAdmin):
         if url_has_allowed_host_and_scheme(target, {request.get_host()}, request.is_secure()):
             return HttpResponseRedirect(target)
         return None
+
 
 @admin.register(LedgerEntry)
 class LedgerEntryAdmin(ReadOnlyAdmin):

@@ -116,9 +116,7 @@ def evidence(one: User, other: User, start: datetime.datetime | None):
     both players' rows, newest first."""
     return (
         _between_players(start)
-        .filter(
-            Q(account=one, counterpart=other) | Q(account=other, counterpart=one)
-        )
+        .filter(Q(account=one, counterpart=other) | Q(account=other, counterpart=one))
         .select_related("account")
         .order_by("-created_at", "-id")
     )

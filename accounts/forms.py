@@ -28,11 +28,13 @@ def check_nickname_free(nickname: str, *, exclude_pk=None) -> str:
         raise forms.ValidationError(_("A nickname cannot hold invisible or control characters."))
     limit = User._meta.get_field("nickname").max_length
     if len(nickname) > limit:  # NFKC may lengthen it ("㍻" is "平成")
-        raise forms.ValidationError(_("A nickname is at most %(limit)d characters.")
-                                    % {"limit": limit})
+        raise forms.ValidationError(
+            _("A nickname is at most %(limit)d characters.") % {"limit": limit}
+        )
     if BOT_BADGE in nickname:
-        raise forms.ValidationError(_("A nickname cannot hold the bots' badge %(badge)s.")
-                                    % {"badge": BOT_BADGE})
+        raise forms.ValidationError(
+            _("A nickname cannot hold the bots' badge %(badge)s.") % {"badge": BOT_BADGE}
+        )
     others = User.objects.exclude(pk=exclude_pk)
     taken = others.filter(Q(nickname__iexact=nickname) | Q(username__iexact=nickname))
     if nickname and taken.exists():
@@ -105,8 +107,11 @@ class NicknameForm(forms.ModelForm):
         labels = {"nickname": _("Nickname")}
         # The profile shows the field inline, without its <label>: name it for screen readers,
         # and say what it is on screen while empty (a player without a nickname saw a blank box).
-        widgets = {"nickname": forms.TextInput(attrs={"aria-label": _("Nickname"),
-                                                      "placeholder": _("Nickname")})}
+        widgets = {
+            "nickname": forms.TextInput(
+                attrs={"aria-label": _("Nickname"), "placeholder": _("Nickname")}
+            )
+        }
 
     def clean_nickname(self):
         return check_nickname_free(self.cleaned_data["nickname"], exclude_pk=self.instance.pk)

@@ -52,8 +52,7 @@ class User(AbstractUser):
     best_fan = models.PositiveIntegerField(_("biggest hand (fan)"), default=0)
     # The biggest hand's fans as the engine's keys (["qing_yi_se", "peng_peng_he"]): each
     # page names them in its own language (accounts/templatetags/fan_names.py).
-    best_fans = models.JSONField(_("biggest hand's fans"), default=list, blank=True,
-                                 editable=False)
+    best_fans = models.JSONField(_("biggest hand's fans"), default=list, blank=True, editable=False)
     muted_until = models.DateTimeField(_("muted until"), null=True, blank=True)
     ban_reason = models.CharField(_("ban reason"), max_length=200, blank=True)
     # A bot account plays at this level of mahjong.engine.bots.LEVELS (one account each).
@@ -271,8 +270,7 @@ class RankLevel(models.Model):
             raise ValidationError(
                 {
                     "threshold": _(
-                        "Level %(other)s needs %(score)s: a higher level needs a higher "
-                        "rank score."
+                        "Level %(other)s needs %(score)s: a higher level needs a higher rank score."
                     )
                     % {"other": clash[0], "score": f"{clash[1]:,}"}
                 }
@@ -335,9 +333,7 @@ class EconomySettings(models.Model):
         _("suspicious one-sided share (%)"),
         default=90,
         validators=[MinValueValidator(51), MaxValueValidator(100)],
-        help_text=_(
-            "And at least this share of all the beans moved between the two went one way."
-        ),
+        help_text=_("And at least this share of all the beans moved between the two went one way."),
     )
 
     @classmethod

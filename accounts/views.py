@@ -67,9 +67,7 @@ def _welcome(user) -> str:
     operator set it to 0: "you received 0 beans" read as an error)."""
     if not user.beans:
         return _("Welcome!")
-    return _("Welcome! You received %(beans)s beans to start with.") % {
-        "beans": f"{user.beans:,}"
-    }
+    return _("Welcome! You received %(beans)s beans to start with.") % {"beans": f"{user.beans:,}"}
 
 
 @login_required
@@ -107,8 +105,13 @@ def edit_nickname(request):
         return render(
             request,
             "accounts/profile.html#nickname",
-            {"shown": user, "is_me": True, "nickname_form": NicknameForm(instance=user),
-             "saved": True, "oob": True},
+            {
+                "shown": user,
+                "is_me": True,
+                "nickname_form": NicknameForm(instance=user),
+                "saved": True,
+                "oob": True,
+            },
         )
     else:
         user.refresh_from_db(fields=["nickname"])

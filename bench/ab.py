@@ -55,12 +55,17 @@ def compare(pairs: list[tuple[dict, dict]]) -> list[dict]:
         change = [figure(b, path) for _, b in pairs]
         known = [(a, b) for a, b in zip(base, change) if a is not None and b is not None]
         better = sum((b < a) if lower_is_better else (b > a) for a, b in known)
-        rows.append({
-            "figure": label, "base": base, "change": change,
-            "favour_change": f"{better}/{len(known)}",
-            "median_difference": round(statistics.median(b - a for a, b in known), 2)
-            if known else None,
-        })
+        rows.append(
+            {
+                "figure": label,
+                "base": base,
+                "change": change,
+                "favour_change": f"{better}/{len(known)}",
+                "median_difference": round(statistics.median(b - a for a, b in known), 2)
+                if known
+                else None,
+            }
+        )
     return rows
 
 
@@ -69,8 +74,9 @@ def load_lines(output: str) -> list[dict]:
 
 
 def run_load(tree: Path, load_args: list[str]) -> list[dict]:
-    done = subprocess.run([sys.executable, "bench/load.py", *load_args], cwd=tree,
-                          capture_output=True, text=True)
+    done = subprocess.run(
+        [sys.executable, "bench/load.py", *load_args], cwd=tree, capture_output=True, text=True
+    )
     if done.returncode:
         sys.stderr.write(done.stderr[-4000:])
         raise SystemExit(f"bench/load.py failed in {tree} (exit {done.returncode})")
@@ -79,8 +85,12 @@ def run_load(tree: Path, load_args: list[str]) -> list[dict]:
 
 def work_tree(rev: str, parent: Path, name: str) -> Path:
     tree = parent / name
-    subprocess.run(["git", "worktree", "add", "--detach", "--force", str(tree), rev],
-                   cwd=ROOT, check=True, capture_output=True)
+    subprocess.run(
+        ["git", "worktree", "add", "--detach", "--force", str(tree), rev],
+        cwd=ROOT,
+        check=True,
+        capture_output=True,
+    )
     (tree / ".venv").symlink_to(ROOT / ".venv")
     return tree
 
@@ -88,7 +98,7 @@ def work_tree(rev: str, parent: Path, name: str) -> Path:
 def arguments(argv: list[str] | None = None) -> tuple[argparse.Namespace, list[str]]:
     argv = list(sys.argv[1:] if argv is None else argv)
     cut = argv.index("--") if "--" in argv else len(argv)
-    own, load_args = argv[:cut], argv[cut + 1:]
+    own, load_args = argv[:cut], argv[cut + 1 :]
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--base", required=True, help="the commit to compare against")
     parser.add_argument("--change", default="HEAD")
@@ -99,8 +109,10 @@ def arguments(argv: list[str] | None = None) -> tuple[argparse.Namespace, list[s
 def main() -> None:
     args, load_args = arguments()
     with tempfile.TemporaryDirectory(prefix="mahjong-ab-") as parent:
-        trees = {side: work_tree(rev, Path(parent), side)
-                 for side, rev in (("base", args.base), ("change", args.change))}
+        trees = {
+            side: work_tree(rev, Path(parent), side)
+            for side, rev in (("base", args.base), ("change", args.change))
+        }
         try:
             pairs: dict[int, list[tuple[dict, dict]]] = {}  # by table count
             for i in range(args.pairs):
@@ -108,19 +120,30 @@ def main() -> None:
                 got = {side: run_load(trees[side], load_args) for side in order}
                 for line_a, line_b in zip(got["base"], got["change"], strict=True):
                     pairs.setdefault(line_a["tables"], []).append((line_a, line_b))
-                    print(json.dumps({"pair": i + 1, "order": order,
-                                      "base": line_a, "change": line_b}), flush=True)
+                    print(
+                        json.dumps(
+                            {"pair": i + 1, "order": order, "base": line_a, "change": line_b}
+                        ),
+                        flush=True,
+                    )
         finally:
             for tree in trees.values():
-                subprocess.run(["git", "worktree", "remove", "--force", str(tree)], cwd=ROOT,
-                               capture_output=True)
+                subprocess.run(
+                    ["git", "worktree", "remove", "--force", str(tree)],
+                    cwd=ROOT,
+                    capture_output=True,
+                )
     for tables, runs in pairs.items():
-        print(f"\n{tables} tables: {args.base} (base) against {args.change} (change), "
-              f"{len(runs)} pairs")
+        print(
+            f"\n{tables} tables: {args.base} (base) against {args.change} (change), "
+            f"{len(runs)} pairs"
+        )
         for row in compare(runs):
-            print(f"  {row['figure']:28} base {row['base']}  change {row['change']}  "
-                  f"favour the change {row['favour_change']}, "
-                  f"median difference {row['median_difference']}")
+            print(
+                f"  {row['figure']:28} base {row['base']}  change {row['change']}  "
+                f"favour the change {row['favour_change']}, "
+                f"median difference {row['median_difference']}"
+            )
 
 
 if __name__ == "__main__":

@@ -5,7 +5,8 @@
 
 Fills a scratch database (a fresh SQLite file by default; a PostgreSQL one is emptied of
 players and ledger first, so never point it at a real site) with ``--players`` players
-and ``--hands`` settled hands between random pairs over 60 days, and one farming pair (ten escapes in the last week).
+and ``--hands`` settled hands between random pairs over 60 days, and one farming pair
+(ten escapes in the last week).
 The rows are bulk-inserted as the settlement writes them (both seats' rows naming each
 other), not posted through the wallet: the balances are not what is measured. Prints the
 wall milliseconds of accounts.farming.suspicious_pairs for each period (median of
@@ -24,7 +25,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import move_cost  # noqa: E402
+import move_cost
 
 BATCH = 5_000
 
@@ -85,8 +86,10 @@ def main(argv: list[str] | None = None) -> None:
 
     started = time.perf_counter()
     fill(args.players, args.hands, args.seed)
-    print(f"{connection.vendor}: {args.players:,} players, {args.hands:,} hands "
-          f"({2 * args.hands:,} ledger rows) filled in {time.perf_counter() - started:.1f} s")
+    print(
+        f"{connection.vendor}: {args.players:,} players, {args.hands:,} hands "
+        f"({2 * args.hands:,} ledger rows) filled in {time.perf_counter() - started:.1f} s"
+    )
     if connection.vendor == "postgresql":
         # As autovacuum would after such a load: with the players' table unanalysed the
         # planner expects one player and nests loops over both sides of every pair.
@@ -100,8 +103,10 @@ def main(argv: list[str] | None = None) -> None:
             pairs = farming.suspicious_pairs(start, threshold=20_000, share_percent=90)
             times.append((time.perf_counter() - began) * 1000)
         found = ", ".join(f"{p.receiver.username}<-{p.feeder.username} {p.net:,}" for p in pairs)
-        print(f"period {period:>3}: {statistics.median(times):8.1f} ms (median of "
-              f"{args.runs}), {len(pairs)} pair(s): {found}")
+        print(
+            f"period {period:>3}: {statistics.median(times):8.1f} ms (median of "
+            f"{args.runs}), {len(pairs)} pair(s): {found}"
+        )
     if connection.vendor == "postgresql":
         flows = farming.pair_flows(farming.since("30"), threshold=20_000, share_percent=90)
         print(flows.explain(analyze=True))

@@ -51,8 +51,9 @@ def section(title: str) -> None:
 
 
 def run_script(name: str, *args: str) -> None:
-    done = subprocess.run([sys.executable, str(BENCH / name), *args], cwd=ROOT,
-                          capture_output=True, text=True)
+    done = subprocess.run(
+        [sys.executable, str(BENCH / name), *args], cwd=ROOT, capture_output=True, text=True
+    )
     print(done.stdout.rstrip(), flush=True)
     if done.returncode:
         print(f"{name} exited {done.returncode}: {done.stderr.strip()[-500:]}")
@@ -69,8 +70,7 @@ def win_hands(count: int, seed: int) -> dict[str, list[list[int]]]:
             if tiles.count(kind) < 4 and is_win(sorted(tiles + [kind]), (), None):
                 complete.append(sorted(tiles + [kind]))
                 break
-    return {"complete": complete,
-            "random": [sorted(rng.sample(WALL, 14)) for _ in range(count)]}
+    return {"complete": complete, "random": [sorted(rng.sample(WALL, 14)) for _ in range(count)]}
 
 
 def ours_win_us(hands: list[list[int]]) -> float:
@@ -92,16 +92,23 @@ def win_check(count: int, rounds: int) -> None:
             for who, us in (("riichi", theirs[name]), ("ours", ours_win_us(hands))):
                 best[name][who] = min(us, best[name].get(who, us))
     answers = riichi(f.name, "win-check")
-    print(f"{count} hands per set, best of {rounds} interleaved rounds, CPU us per hand "
-          f"(riichi mahjong {answers['version']})")
+    print(
+        f"{count} hands per set, best of {rounds} interleaved rounds, CPU us per hand "
+        f"(riichi mahjong {answers['version']})"
+    )
     print(f"{'set':<10}{'riichi':>9}{'ours':>9}{'speed-up':>10}  disagreements")
     for name, hands in sets.items():
         ours = [is_win(t, (), None) for t in hands]
-        differ = [t for t, a, b in zip(hands, ours, answers[name], strict=True)
-                  if a != b and max(t.count(k) for k in set(t)) < 4]  # 4 of a kind: 2 pairs
+        differ = [
+            t
+            for t, a, b in zip(hands, ours, answers[name], strict=True)
+            if a != b and max(t.count(k) for k in set(t)) < 4
+        ]  # 4 of a kind: 2 pairs
         t = best[name]
-        print(f"{name:<10}{t['riichi']:>9.2f}{t['ours']:>9.2f}{t['riichi'] / t['ours']:>9.1f}x"
-              f"  {len(differ)}")
+        print(
+            f"{name:<10}{t['riichi']:>9.2f}{t['ours']:>9.2f}{t['riichi'] / t['ours']:>9.1f}x"
+            f"  {len(differ)}"
+        )
 
 
 # ----- simulate ----------------------------------------------------------------------------
@@ -116,8 +123,10 @@ def simulate_vs_selfplay(hands: int, rounds: int) -> None:
         actions = result["actions"]
         theirs = min(theirs, riichi("selfplay", str(hands))["us_per_hand"])
     print(f"{hands} hands per round, best of {rounds}, CPU us per hand")
-    print(f"  ours: classic hand through the state machine  {ours:9.0f}  "
-          f"({actions / hands:.0f} actions/hand, {ours / (actions / hands):.0f} us/action)")
+    print(
+        f"  ours: classic hand through the state machine  {ours:9.0f}  "
+        f"({actions / hands:.0f} actions/hand, {ours / (actions / hands):.0f} us/action)"
+    )
     print(f"  riichi: draw / is_agari / random discard loop  {theirs:9.0f}")
     print(f"  ratio ours / riichi loop: {ours / theirs:.2f}")
 
@@ -164,8 +173,15 @@ def main() -> None:
     q = args.quick
     print(f"Python {sys.version.split()[0]}, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}")
     section("shanten + waits (bench/shanten_bench.py)")
-    run_script("shanten_bench.py", "--hands", "2000" if q else "20000",
-               "--repeat", "1" if q else "3", "--warmup", "10000" if q else "100000")
+    run_script(
+        "shanten_bench.py",
+        "--hands",
+        "2000" if q else "20000",
+        "--repeat",
+        "1" if q else "3",
+        "--warmup",
+        "10000" if q else "100000",
+    )
     section("win check, 14 tiles: hand.is_win vs riichi Agari.is_agari")
     win_check(2000 if q else 20000, 1 if q else 3)
     section("gb scoring (bench/gb_score.py)")

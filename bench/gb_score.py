@@ -36,12 +36,12 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "engine")]
 
 from MahjongGB import MahjongFanCalculator  # noqa: E402
+from test_gb_oracle_hands import random_deal  # noqa: E402
 
 from mahjong.engine.cli import score as score_cli  # noqa: E402
 from mahjong.engine.cli.jsonlines import serve  # noqa: E402
-from mahjong.engine.rulesets import get_ruleset  # noqa: E402
 from mahjong.engine.fans import TABLES  # noqa: E402
-from test_gb_oracle_hands import random_deal  # noqa: E402
+from mahjong.engine.rulesets import get_ruleset  # noqa: E402
 
 
 def make_lines(n: int, seed: int) -> list[str]:
@@ -68,7 +68,7 @@ def calculator(lines: list[str]) -> float:
 
 # ----- the C++ side's handler: our request in, the same answer out -----------------------
 SUIT_LETTERS = {"m": "W", "p": "B", "s": "T"}
-HONOR_NAMES = ("F1", "F2", "F3", "F4", "J3", "J2", "J1")   # 1z-4z winds, 5z 白 6z 發 7z 中
+HONOR_NAMES = ("F1", "F2", "F3", "F4", "J3", "J2", "J1")  # 1z-4z winds, 5z 白 6z 發 7z 中
 WINDS = {"E": 0, "S": 1, "W": 2, "N": 3, "1z": 0, "2z": 1, "3z": 2, "4z": 3}
 KEYS = {fan.zh: fan.key for fan in TABLES["gb"].fans}
 KEYS.update({"独听・单钓": "dan_diao_jiang", "独听・嵌张": "kan_zhang", "独听・边张": "bian_zhang"})
@@ -111,8 +111,10 @@ def calculator_kwargs(request: dict) -> dict:
         is4thTile=request.get("last_of_kind", False),
         isAboutKong=request.get("kong_replacement", False) or request.get("robbing_kong", False),
         isWallLast=request.get("last_tile", False),
-        seatWind=WINDS[request.get("seat", "E")], prevalentWind=WINDS[request.get("round", "E")],
-        verbose=True)
+        seatWind=WINDS[request.get("seat", "E")],
+        prevalentWind=WINDS[request.get("round", "E")],
+        verbose=True,
+    )
 
 
 def calculator_answer(request: dict) -> dict:
@@ -150,22 +152,31 @@ def breakdown(lines: list[str]) -> dict[str, float]:
     tiles = [TileFacts.of_hand(c) for c in contexts]
     scored = list(zip(contexts, readings, tiles))
     results = [score_decompositions(ruleset, c, d, tiles=t) for c, d, t in scored]
-    answers = [{"total": r.total, "fans": [{"key": f.key, "name": f.zh, "fan": f.fan,
-                                             "count": f.count} for f in r.fans]}
-               for r in results]
+    answers = [
+        {
+            "total": r.total,
+            "fans": [{"key": f.key, "name": f.zh, "fan": f.fan, "count": f.count} for f in r.fans],
+        }
+        for r in results
+    ]
     stages = {
-        "JSON in + WinContext": (lambda line: score_cli.context_from_request(json.loads(line)),
-                                 lines),
-        "tile facts + checks": (lambda c: check_tiles(ruleset, c, TileFacts.of_hand(c)),
-                                contexts),
+        "JSON in + WinContext": (
+            lambda line: score_cli.context_from_request(json.loads(line)),
+            lines,
+        ),
+        "tile facts + checks": (lambda c: check_tiles(ruleset, c, TileFacts.of_hand(c)), contexts),
         "readings (hand analysis)": (lambda c: readings_of(ruleset, c), contexts),
         "one winning kind? (all hands)": (lambda p: has_one_winning_kind(ruleset, *p), pairs),
-        "fans of every reading": (lambda p: score_decompositions(ruleset, p[0], p[1],
-                                                                 tiles=p[2]), scored),
+        "fans of every reading": (
+            lambda p: score_decompositions(ruleset, p[0], p[1], tiles=p[2]),
+            scored,
+        ),
         "JSON out": (lambda a: json.dumps(a, ensure_ascii=False), answers),
         "C++ side: handler (convert, call, answer)": (calculator_answer, requests),
         "C++ side: MahjongFanCalculator call alone": (
-            lambda kw: MahjongFanCalculator(**kw), [calculator_kwargs(r) for r in requests]),
+            lambda kw: MahjongFanCalculator(**kw),
+            [calculator_kwargs(r) for r in requests],
+        ),
     }
     out = {}
     for name, (stage, items) in stages.items():
@@ -189,7 +200,7 @@ def main() -> None:
     parser.add_argument("--breakdown", action="store_true", help="also time each stage")
     args = parser.parse_args()
     warm = make_lines(args.hands, args.seed - 1)
-    ours(warm), calculator(warm)           # imports, per-suit tables, fan plans
+    ours(warm), calculator(warm)  # imports, per-suit tables, fan plans
     # Alternate rounds, fresh hands each, best of each: a shared machine's load hits
     # both alike.
     best = {"ours": float("inf"), "calculator": float("inf")}
@@ -198,15 +209,20 @@ def main() -> None:
         best["ours"] = min(best["ours"], ours(lines))
         best["calculator"] = min(best["calculator"], calculator(lines))
     per_hand = {name: seconds / args.hands * 1e6 for name, seconds in best.items()}
-    print(f"{args.hands} gb hands per round (seeds {args.seed}..{args.seed + args.rounds - 1}), "
-          f"best of {args.rounds} alternating rounds, JSON line in -> JSON answer out, CPU time")
+    print(
+        f"{args.hands} gb hands per round (seeds {args.seed}..{args.seed + args.rounds - 1}), "
+        f"best of {args.rounds} alternating rounds, JSON line in -> JSON answer out, CPU time"
+    )
     print(f"  ours (pure Python, score CLI handler): {per_hand['ours']:8.1f} us/hand")
     print(f"  C++ calculator driven from Python:     {per_hand['calculator']:8.1f} us/hand")
-    print(f"  ratio ours / C++:                      "
-          f"{per_hand['ours'] / per_hand['calculator']:8.2f}")
+    print(
+        f"  ratio ours / C++:                      {per_hand['ours'] / per_hand['calculator']:8.2f}"
+    )
     if args.breakdown:
-        print("where our time goes (us/hand, each stage timed alone on the last round's "
-              "hands; the one-winning-kind test runs lazily, for about half the hands):")
+        print(
+            "where our time goes (us/hand, each stage timed alone on the last round's "
+            "hands; the one-winning-kind test runs lazily, for about half the hands):"
+        )
         for name, micros in breakdown(lines).items():
             print(f"  {name:36s}{micros:8.1f}")
 

@@ -71,9 +71,9 @@ import httpx
 import websockets
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from players import PASSWORD  # noqa: E402
-from players import name as player_name  # noqa: E402
-from stack import Stack  # noqa: E402
+from players import PASSWORD
+from players import name as player_name
+from stack import Stack
 
 VERSION = re.compile(r'data-version="(\d+)"')
 ACTION = re.compile(r'data-action="([^"]+)"')
@@ -94,6 +94,7 @@ def percentile(values: list[float], q: float) -> float | None:
 @dataclass
 class Run:
     """What one table count's game phase records."""
+
     started: float = 0.0  # the measured window
     ended: float = float("inf")
     # (table, version, t0, verb, the clicker's arrivals)
@@ -111,8 +112,9 @@ class Run:
 
 
 class Player:
-    def __init__(self, run: Run, index: int, port: int, think: tuple[float, float],
-                 click: str = "socket"):
+    def __init__(
+        self, run: Run, index: int, port: int, think: tuple[float, float], click: str = "socket"
+    ):
         self.run, self.index, self.think, self.click = run, index, think, click
         self.base = f"http://127.0.0.1:{port}"
         self.ws_base = f"ws://127.0.0.1:{port}"
@@ -133,16 +135,24 @@ class Player:
     async def login(self) -> None:
         page = await self.http.get("/accounts/login/")
         token = CSRF_INPUT.search(page.text).group(1)
-        r = await self.http.post("/accounts/login/", data={
-            "username": player_name(self.index), "password": PASSWORD,
-            "csrfmiddlewaretoken": token})
+        r = await self.http.post(
+            "/accounts/login/",
+            data={
+                "username": player_name(self.index),
+                "password": PASSWORD,
+                "csrfmiddlewaretoken": token,
+            },
+        )
         if r.status_code != 302:
             raise RuntimeError(f"log-in of {player_name(self.index)}: HTTP {r.status_code}")
         await self.http.get("/")  # the lobby, as after a log-in
 
     async def post(self, url: str, **data) -> httpx.Response:
-        return await self.http.post(url, data={**data, "csrfmiddlewaretoken": self.csrf()},
-                                    headers={"Referer": self.base + "/"})
+        return await self.http.post(
+            url,
+            data={**data, "csrfmiddlewaretoken": self.csrf()},
+            headers={"Referer": self.base + "/"},
+        )
 
     async def follow(self, r: httpx.Response) -> str:
         """From the lobby's answer to the table, as the pages lead: the waiting page
@@ -236,29 +246,37 @@ class Player:
             self.run.clicks.append(self.pending)
             await self.ws.send(json.dumps({"action": action, "version": version}))
             return
-        r = await self.http.post(f"/tables/{self.table}/act/",
-                                 data={"action": action, "version": version},
-                                 headers={"HX-Request": "true", "X-CSRFToken": self.csrf()})
+        r = await self.http.post(
+            f"/tables/{self.table}/act/",
+            data={"action": action, "version": version},
+            headers={"HX-Request": "true", "X-CSRFToken": self.csrf()},
+        )
         if r.status_code != 200:
             self.run.error(f"act HTTP {r.status_code}")
         elif 'class="flash error"' in r.text:
             self.run.refused += 1
         else:
-            self.run.clicks.append((self.table, version + 1, t0, action.split()[0],
-                                    self.arrivals))
+            self.run.clicks.append((self.table, version + 1, t0, action.split()[0], self.arrivals))
 
     async def connect(self):
         """The table's WebSocket, as htmx's ws extension opens it: a failed opening is
         retried after a full-jitter pause (1 s * 2^n * random), up to 6 times."""
-        headers = {"Cookie": "; ".join(f"{k}={v}" for k, v in self.http.cookies.items()),
-                   "Origin": self.base}
+        headers = {
+            "Cookie": "; ".join(f"{k}={v}" for k, v in self.http.cookies.items()),
+            "Origin": self.base,
+        }
         url = f"{self.ws_base}/ws/tables/{self.table}/"
         for attempt in range(6):
             try:
-                return await websockets.connect(url, additional_headers=headers,
-                                                max_size=2**22, open_timeout=30)
-            except (websockets.InvalidMessage, websockets.InvalidStatus, OSError,
-                    TimeoutError) as exc:
+                return await websockets.connect(
+                    url, additional_headers=headers, max_size=2**22, open_timeout=30
+                )
+            except (
+                websockets.InvalidMessage,
+                websockets.InvalidStatus,
+                OSError,
+                TimeoutError,
+            ) as exc:
                 self.run.error(f"ws opening retried ({type(exc).__name__})")
                 await asyncio.sleep(2**attempt * random.random())
         raise RuntimeError("table WebSocket: no opening after 6 tries")
@@ -273,8 +291,9 @@ class Player:
                 await self.play(ws)
         except (httpx.HTTPError, websockets.WebSocketException, OSError, RuntimeError) as exc:
             if not self.run.stop.is_set():
-                self.run.error(type(exc).__name__ + (f": {exc}" if isinstance(exc, RuntimeError)
-                                                     else ""))
+                self.run.error(
+                    type(exc).__name__ + (f": {exc}" if isinstance(exc, RuntimeError) else "")
+                )
         finally:
             ready.set()
 
@@ -302,8 +321,10 @@ async def relay(stack: Stack, pairs: int, seconds: float, durable: bool = False)
     async def pair(i: int) -> None:
         nonlocal count
         a_port, b_port = ports[0], ports[1 % len(ports)]  # the two ends on different processes
-        async with websockets.connect(f"ws://127.0.0.1:{a_port}/{route}/{i}/") as a, \
-                websockets.connect(f"ws://127.0.0.1:{b_port}/{route}/{i}/") as b:
+        async with (
+            websockets.connect(f"ws://127.0.0.1:{a_port}/{route}/{i}/") as a,
+            websockets.connect(f"ws://127.0.0.1:{b_port}/{route}/{i}/") as b,
+        ):
             await asyncio.sleep(0.2)  # both joined the group
             ends = (a, b)
             turn = 0
@@ -325,9 +346,14 @@ async def relay(stack: Stack, pairs: int, seconds: float, durable: bool = False)
     await asyncio.gather(*(pair(i) for i in range(pairs)), return_exceptions=True)
     elapsed, cpu1 = time.monotonic() - start, stack.cpu_seconds()
     used = {role: cpu1[role] - cpu0[role] for role in ("relay", "redis", "postgres")}
-    return {"pairs": pairs, "messages": count, "messages_per_s": round(count / elapsed, 1),
-            **_ms(latencies), "server_cpu_ms_per_message": _per(used, count),
-            "server_cpu_cores": round(sum(used.values()) / elapsed, 2)}
+    return {
+        "pairs": pairs,
+        "messages": count,
+        "messages_per_s": round(count / elapsed, 1),
+        **_ms(latencies),
+        "server_cpu_ms_per_message": _per(used, count),
+        "server_cpu_cores": round(sum(used.values()) / elapsed, 2),
+    }
 
 
 def _per(used: dict[str, float], count: int) -> dict[str, float]:
@@ -337,22 +363,36 @@ def _per(used: dict[str, float], count: int) -> dict[str, float]:
 
 
 def _ms(values: list[float]) -> dict:
-    return {f"p{q}_ms": round(percentile(values, q) * 1000, 1) if values else None
-            for q in (50, 95, 99)}
+    return {
+        f"p{q}_ms": round(percentile(values, q) * 1000, 1) if values else None for q in (50, 95, 99)
+    }
 
 
 # ----- the game phase ----------------------------------------------------------------------
 
 
-async def game(stack: Stack, tables: int, bots: float, think, warmup: float,
-               seconds: float, ramp: float, click: str = "socket",
-               seat_within: float = 180, profile: str = "", spectators: int = 0,
-               flood: float = 0, flood_reconnect: bool = False) -> dict:
+async def game(
+    stack: Stack,
+    tables: int,
+    bots: float,
+    think,
+    warmup: float,
+    seconds: float,
+    ramp: float,
+    click: str = "socket",
+    seat_within: float = 180,
+    profile: str = "",
+    spectators: int = 0,
+    flood: float = 0,
+    flood_reconnect: bool = False,
+) -> dict:
     run = Run()
     bot_tables = round(tables * bots)
     humans = 2 * (tables - bot_tables)
-    players = [Player(run, i, stack.web_ports[i % len(stack.web_ports)], think, click)
-               for i in range(humans + bot_tables)]
+    players = [
+        Player(run, i, stack.web_ports[i % len(stack.web_ports)], think, click)
+        for i in range(humans + bot_tables)
+    ]
     stack.require_running()  # a process that died in the relay phase would skew it all
     rss_before = stack.web_rss_kib()
     readies = [asyncio.Event() for _ in players]
@@ -376,21 +416,35 @@ async def game(stack: Stack, tables: int, bots: float, think, warmup: float,
         await sampler.wait()
     stack.require_running()
     q1, cpu1, server1 = stack.queries(), _cpu(), stack.cpu_seconds()
-    server = {role: server1[role] - server0[role]
-              for role in ("web", "worker", "postgres", "redis")}
+    server = {
+        role: server1[role] - server0[role] for role in ("web", "worker", "postgres", "redis")
+    }
     kinds = _per_move_kinds(kinds0, stack.query_kinds(), run)
     rss_during = stack.web_rss_kib()
-    out = summarize(run, tables, open_tables, (seated, len(players)), q0, q1, rss_before,
-                    rss_during, cpu1 - cpu0, server, seconds) | {"queries_by_kind": kinds}
+    out = summarize(
+        run,
+        tables,
+        open_tables,
+        (seated, len(players)),
+        q0,
+        q1,
+        rss_before,
+        rss_during,
+        cpu1 - cpu0,
+        server,
+        seconds,
+    ) | {"queries_by_kind": kinds}
     human_tables = [p.table for p in players[:humans:2] if p.socket_open]
     extra = len(players)  # the attackers' accounts come after the players'
     if spectators:
-        out["spectators"] = await spectated(stack, run, human_tables[0], extra, spectators,
-                                            seconds, out)
+        out["spectators"] = await spectated(
+            stack, run, human_tables[0], extra, spectators, seconds, out
+        )
         extra += spectators
     if flood:
-        out["flood"] = await flooded(stack, run, human_tables[-1], extra, flood,
-                                     flood_reconnect, seconds, out)
+        out["flood"] = await flooded(
+            stack, run, human_tables[-1], extra, flood, flood_reconnect, seconds, out
+        )
     run.stop.set()
     for p in players:
         p.changed.set()
@@ -413,9 +467,12 @@ async def window(stack: Stack, run: Run, seconds: float, exclude=frozenset()) ->
     run.ended = time.monotonic()
     stack.require_running()
     q1, cpu1, server1 = stack.queries(), _cpu(), stack.cpu_seconds()
-    server = {role: server1[role] - server0[role] for role in ("web", "worker", "postgres", "redis")}
-    return summarize(run, 0, 1, (0, 0), q0, q1, rss0, stack.web_rss_kib(), cpu1 - cpu0, server,
-                     seconds, exclude) | {"rss_mib_at_start": [round(r / 1024, 1) for r in rss0]}
+    server = {
+        role: server1[role] - server0[role] for role in ("web", "worker", "postgres", "redis")
+    }
+    return summarize(
+        run, 0, 1, (0, 0), q0, q1, rss0, stack.web_rss_kib(), cpu1 - cpu0, server, seconds, exclude
+    ) | {"rss_mib_at_start": [round(r / 1024, 1) for r in rss0]}
 
 
 async def watcher_socket(run: Run, index: int, port: int, table: str):
@@ -425,15 +482,18 @@ async def watcher_socket(run: Run, index: int, port: int, table: str):
     page = await viewer.http.get(f"/tables/{table}/watch/")
     if page.status_code != 200:
         raise RuntimeError(f"watch page: HTTP {page.status_code}")
-    headers = {"Cookie": "; ".join(f"{k}={v}" for k, v in viewer.http.cookies.items()),
-               "Origin": viewer.base}
+    headers = {
+        "Cookie": "; ".join(f"{k}={v}" for k, v in viewer.http.cookies.items()),
+        "Origin": viewer.base,
+    }
     url = f"{viewer.ws_base}/ws/tables/{table}/watch/"
     await viewer.http.aclose()
     return url, headers
 
 
-async def spectated(stack: Stack, run: Run, table: str, first: int, count: int,
-                    seconds: float, baseline: dict) -> dict:
+async def spectated(
+    stack: Stack, run: Run, table: str, first: int, count: int, seconds: float, baseline: dict
+) -> dict:
     """``count`` spectators of ``table`` on web process 0 reading every push, over a
     window; then they leave."""
     port = stack.web_ports[0]
@@ -441,8 +501,9 @@ async def spectated(stack: Stack, run: Run, table: str, first: int, count: int,
     sockets = []
     for i in range(count):
         url, headers = await watcher_socket(run, first + i, port, table)
-        ws = await websockets.connect(url, additional_headers=headers, max_size=2**22,
-                                      open_timeout=30)
+        ws = await websockets.connect(
+            url, additional_headers=headers, max_size=2**22, open_timeout=30
+        )
         await ws.recv()  # the snapshot
         sockets.append(ws)
 
@@ -456,22 +517,27 @@ async def spectated(stack: Stack, run: Run, table: str, first: int, count: int,
     for ws in sockets:
         await ws.close()
     await asyncio.gather(*readers, return_exceptions=True)
-    return out | {"spectators": len(sockets), "watched_table_moves": watched,
-                  "pushes_per_spectator": round(sum(pushes) / max(1, count), 1),
-                  "cost": _cost(baseline, out, count * watched)}
+    return out | {
+        "spectators": len(sockets),
+        "watched_table_moves": watched,
+        "pushes_per_spectator": round(sum(pushes) / max(1, count), 1),
+        "cost": _cost(baseline, out, count * watched),
+    }
 
 
 def _cost(baseline: dict, attacked: dict, spectator_moves: int = 0) -> dict:
     """The attacked window against the baseline: the players' p99 and moves/s ratios, and
     (per spectator per move of the watched table) the web and worker CPU it added."""
+
     def cpu_ms(figures: dict) -> float:  # web + worker CPU over the window, in ms
         per_move, moves = figures["server_cpu_ms_per_move"], figures["table_moves_per_s"]
         return (per_move["web"] + per_move["worker"]) * moves * figures["seconds"]
 
-    out = {"p99_ratio": _ratio(attacked["p99_ms"], baseline["p99_ms"]),
-           "p50_ratio": _ratio(attacked["p50_ms"], baseline["p50_ms"]),
-           "moves_per_s_ratio": _ratio(attacked["table_moves_per_s"],
-                                       baseline["table_moves_per_s"])}
+    out = {
+        "p99_ratio": _ratio(attacked["p99_ms"], baseline["p99_ms"]),
+        "p50_ratio": _ratio(attacked["p50_ms"], baseline["p50_ms"]),
+        "moves_per_s_ratio": _ratio(attacked["table_moves_per_s"], baseline["table_moves_per_s"]),
+    }
     if spectator_moves:
         added = cpu_ms(attacked) - cpu_ms(baseline) * attacked["seconds"] / baseline["seconds"]
         out["web_worker_cpu_ms_per_spectator_move"] = round(added / spectator_moves, 3)
@@ -482,8 +548,16 @@ def _ratio(a, b):
     return round(a / b, 2) if a is not None and b else None
 
 
-async def flooded(stack: Stack, run: Run, table: str, index: int, flood: float,
-                  reconnect: bool, seconds: float, baseline: dict) -> dict:
+async def flooded(
+    stack: Stack,
+    run: Run,
+    table: str,
+    index: int,
+    flood: float,
+    reconnect: bool,
+    seconds: float,
+    baseline: dict,
+) -> dict:
     """One account flooding a watch socket of ``table`` on web process 0 from a process of
     its own (the driver's loop stays the players'), over a window; the other tables'
     figures, and the web processes' RSS before and after."""
@@ -495,15 +569,19 @@ async def flooded(stack: Stack, run: Run, table: str, index: int, flood: float,
     out = await window(stack, run, seconds, exclude={table})
     flooder.join(timeout=flood + 30)
     sent = results.get(timeout=5) if not flooder.exitcode else {"error": flooder.exitcode}
-    return out | {"flood": sent, "cost": _cost(baseline, out),
-                  "rss_mib_before": out["rss_mib_at_start"],
-                  "rss_mib_after": out["rss_mib_per_process"]}
+    return out | {
+        "flood": sent,
+        "cost": _cost(baseline, out),
+        "rss_mib_before": out["rss_mib_at_start"],
+        "rss_mib_after": out["rss_mib_per_process"],
+    }
 
 
 def flood_socket(url: str, headers: dict, seconds: float, reconnect: bool, results) -> None:
     """The flooding client: tiny frames as fast as it can (``reconnect``: a new socket
     whenever the server closes one); puts what it sent, and how each socket ended (the
     server's close code, "None" for a dropped connection), on ``results``."""
+
     async def flood() -> dict:
         sent, sockets, codes, lasted = 0, 0, {}, []
         start = time.monotonic()
@@ -522,8 +600,13 @@ def flood_socket(url: str, headers: dict, seconds: float, reconnect: bool, resul
             except (websockets.InvalidStatus, OSError, TimeoutError) as exc:
                 codes[type(exc).__name__] = codes.get(type(exc).__name__, 0) + 1
                 await asyncio.sleep(0.1)
-        return {"frames_sent": sent, "sockets": sockets, "closes": codes,
-                "closed_at_s": lasted[:10], "frames_per_s": round(sent / seconds)}
+        return {
+            "frames_sent": sent,
+            "sockets": sockets,
+            "closes": codes,
+            "closed_at_s": lasted[:10],
+            "frames_per_s": round(sent / seconds),
+        }
 
     results.put(asyncio.run(flood()))
 
@@ -533,11 +616,26 @@ async def _profile(stack: Stack, folder: str, tables: int, seconds: float) -> li
     Path(folder).mkdir(parents=True, exist_ok=True)
     out = []
     for name, pid in stack.pids("web", "worker"):
-        out.append(await asyncio.create_subprocess_exec(
-            PY_SPY, "record", "--pid", str(pid), "--duration", str(int(seconds)), "--rate", "100",
-            "--gil", "--nonblocking", "--format", "raw",
-            "--output", str(Path(folder) / f"{name}-{tables}.txt"),
-            stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL))
+        out.append(
+            await asyncio.create_subprocess_exec(
+                PY_SPY,
+                "record",
+                "--pid",
+                str(pid),
+                "--duration",
+                str(int(seconds)),
+                "--rate",
+                "100",
+                "--gil",
+                "--nonblocking",
+                "--format",
+                "raw",
+                "--output",
+                str(Path(folder) / f"{name}-{tables}.txt"),
+                stdout=asyncio.subprocess.DEVNULL,
+                stderr=asyncio.subprocess.DEVNULL,
+            )
+        )
     return out
 
 
@@ -565,8 +663,20 @@ def _moves(run, exclude=frozenset(), only=None) -> int:
     return moves
 
 
-def summarize(run, tables, open_tables, seated, q0, q1, rss_before, rss_during, cpu, server,
-              seconds, exclude=frozenset()):
+def summarize(
+    run,
+    tables,
+    open_tables,
+    seated,
+    q0,
+    q1,
+    rss_before,
+    rss_during,
+    cpu,
+    server,
+    seconds,
+    exclude=frozenset(),
+):
     clicks = [c for c in run.clicks if run.in_window(c[2]) and c[0] not in exclude]
     latencies, missing = [], 0
     by_kind: dict[str, list[float]] = {}  # the tail's shape: which clicks, which screen
@@ -584,11 +694,14 @@ def summarize(run, tables, open_tables, seated, q0, q1, rss_before, rss_during, 
     queries = {role: q1[role] - q0[role] for role in q1}
     per_table = [(d - b) / max(1, open_tables) for b, d in zip(rss_before, rss_during)]
     return {
-        "tables": tables, "open_tables": open_tables, "players_seated": seated[0],
+        "tables": tables,
+        "open_tables": open_tables,
+        "players_seated": seated[0],
         "players": seated[1],
         "human_actions_per_s": round(len(clicks) / seconds, 1),
         "table_moves_per_s": round(moves / seconds, 1),
-        "screens_updated": len(latencies), "screens_missed": missing,
+        "screens_updated": len(latencies),
+        "screens_missed": missing,
         **_ms(latencies),
         "latency_by_click": {kind: {"n": len(v), **_ms(v)} for kind, v in sorted(by_kind.items())},
         "queries_per_s": round(sum(queries.values()) / seconds, 1),
@@ -599,8 +712,10 @@ def summarize(run, tables, open_tables, seated, q0, q1, rss_before, rss_during, 
         "server_cpu_cores": round(sum(server.values()) / seconds, 2),
         "rss_mib_per_process": [round(r / 1024, 1) for r in rss_during],
         "rss_kib_per_table": round(sum(per_table), 1),
-        "refused": run.refused, "errors": run.errors,
-        "driver_cpu_s": round(cpu, 1), "seconds": seconds,
+        "refused": run.refused,
+        "errors": run.errors,
+        "driver_cpu_s": round(cpu, 1),
+        "seconds": seconds,
     }
 
 
@@ -613,23 +728,44 @@ async def one_count(args, tables: int, **stack_options) -> dict:
     players = 2 * tables
     windows = 1 + bool(args.spectators) + bool(args.flood)
     # set-up (migrations, players) + relay + arrivals + seating + windows + leaving
-    bound = (600 + (players + args.spectators) * args.ramp + args.relay_seconds
-             + args.warmup + windows * args.seconds)
+    bound = (
+        600
+        + (players + args.spectators) * args.ramp
+        + args.relay_seconds
+        + args.warmup
+        + windows * args.seconds
+    )
     if args.pg_db:
         stack_options["db_name"] = args.pg_db
     if args.redis_db is not None:
         stack_options["redis_db"] = args.redis_db
-    with Stack(web=args.web, workers=args.workers, players=players + args.spectators + 1,
-               seconds=bound, db_pool=args.db_pool, decision=args.decision,
-               **stack_options) as stack:
+    with Stack(
+        web=args.web,
+        workers=args.workers,
+        players=players + args.spectators + 1,
+        seconds=bound,
+        db_pool=args.db_pool,
+        decision=args.decision,
+        **stack_options,
+    ) as stack:
         await asyncio.sleep(2)  # workers connect to the broker
         out = {"relay": await relay(stack, tables, args.relay_seconds)}
         if args.durable_relay:
             out["durable_relay"] = await relay(stack, tables, args.relay_seconds, durable=True)
-        out["game"] = await game(stack, tables, args.bots, tuple(args.think), args.warmup,
-                                 args.seconds, args.ramp, args.click, profile=args.profile,
-                                 spectators=args.spectators, flood=args.flood,
-                                 flood_reconnect=args.flood_reconnect)
+        out["game"] = await game(
+            stack,
+            tables,
+            args.bots,
+            tuple(args.think),
+            args.warmup,
+            args.seconds,
+            args.ramp,
+            args.click,
+            profile=args.profile,
+            spectators=args.spectators,
+            flood=args.flood,
+            flood_reconnect=args.flood_reconnect,
+        )
         with open("/proc/loadavg") as f:
             out["loadavg"] = f.read().split()[:3]
         out["logs"] = str(stack.logs)
@@ -642,37 +778,80 @@ def arguments(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--seconds", type=float, default=60, help="measured window")
     parser.add_argument("--warmup", type=float, default=10)
     parser.add_argument("--relay-seconds", type=float, default=15)
-    parser.add_argument("--durable-relay", action="store_true",
-                        help="also relay each message after one durable write to PostgreSQL, "
-                             "to both ends: a move's floor")
-    parser.add_argument("--think", type=float, nargs=2, default=[1.0, 3.0],
-                        help="a scripted human's pause before each click, uniform (s)")
-    parser.add_argument("--ramp", type=float, default=0.1,
-                        help="seconds between two players' arrivals")
+    parser.add_argument(
+        "--durable-relay",
+        action="store_true",
+        help="also relay each message after one durable write to PostgreSQL, "
+        "to both ends: a move's floor",
+    )
+    parser.add_argument(
+        "--think",
+        type=float,
+        nargs=2,
+        default=[1.0, 3.0],
+        help="a scripted human's pause before each click, uniform (s)",
+    )
+    parser.add_argument(
+        "--ramp", type=float, default=0.1, help="seconds between two players' arrivals"
+    )
     parser.add_argument("--bots", type=float, default=0.25, help="share of vs-bot tables")
-    parser.add_argument("--click", choices=("socket", "http"), default="socket",
-                        help="how a move is sent: over the table's socket as the page does "
-                             "while it is open, or posted as the page does without one")
-    parser.add_argument("--decision", type=int, default=0,
-                        help="every ruleset's decision timer in seconds (0: the ruleset's "
-                             "own, 15 s); set it above the think time, or timers play")
+    parser.add_argument(
+        "--click",
+        choices=("socket", "http"),
+        default="socket",
+        help="how a move is sent: over the table's socket as the page does "
+        "while it is open, or posted as the page does without one",
+    )
+    parser.add_argument(
+        "--decision",
+        type=int,
+        default=0,
+        help="every ruleset's decision timer in seconds (0: the ruleset's "
+        "own, 15 s); set it above the think time, or timers play",
+    )
     parser.add_argument("--web", type=int, default=2)
     parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--db-pool", type=int, default=8,
-                        help="PostgreSQL connections per process (0: one per request)")
-    parser.add_argument("--profile", default="", metavar="DIR",
-                        help="sample the web and worker processes with py-spy over the window, "
-                             "into DIR")
-    parser.add_argument("--spectators", type=int, default=0,
-                        help="then a window with this many spectators on one table")
-    parser.add_argument("--flood", type=float, default=0, metavar="SECONDS",
-                        help="then a window with one socket flooding frames for this long")
-    parser.add_argument("--flood-reconnect", action="store_true",
-                        help="the flooder opens a new socket whenever one is closed")
-    parser.add_argument("--pg-db", default="", help="the stack's PostgreSQL database "
-                        "(dropped and made afresh; default mahjong_bench)")
-    parser.add_argument("--redis-db", type=int, default=None,
-                        help="the stack's Redis database (flushed; default 12)")
+    parser.add_argument(
+        "--db-pool",
+        type=int,
+        default=8,
+        help="PostgreSQL connections per process (0: one per request)",
+    )
+    parser.add_argument(
+        "--profile",
+        default="",
+        metavar="DIR",
+        help="sample the web and worker processes with py-spy over the window, into DIR",
+    )
+    parser.add_argument(
+        "--spectators",
+        type=int,
+        default=0,
+        help="then a window with this many spectators on one table",
+    )
+    parser.add_argument(
+        "--flood",
+        type=float,
+        default=0,
+        metavar="SECONDS",
+        help="then a window with one socket flooding frames for this long",
+    )
+    parser.add_argument(
+        "--flood-reconnect",
+        action="store_true",
+        help="the flooder opens a new socket whenever one is closed",
+    )
+    parser.add_argument(
+        "--pg-db",
+        default="",
+        help="the stack's PostgreSQL database (dropped and made afresh; default mahjong_bench)",
+    )
+    parser.add_argument(
+        "--redis-db",
+        type=int,
+        default=None,
+        help="the stack's Redis database (flushed; default 12)",
+    )
     args = parser.parse_args(argv)
     if args.profile and not PY_SPY:
         parser.error("--profile needs py-spy: .venv/bin/pip install py-spy")
@@ -684,8 +863,10 @@ def main() -> None:
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))  # the stack's __exit__ still runs
     for tables in args.tables:
         result = asyncio.run(one_count(args, tables))
-        print(json.dumps({"tables": tables, "think": args.think, "click": args.click, **result}),
-              flush=True)
+        print(
+            json.dumps({"tables": tables, "think": args.think, "click": args.click, **result}),
+            flush=True,
+        )
 
 
 if __name__ == "__main__":

@@ -98,8 +98,9 @@ def click_socket(_client, table, user, action: str, version: int) -> None:
 
 def click_http(client, table, _user, action: str, version: int) -> None:
     """The page's fallback without a socket: the button's htmx POST."""
-    response = client.post(f"/tables/{table.public_id}/act/",
-                           {"action": action, "version": version})
+    response = client.post(
+        f"/tables/{table.public_id}/act/", {"action": action, "version": version}
+    )
     assert response.status_code == 200, response.status_code
 
 
@@ -155,12 +156,12 @@ def open_table(users, tier: str = ""):
     if not tier:
         return services.open_table(Ruleset.objects.get(slug="classic"), users)
     room = RoomTier.objects.get(slug=tier)
-    return services.open_table(room.ruleset, users, tier=room,
-                               beans_per_point=room.beans_per_point)
+    return services.open_table(room.ruleset, users, tier=room, beans_per_point=room.beans_per_point)
 
 
-def play(hands: int, seed: int, timer: Timer, click: str = "socket", tag: str = "bench",
-         tier: str = "") -> int:
+def play(
+    hands: int, seed: int, timer: Timer, click: str = "socket", tag: str = "bench", tier: str = ""
+) -> int:
     from django.test import Client
 
     users = players(tag)
@@ -175,10 +176,15 @@ def play(hands: int, seed: int, timer: Timer, click: str = "socket", tag: str = 
         # The move that ends the hand (a win, the wall's last tile) settles it:
         # measured on its own, as it is one move per hand, not the common case.
         last = _ends_hand(state, seat, action)
-        stages = ("click (ends the hand)", "push (ends the hand)") if last else (
-            f"click ({click})", "push (other screen)")
-        timer.run(stages[0], partial(CLICKS[click], clients[seat], table, users[seat],
-                                     action, hand.version))
+        stages = (
+            ("click (ends the hand)", "push (ends the hand)")
+            if last
+            else (f"click ({click})", "push (other screen)")
+        )
+        timer.run(
+            stages[0],
+            partial(CLICKS[click], clients[seat], table, users[seat], action, hand.version),
+        )
         timer.run(stages[1], partial(push, table, 1 - seat))
         moves += 1
     return moves
@@ -194,8 +200,10 @@ def report(timer: Timer, moves: int) -> None:
             f"{statistics.fmean(values) * 1e3 * per:>9.2f} {timer.queries[stage] / moves:>13.1f}"
         )
     total = sum(sum(v) for v in timer.cpu.values()) / moves
-    print(f"{'all, per move':<22} {'':>10} {total * 1e3:>9.2f} "
-          f"{sum(timer.queries.values()) / moves:>13.1f}")
+    print(
+        f"{'all, per move':<22} {'':>10} {total * 1e3:>9.2f} "
+        f"{sum(timer.queries.values()) / moves:>13.1f}"
+    )
 
 
 def main(argv=None) -> int:
@@ -203,9 +211,13 @@ def main(argv=None) -> int:
     parser.add_argument("--hands", type=int, default=20)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--database", default="")
-    parser.add_argument("--click", choices=tuple(CLICKS), default="socket",
-                        help="a move as a socket message (the page with its socket open) "
-                             "or as the htmx POST (the page without one)")
+    parser.add_argument(
+        "--click",
+        choices=tuple(CLICKS),
+        default="socket",
+        help="a move as a socket message (the page with its socket open) "
+        "or as the htmx POST (the page without one)",
+    )
     parser.add_argument("--tier", default="", help="a room tier's slug: play at its table")
     parser.add_argument("--profile", default="", help="write a cProfile of the measured hands")
     args = parser.parse_args(argv)
@@ -222,8 +234,7 @@ def main(argv=None) -> int:
             import cProfile
 
             profiler = cProfile.Profile()
-            moves = profiler.runcall(play, args.hands, args.seed, timer, args.click,
-                                     tier=args.tier)
+            moves = profiler.runcall(play, args.hands, args.seed, timer, args.click, tier=args.tier)
             profiler.dump_stats(args.profile)
         else:
             moves = play(args.hands, args.seed, timer, args.click, tier=args.tier)

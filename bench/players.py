@@ -36,8 +36,9 @@ def main(count: int, decision: int = 0) -> None:
     for i in range(count):
         user = services.register(username=name(i), password=PASSWORD, nickname=name(i))
         if user.beans != BEANS:
-            wallet.adjust(user, BEANS - user.beans, note="bench stake", actor=None,
-                          key=f"bench:{user.pk}")
+            wallet.adjust(
+                user, BEANS - user.beans, note="bench stake", actor=None, key=f"bench:{user.pk}"
+            )
 
 
 if __name__ == "__main__":

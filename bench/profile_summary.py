@@ -23,12 +23,16 @@ from collections import Counter
 STAGES = [
     ("bench: the query counter's classifier", ["kind_of (stack_settings.py"]),
     ("fragments: template rendering", ["render_to_string (django/template/loader.py"]),
-    ("fragments: context (view, legal moves, waits hint)",
-     ["context_for (mahjong/tables/presenters.py"]),
+    (
+        "fragments: context (view, legal moves, waits hint)",
+        ["context_for (mahjong/tables/presenters.py"],
+    ),
     ("move: the locked read", ["_lock (mahjong/tables/services.py"]),
     ("move: engine, the hand's and events' writes", ["_apply (mahjong/tables/services.py"]),
-    ("push: re-reading the hand and seats",
-     ["latest_hand (mahjong/tables/compiled.py", "seats (mahjong/tables/compiled.py"]),
+    (
+        "push: re-reading the hand and seats",
+        ["latest_hand (mahjong/tables/compiled.py", "seats (mahjong/tables/compiled.py"],
+    ),
     ("commit, and what runs on it (the hint, the timer)", ["Atomic.__exit__ ("]),
     ("rate limit (a Redis round trip)", ["allow (mahjong/tables/ratelimit.py"]),
     ("heartbeat", ["heartbeat (mahjong/tables/services.py"]),
@@ -43,11 +47,15 @@ STAGES = [
 ]
 # (library, path fragments) for the innermost frame of what no stage claimed
 LIBRARIES = [
-    ("thread hand-offs (asgiref, futures, threading)",
-     ["asgiref/", "concurrent/futures/", "threading.py", "channels/db.py"]),
+    (
+        "thread hand-offs (asgiref, futures, threading)",
+        ["asgiref/", "concurrent/futures/", "threading.py", "channels/db.py"],
+    ),
     ("channel layer (channels-redis, redis-py)", ["channels_redis/", "redis/", "msgpack"]),
-    ("WebSocket and HTTP protocol (twisted, autobahn, daphne)",
-     ["twisted/", "autobahn/", "daphne/", "txaio/"]),
+    (
+        "WebSocket and HTTP protocol (twisted, autobahn, daphne)",
+        ["twisted/", "autobahn/", "daphne/", "txaio/"],
+    ),
     ("asyncio event loop", ["asyncio/", "selectors.py"]),
     ("Django and the database driver, elsewhere", ["django/", "psycopg"]),
     ("channels' consumer plumbing", ["channels/"]),

@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import move_cost  # noqa: E402
+import move_cost
 
 PARTIALS = ("notice", "status", "opponent", "rivers", "hand", "prompt", "clock", "result")
 

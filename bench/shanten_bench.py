@@ -75,20 +75,40 @@ def time_ours(path: str, name: str, warmup: int, seed: int) -> None:
 
 
 def ours_in_fresh_process(path: str, name: str, warmup: int, seed: int) -> float:
-    done = subprocess.run([sys.executable, __file__, "--time-ours", path, name,
-                           "--warmup", str(warmup), "--seed", str(seed)],
-                          capture_output=True, text=True, check=True)
+    done = subprocess.run(
+        [
+            sys.executable,
+            __file__,
+            "--time-ours",
+            path,
+            name,
+            "--warmup",
+            str(warmup),
+            "--seed",
+            str(seed),
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     return float(done.stdout)
 
 
 def riichi(path: str, what: str) -> dict:
     if not RIICHI_PYTHON.exists():
         subprocess.run([sys.executable, "-m", "venv", str(RIICHI_VENV)], check=True)
-        subprocess.run([str(RIICHI_PYTHON), "-m", "pip", "install", "--quiet",
-                        f"mahjong=={RIICHI_VERSION}"], check=True)
+        subprocess.run(
+            [str(RIICHI_PYTHON), "-m", "pip", "install", "--quiet", f"mahjong=={RIICHI_VERSION}"],
+            check=True,
+        )
     # Run from bench/ so the repository's own ``mahjong`` package is not on the path.
-    done = subprocess.run([str(RIICHI_PYTHON), "shanten_riichi.py", path, what],
-                          cwd=ROOT / "bench", capture_output=True, text=True, check=True)
+    done = subprocess.run(
+        [str(RIICHI_PYTHON), "shanten_riichi.py", path, what],
+        cwd=ROOT / "bench",
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     return json.loads(done.stdout)
 
 
@@ -99,9 +119,11 @@ def best_times(path: str, sets, args) -> dict[str, dict[str, float]]:
     for _ in range(args.repeat):
         theirs = riichi(path, "time")
         for name in sets:
-            run = {"riichi": theirs[name],
-                   "cold": ours_in_fresh_process(path, name, 0, args.seed),
-                   "warm": ours_in_fresh_process(path, name, args.warmup, args.seed)}
+            run = {
+                "riichi": theirs[name],
+                "cold": ours_in_fresh_process(path, name, 0, args.seed),
+                "warm": ours_in_fresh_process(path, name, args.warmup, args.seed),
+            }
             for what, us in run.items():
                 best[name][what] = min(us, best[name].get(what, us))
     return best
@@ -117,10 +139,12 @@ def disagreements(hands, theirs) -> dict[str, list]:
     }
     out = {}
     for form, values in ours.items():
-        out[form] = [(tiles, mine, other)
-                     for tiles, mine, other in zip(hands, values, theirs[form])
-                     if mine != other and not (form in ("seven_pairs", "waits")
-                                               and max(Counter(tiles).values()) >= 3)]
+        out[form] = [
+            (tiles, mine, other)
+            for tiles, mine, other in zip(hands, values, theirs[form])
+            if mine != other
+            and not (form in ("seven_pairs", "waits") and max(Counter(tiles).values()) >= 3)
+        ]
     return out
 
 
@@ -130,8 +154,9 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--warmup", type=int, default=100000)
     parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--time-ours", nargs=2, metavar=("HANDS_JSON", "SET"),
-                        help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--time-ours", nargs=2, metavar=("HANDS_JSON", "SET"), help=argparse.SUPPRESS
+    )
     args = parser.parse_args()
     if args.time_ours:
         time_ours(*args.time_ours, args.warmup, args.seed)
@@ -143,21 +168,26 @@ def main() -> int:
     times = best_times(f.name, sets, args)
     theirs = riichi(f.name, "check")
     Path(f.name).unlink()
-    print(f"{args.hands} hands per set, seed {args.seed}, best of {args.repeat} rounds; "
-          f"us per hand for shanten + waits (riichi mahjong {theirs['version']} vs ours)")
-    print(f"{'set':<8}{'riichi':>9}{'ours cold':>12}{'ours warm':>12}{'speed-up':>10}"
-          f"{'(cold)':>8}")
+    print(
+        f"{args.hands} hands per set, seed {args.seed}, best of {args.repeat} rounds; "
+        f"us per hand for shanten + waits (riichi mahjong {theirs['version']} vs ours)"
+    )
+    print(f"{'set':<8}{'riichi':>9}{'ours cold':>12}{'ours warm':>12}{'speed-up':>10}{'(cold)':>8}")
     failed = False
     for name, hands in sets.items():
         t = times[name]
-        print(f"{name:<8}{t['riichi']:>9.1f}{t['cold']:>12.1f}{t['warm']:>12.1f}"
-              f"{t['riichi'] / t['warm']:>9.1f}x{t['riichi'] / t['cold']:>7.1f}x")
+        print(
+            f"{name:<8}{t['riichi']:>9.1f}{t['cold']:>12.1f}{t['warm']:>12.1f}"
+            f"{t['riichi'] / t['warm']:>9.1f}x{t['riichi'] / t['cold']:>7.1f}x"
+        )
         for form, bad in disagreements(hands, theirs[name]).items():
             for tiles, mine, other in bad[:3]:
                 print(f"    {name} {form} differs on {tiles}: ours {mine}, riichi {other}")
             failed = failed or bool(bad)
-    print("standard, seven pairs, thirteen orphans and waits: "
-          + ("DISAGREE" if failed else "all agree"))
+    print(
+        "standard, seven pairs, thirteen orphans and waits: "
+        + ("DISAGREE" if failed else "all agree")
+    )
     return 1 if failed else 0
 
 

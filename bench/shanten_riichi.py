@@ -105,8 +105,12 @@ def selfplay(hands, seed):
     return {"us_per_hand": (time.process_time() - start) / hands * 1e6, "wins": wins}
 
 
-MEASURES = {"time": time_per_hand, "check": answers, "win": win_time_per_hand,
-            "win-check": win_answers}
+MEASURES = {
+    "time": time_per_hand,
+    "check": answers,
+    "win": win_time_per_hand,
+    "win-check": win_answers,
+}
 
 
 def main(path, what):

@@ -35,7 +35,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 PYTHON = sys.executable  # the venv this runs in
 PG = os.environ.get("BENCH_PG", "postgres://postgres@127.0.0.1:5432")
-DURABLE_TABLE = "CREATE TABLE bench_durable_relay (pair text PRIMARY KEY, version integer, body text)"
+DURABLE_TABLE = (
+    "CREATE TABLE bench_durable_relay (pair text PRIMARY KEY, version integer, body text)"
+)
 REDIS = os.environ.get("BENCH_REDIS", "redis://127.0.0.1:6379")
 
 
@@ -150,16 +152,23 @@ class Stack:
         manage = [PYTHON, str(ROOT / "manage.py")]
         self._run([*manage, "migrate", "--noinput", "-v0"])
         self._run([*manage, "load_builtin"])
-        self._run([PYTHON, str(ROOT / "bench" / "players.py"), str(self.players),
-                   str(self.decision)])
+        self._run(
+            [PYTHON, str(ROOT / "bench" / "players.py"), str(self.players), str(self.decision)]
+        )
 
     def _run(self, cmd: list[str]) -> None:
         subprocess.run(cmd, env=self.env, cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
 
     def _spawn(self, name: str, cmd: list[str], role: str, **env) -> subprocess.Popen:
         log = open(self.logs / f"{name}.log", "w")
-        child = subprocess.Popen(cmd, env={**self.env, "BENCH_ROLE": role, **env}, cwd=ROOT,
-                                 stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+        child = subprocess.Popen(
+            cmd,
+            env={**self.env, "BENCH_ROLE": role, **env},
+            cwd=ROOT,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
         self.children[name] = child
         return child
 
@@ -175,13 +184,32 @@ class Stack:
         for i in range(2):
             port = free_port()
             self.relay_ports.append(port)
-            self._spawn(f"relay{i}", [*daphne, "-p", str(port), "bench.relay.asgi:application"],
-                        "relay", DJANGO_SETTINGS_MODULE="bench.relay.settings")
+            self._spawn(
+                f"relay{i}",
+                [*daphne, "-p", str(port), "bench.relay.asgi:application"],
+                "relay",
+                DJANGO_SETTINGS_MODULE="bench.relay.settings",
+            )
         for i in range(self.workers):
-            self._spawn(f"worker{i}", [PYTHON, "-m", "celery", "-A", "mahjong.celery", "worker",
-                                       "--pool=threads", "--concurrency=4", "--loglevel=WARNING",
-                                       "--without-gossip", "--without-mingle",
-                                       "-n", f"bench{i}@%h"], "worker")
+            self._spawn(
+                f"worker{i}",
+                [
+                    PYTHON,
+                    "-m",
+                    "celery",
+                    "-A",
+                    "mahjong.celery",
+                    "worker",
+                    "--pool=threads",
+                    "--concurrency=4",
+                    "--loglevel=WARNING",
+                    "--without-gossip",
+                    "--without-mingle",
+                    "-n",
+                    f"bench{i}@%h",
+                ],
+                "worker",
+            )
         ports = [(p, f"web{i}") for i, p in enumerate(self.web_ports)]
         ports += [(p, f"relay{i}") for i, p in enumerate(self.relay_ports)]
         for port, name in ports:
@@ -194,13 +222,18 @@ class Stack:
         (this stack's own folder, kept for later runs: run_logs)."""
         for name, child in self.children.items():
             if child.poll() is not None:
-                raise RuntimeError(f"{name} (pid {child.pid}) exited with {child.returncode}: "
-                                   f"see {self.logs / f'{name}.log'}")
+                raise RuntimeError(
+                    f"{name} (pid {child.pid}) exited with {child.returncode}: "
+                    f"see {self.logs / f'{name}.log'}"
+                )
 
     def pids(self, *roles: str) -> list[tuple[str, int]]:
         """(name, pid) of each process of those roles ("web", "worker", "relay")."""
-        return [(name, child.pid) for name, child in self.children.items()
-                if name.rstrip("0123456789") in roles]
+        return [
+            (name, child.pid)
+            for name, child in self.children.items()
+            if name.rstrip("0123456789") in roles
+        ]
 
     def web_rss_kib(self) -> list[int]:
         return [rss_kib(pid) for _name, pid in self.pids("web")]
@@ -230,12 +263,19 @@ class Stack:
             except OSError:
                 continue  # gone meanwhile
             name = text[text.index("(") + 1 : text.rindex(")")]
-            role = "redis" if name.startswith("redis-server") else (
-                "postgres" if name.startswith("postgres") else "")
+            role = (
+                "redis"
+                if name.startswith("redis-server")
+                else ("postgres" if name.startswith("postgres") else "")
+            )
             if role:
                 f = text.rsplit(")", 1)[1].split()  # state, ppid, ... utime at 11
-                procs[int(stat.parent.name)] = (role, int(f[1]), (int(f[11]) + int(f[12])) / tick,
-                                                (int(f[13]) + int(f[14])) / tick)
+                procs[int(stat.parent.name)] = (
+                    role,
+                    int(f[1]),
+                    (int(f[11]) + int(f[12])) / tick,
+                    (int(f[13]) + int(f[14])) / tick,
+                )
         out = {"postgres": 0.0, "redis": 0.0}
         for role, ppid, own, reaped in procs.values():
             server = ppid not in procs  # the postmaster (or redis-server) itself
@@ -253,14 +293,21 @@ class Stack:
         import redis
 
         client = redis.Redis.from_url(self.redis_url)
-        return {role: {k.decode(): int(n) for k, n in
-                       client.hgetall(f"bench:queries:{role}:kinds").items()}
-                for role in ("web", "worker")}
+        return {
+            role: {
+                k.decode(): int(n) for k, n in client.hgetall(f"bench:queries:{role}:kinds").items()
+            }
+            for role in ("web", "worker")
+        }
 
     def describe(self) -> dict:
-        return {"web_ports": self.web_ports, "relay_ports": self.relay_ports,
-                "pids": {name: c.pid for name, c in self.children.items()},
-                "database": f"{PG}/{self.db_name}", "redis": self.redis_url}
+        return {
+            "web_ports": self.web_ports,
+            "relay_ports": self.relay_ports,
+            "pids": {name: c.pid for name, c in self.children.items()},
+            "database": f"{PG}/{self.db_name}",
+            "redis": self.redis_url,
+        }
 
     # ----- stopping ----------------------------------------------------------------------
 
@@ -298,8 +345,13 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=120)
     parser.add_argument("--db-pool", type=int, default=8)
     args = parser.parse_args()
-    with Stack(web=args.web, workers=args.workers, players=args.players,
-               seconds=args.seconds, db_pool=args.db_pool) as stack:
+    with Stack(
+        web=args.web,
+        workers=args.workers,
+        players=args.players,
+        seconds=args.seconds,
+        db_pool=args.db_pool,
+    ) as stack:
         print(json.dumps(stack.describe()), flush=True)
         try:
             stack._stopped.wait(args.seconds)

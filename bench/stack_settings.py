@@ -20,7 +20,7 @@ from collections import Counter
 
 from django.db.backends.signals import connection_created
 
-from mahjong.settings import *  # noqa: F401,F403
+from mahjong.settings import *  # noqa: F403
 from mahjong.settings import REDIS_URL
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

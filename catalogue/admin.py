@@ -93,9 +93,11 @@ def fan_fields(engine_slug: str) -> dict[str, forms.Field]:
     fields = {}
     for fan in table_for(engine).fans:
         fields[FAN_PREFIX + fan.key] = forms.IntegerField(  # the engine checks the range
-            label=f"{fan.zh} / {fan.en}", required=False,
-            help_text=_("%(key)s · engine default: %(value)s") % {"key": fan.key,
-                                                                "value": fan.value})
+            label=f"{fan.zh} / {fan.en}",
+            required=False,
+            help_text=_("%(key)s · engine default: %(value)s")
+            % {"key": fan.key, "value": fan.value},
+        )
     return fields
 
 
@@ -117,8 +119,7 @@ def option_fields(engine_slug: str) -> dict[str, forms.Field]:
         else:
             field = forms.IntegerField(label=label, required=False, min_value=0)
             shown = default
-        field.help_text = _("%(key)s · engine default: %(value)s") % {"key": name,
-                                                                    "value": shown}
+        field.help_text = _("%(key)s · engine default: %(value)s") % {"key": name, "value": shown}
         fields[OPTION_PREFIX + name] = field
     return fields
 
@@ -207,8 +208,9 @@ class RulesetForm(forms.ModelForm):
         if not isinstance(rest, dict):
             # The engine reads null or [] as "no overrides", so they were saved as typed,
             # without the fields above (null met the column's NOT NULL: a server error).
-            exc = InvalidRuleset("overrides must be an object", code="not_object",
-                                 setting=(), value=rest)
+            exc = InvalidRuleset(
+                "overrides must be an object", code="not_object", setting=(), value=rest
+            )
             self.add_error("overrides", describe(exc, self._label_of, cleaned.get("engine_slug")))
             return cleaned
         merged = copy.deepcopy(rest)
@@ -220,8 +222,9 @@ class RulesetForm(forms.ModelForm):
             _put(merged, path, cleaned.get(name))
         for group, what in (("fan_values", _("the fan values")), ("options", _("the options"))):
             if any(self.fields.get(_field_name(group, key)) for key in rest.get(group) or {}):
-                self.add_error("overrides", _("Set %(what)s in their own fields above.")
-                               % {"what": what})
+                self.add_error(
+                    "overrides", _("Set %(what)s in their own fields above.") % {"what": what}
+                )
         for name in self.fields:
             path = _grouped_path(name)
             if path:
@@ -265,9 +268,9 @@ class RulesetForm(forms.ModelForm):
 def _grouped_path(field_name: str) -> tuple[str, str] | None:
     """The override a fan or option field holds: ("fan_values", key), ("options", name)."""
     if field_name.startswith(FAN_PREFIX):
-        return ("fan_values", field_name[len(FAN_PREFIX):])
+        return ("fan_values", field_name[len(FAN_PREFIX) :])
     if field_name.startswith(OPTION_PREFIX):
-        return ("options", field_name[len(OPTION_PREFIX):])
+        return ("options", field_name[len(OPTION_PREFIX) :])
     return None
 
 
@@ -325,19 +328,28 @@ class RulesetAdmin(admin.ModelAdmin):
     def get_fieldsets(self, request, obj=None):
         fieldsets = list(self.fieldsets)
         if obj is None:
-            return [*fieldsets[:-2], (_("Fan values and options"), {
-                "fields": (), "description": ADD_PAGE_FANS}), *fieldsets[-2:]]
+            return [
+                *fieldsets[:-2],
+                (_("Fan values and options"), {"fields": (), "description": ADD_PAGE_FANS}),
+                *fieldsets[-2:],
+            ]
         extra = self._extra_fields(obj)
         options = [n for n in extra if n.startswith(OPTION_PREFIX)]
         fans = [n for n in extra if n.startswith(FAN_PREFIX)]
         at = len(fieldsets) - 2  # before Advanced and Result
         if options:
-            fieldsets.insert(at, (_("Options (blank = as the engine ruleset)"),
-                                  {"fields": options}))
+            fieldsets.insert(
+                at, (_("Options (blank = as the engine ruleset)"), {"fields": options})
+            )
             at += 1
         if fans:
-            fieldsets.insert(at, (_("Fan values (blank = as the engine ruleset)"),
-                                  {"fields": fans, "classes": ("collapse",)}))
+            fieldsets.insert(
+                at,
+                (
+                    _("Fan values (blank = as the engine ruleset)"),
+                    {"fields": fans, "classes": ("collapse",)},
+                ),
+            )
         return fieldsets
 
     @staticmethod
@@ -437,10 +449,15 @@ class RoomTierAdmin(admin.ModelAdmin):
         minimum, or a room opened or closed, moves that line for every player."""
         after = relief_threshold()
         if after != before:
-            self.message_user(request, _(
-                "The daily relief's line moved from %(before)s to %(after)s beans for every "
-                "player: it is the cheapest open room's entry minimum."
-            ) % {"before": f"{before:,}", "after": f"{after:,}"}, messages.WARNING)
+            self.message_user(
+                request,
+                _(
+                    "The daily relief's line moved from %(before)s to %(after)s beans for every "
+                    "player: it is the cheapest open room's entry minimum."
+                )
+                % {"before": f"{before:,}", "after": f"{after:,}"},
+                messages.WARNING,
+            )
 
     def delete_view(self, request, object_id, extra_context=None):
         tier = self.get_object(request, unquote(object_id))
@@ -502,8 +519,11 @@ def _named_elsewhere(model) -> Q:
     ticket, a rating's hand), found through Django's model metadata: the catalogue sits
     below the apps that point at it and does not import them."""
     named = Q()
-    relations = (f for f in model._meta.get_fields(include_hidden=True) if f.auto_created
-                 and not f.concrete and (f.one_to_many or f.one_to_one))  # related_name "+" too
+    relations = (
+        f
+        for f in model._meta.get_fields(include_hidden=True)
+        if f.auto_created and not f.concrete and (f.one_to_many or f.one_to_one)
+    )  # related_name "+" too
     for relation in relations:
         other = relation.related_model
         if other._meta.app_label != model._meta.app_label:

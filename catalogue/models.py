@@ -49,9 +49,13 @@ class Ruleset(BilingualName, models.Model):
     """An engine ruleset plus operator overrides, validated by the engine itself."""
 
     slug = models.SlugField(
-        _("slug"), unique=True,
-        help_text=_("The ruleset's name in addresses (/rules/<slug>/) and data: lower-case "
-                    "letters, digits and hyphens. Keep it once tables have played it."))
+        _("slug"),
+        unique=True,
+        help_text=_(
+            "The ruleset's name in addresses (/rules/<slug>/) and data: lower-case "
+            "letters, digits and hyphens. Keep it once tables have played it."
+        ),
+    )
     # No model-level choices: the engine's list is code, not schema (no migration per rename).
     engine_slug = models.CharField(_("engine ruleset"), max_length=20)
     name = models.CharField(_("name (Chinese)"), max_length=40)
@@ -109,9 +113,7 @@ class Ruleset(BilingualName, models.Model):
         try:
             self.engine()
         except InvalidRuleset as exc:
-            raise ValidationError(
-                {"overrides": describe(exc, ruleset=self.engine_slug)}
-            ) from None
+            raise ValidationError({"overrides": describe(exc, ruleset=self.engine_slug)}) from None
 
     @property
     def is_solo(self) -> bool:
@@ -130,7 +132,8 @@ MAX_ENTRY_BEANS = 10**12
 
 
 _at_most_entry = MaxValueValidator(
-    MAX_ENTRY_BEANS, message=_("A room's entry is at most 1,000,000,000,000 beans."))
+    MAX_ENTRY_BEANS, message=_("A room's entry is at most 1,000,000,000,000 beans.")
+)
 
 
 # A point's price in beans: a hand's few hundred points at this price stay far inside a
@@ -138,7 +141,8 @@ _at_most_entry = MaxValueValidator(
 MAX_BEANS_PER_POINT = 1_000_000
 
 _at_most_per_point = MaxValueValidator(
-    MAX_BEANS_PER_POINT, message=_("A point is worth at most 1,000,000 beans."))
+    MAX_BEANS_PER_POINT, message=_("A point is worth at most 1,000,000 beans.")
+)
 
 
 def relief_threshold() -> int:
@@ -150,22 +154,32 @@ class RoomTier(BilingualName, models.Model):
     """A room (房间, RULES.md 4.6): stakes and who may enter."""
 
     slug = models.SlugField(
-        _("slug"), unique=True,
-        help_text=_("The room's name in addresses and data: lower-case letters, digits and "
-                    "hyphens, e.g. novice. Keep it once players have played there."))
+        _("slug"),
+        unique=True,
+        help_text=_(
+            "The room's name in addresses and data: lower-case letters, digits and "
+            "hyphens, e.g. novice. Keep it once players have played there."
+        ),
+    )
     name = models.CharField(_("name (Chinese)"), max_length=20)
     name_en = models.CharField(_("name (English)"), max_length=40, blank=True)
     ruleset = models.ForeignKey(
         Ruleset, on_delete=models.PROTECT, related_name="tiers", verbose_name=_("ruleset")
     )
     beans_per_point = models.PositiveIntegerField(
-        _("beans per point"), validators=[_at_most_per_point])
+        _("beans per point"), validators=[_at_most_per_point]
+    )
     entry_min = models.PositiveBigIntegerField(
-        _("entry minimum (beans)"), validators=[_at_most_entry],
-        help_text=_("Also the daily relief's line: players below the cheapest open room's "
-                    "minimum may claim it."))
+        _("entry minimum (beans)"),
+        validators=[_at_most_entry],
+        help_text=_(
+            "Also the daily relief's line: players below the cheapest open room's "
+            "minimum may claim it."
+        ),
+    )
     entry_max = models.PositiveBigIntegerField(
-        _("entry maximum (beans)"), validators=[_at_most_entry])
+        _("entry maximum (beans)"), validators=[_at_most_entry]
+    )
     is_active = models.BooleanField(_("open"), default=True)
     ordering = models.PositiveSmallIntegerField(_("order"), default=0)
     # On by default: a player alone in a room would otherwise wait for ever.
@@ -231,9 +245,7 @@ class RoomTier(BilingualName, models.Model):
         if self.ruleset_id and self.is_active and not self.ruleset.is_active:
             raise ValidationError(
                 {
-                    "ruleset": _(
-                        "%(ruleset)s is not active: an open room cannot play it."
-                    )
+                    "ruleset": _("%(ruleset)s is not active: an open room cannot play it.")
                     % {"ruleset": self.ruleset}
                 }
             )

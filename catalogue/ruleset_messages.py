@@ -10,7 +10,7 @@ its JSON key where it is set in the JSON box.
 from __future__ import annotations
 
 import json
-from typing import Callable
+from collections.abc import Callable
 
 from django.utils.text import format_lazy
 from django.utils.translation import get_language, gettext_lazy
@@ -113,14 +113,18 @@ def describe(
         return _("%(field)s must be a whole number from %(low)s to %(high)s; got %(value)s.") % args
     if code == "whole_number_or_none" and facts.get("high") is not None:
         return (
-            _("%(field)s must be left empty or be a whole number from %(low)s to %(high)s; "
-              "got %(value)s.")
+            _(
+                "%(field)s must be left empty or be a whole number from %(low)s to %(high)s; "
+                "got %(value)s."
+            )
             % args
         )
     if code == "whole_number_or_none":
         return (
-            _("%(field)s must be left empty or be a whole number of at least %(low)s; "
-              "got %(value)s.")
+            _(
+                "%(field)s must be left empty or be a whole number of at least %(low)s; "
+                "got %(value)s."
+            )
             % args
         )
     if code == "seconds":
@@ -152,13 +156,17 @@ def describe(
         args["fan"] = exc.setting[-1]
         if facts.get("high") is not None:
             return (
-                _("The value of the fan %(fan)s must be a whole number from %(low)s to "
-                  "%(high)s; got %(value)s.")
+                _(
+                    "The value of the fan %(fan)s must be a whole number from %(low)s to "
+                    "%(high)s; got %(value)s."
+                )
                 % args
             )
         return (
-            _("The value of the fan %(fan)s must be a whole number of at least %(low)s; "
-              "got %(value)s.")
+            _(
+                "The value of the fan %(fan)s must be a whole number of at least %(low)s; "
+                "got %(value)s."
+            )
             % args
         )
     if code == "unknown_fan":
@@ -181,9 +189,7 @@ def describe(
         return _("%(field)s must be at most %(high)s; got %(value)s.") % args
     if code == "below":
         args["other"] = label(facts["other"])
-        return (
-            _("%(field)s (%(value)s) must not be below %(other)s (%(other_value)s).") % args
-        )
+        return _("%(field)s (%(value)s) must not be below %(other)s (%(other_value)s).") % args
     if code == "unknown_forms":
         return _("Unknown winning forms: %(value)s.") % args
     if code == "unknown_ruleset":

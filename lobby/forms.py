@@ -31,8 +31,14 @@ class JoinByCodeForm(forms.Form):
     # maxlength stays, with room for spaces around a pasted code.
     code = forms.CharField(
         label=_("Room code"),
-        widget=forms.TextInput(attrs={"placeholder": "ABC234", "autocomplete": "off",
-                                     "maxlength": "12", "aria-label": _("Room code")}),
+        widget=forms.TextInput(
+            attrs={
+                "placeholder": "ABC234",
+                "autocomplete": "off",
+                "maxlength": "12",
+                "aria-label": _("Room code"),
+            }
+        ),
     )
 
     def __init__(self, *args, user=None, **kwargs):

@@ -195,8 +195,11 @@ def wild_of(hand: Hand) -> str | None:
 
 def _meld(text: str) -> dict:
     verb, _, tiles = text.partition(" ")
-    return {"verb": verb, "label": VERB_LABELS.get(verb, verb),
-            "tiles": tiles_of(tiles.replace(" ", ""))}
+    return {
+        "verb": verb,
+        "label": VERB_LABELS.get(verb, verb),
+        "tiles": tiles_of(tiles.replace(" ", "")),
+    }
 
 
 def bean_movements(hand: Hand) -> list[LedgerEntry]:

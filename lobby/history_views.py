@@ -113,19 +113,21 @@ def hand(request, table_id, number):
 
 def _verify_query(line: dict) -> str:
     deal = line["deal"]
-    return urlencode({
-        "ruleset": line["ruleset"],
-        "seed": line["seed"],
-        "commitment": line["commitment"],
-        "dealer": line["dealer"],
-        "hand0": deal["hands"][0],
-        "hand1": deal["hands"][1],
-        "overrides": json.dumps(line.get("overrides") or {}),
-        "stage": line.get("stage", ""),
-        "stage_player": line.get("stage_player", ""),
-        "contribution0": line.get("contributions", ("", ""))[0],
-        "contribution1": line.get("contributions", ("", ""))[1],
-    })
+    return urlencode(
+        {
+            "ruleset": line["ruleset"],
+            "seed": line["seed"],
+            "commitment": line["commitment"],
+            "dealer": line["dealer"],
+            "hand0": deal["hands"][0],
+            "hand1": deal["hands"][1],
+            "overrides": json.dumps(line.get("overrides") or {}),
+            "stage": line.get("stage", ""),
+            "stage_player": line.get("stage_player", ""),
+            "contribution0": line.get("contributions", ("", ""))[0],
+            "contribution1": line.get("contributions", ("", ""))[1],
+        }
+    )
 
 
 def replay(request, table_id, number):
@@ -134,7 +136,9 @@ def replay(request, table_id, number):
         steps = replays.rebuild(record)
     except replays.ReplayError as exc:
         return render(
-            request, "lobby/history/replay_error.html", {"hand": record, "why": str(exc)},
+            request,
+            "lobby/history/replay_error.html",
+            {"hand": record, "why": str(exc)},
             status=409,
         )
     index = replays.clamp(request.GET.get("step"), len(steps) - 1)
@@ -147,8 +151,9 @@ def replay(request, table_id, number):
     }
     names = [s.user.display_name for s in seats]
     step = steps[index]
-    context["ending"] = replays.ending(context["outcome"], step.action, names,
-                                      stage=bool(step.state.session.stage))
+    context["ending"] = replays.ending(
+        context["outcome"], step.action, names, stage=bool(step.state.session.stage)
+    )
     # Back past htmx's history cache asks again with HX-History-Restore-Request: the answer
     # replaces the body, so it is the whole page
     if request.htmx and not request.htmx.history_restore_request:
@@ -158,9 +163,22 @@ def replay(request, table_id, number):
 
 def verify(request):
     """The fairness check as a page: the same check as the CLI, on what was pasted."""
-    form = {k: request.GET.get(k, "").strip() for k in
-            ("ruleset", "seed", "commitment", "dealer", "hand0", "hand1", "overrides", "stage",
-             "stage_player", "contribution0", "contribution1")}
+    form = {
+        k: request.GET.get(k, "").strip()
+        for k in (
+            "ruleset",
+            "seed",
+            "commitment",
+            "dealer",
+            "hand0",
+            "hand1",
+            "overrides",
+            "stage",
+            "stage_player",
+            "contribution0",
+            "contribution1",
+        )
+    }
     verdict = error = None
     if form["seed"] or form["commitment"]:
         try:

@@ -54,17 +54,22 @@ def rebuild(hand: Hand) -> list[Step]:
     return rebuild_from(hand.state, hand.seed, hand.commitment, moves_of(hand))
 
 
-def rebuild_from(record: dict, seed_hex: str, published: str,
-                 moves: list[tuple[int, str, str]]) -> list[Step]:
+def rebuild_from(
+    record: dict, seed_hex: str, published: str, moves: list[tuple[int, str, str]]
+) -> list[Step]:
     """The steps from the seed and the moves; ``record`` (the stored final state) gives
     the ruleset and session, and the rebuilt end must equal it."""
     recorded = GameState.from_dict(record)
     seed = bytes.fromhex(seed_hex)
     if not matches_commitment(seed, derive_salt(seed), published):
         raise ReplayError("the revealed seed does not match the published commitment")
-    state = new_hand(recorded.ruleset, seed, session=recorded.session,
-                     contributions=recorded.contributions,
-                     claim_pause=recorded.claim_pause)
+    state = new_hand(
+        recorded.ruleset,
+        seed,
+        session=recorded.session,
+        contributions=recorded.contributions,
+        claim_pause=recorded.claim_pause,
+    )
     steps = [Step(0, state)]
     try:
         for number, (seat, action, by) in enumerate(moves, start=1):
@@ -108,18 +113,20 @@ def step_context(steps: list[Step], index: int) -> dict:
     for seat in (0, 1):
         data = views[seat]["seats"][seat]
         taken = following.action if following is not None and following.seat == seat else ""
-        seats.append({
-            "index": seat,
-            "concealed": tiles_of(data["concealed"]),
-            "drawn": data["drawn"],
-            "melds": [_meld(m) for m in data["melds"]],
-            "flowers": tiles_of(data["flowers"]),
-            "river": tiles_of(data["river"]),
-            "latest": latest == seat and bool(data["river"]),  # none yet at the deal
-            "ting": data["ting"],
-            "to_act": views[seat]["turn"] == seat,
-            "prompts": _prompts(views[seat], taken),
-        })
+        seats.append(
+            {
+                "index": seat,
+                "concealed": tiles_of(data["concealed"]),
+                "drawn": data["drawn"],
+                "melds": [_meld(m) for m in data["melds"]],
+                "flowers": tiles_of(data["flowers"]),
+                "river": tiles_of(data["river"]),
+                "latest": latest == seat and bool(data["river"]),  # none yet at the deal
+                "ting": data["ting"],
+                "to_act": views[seat]["turn"] == seat,
+                "prompts": _prompts(views[seat], taken),
+            }
+        )
     public = views[0]
     outcome = public.get("outcome")
     tiles = _tiles(step.action)
@@ -157,7 +164,8 @@ def ending(outcome: dict | None, action: str, names: list[str], stage: bool = Fa
         return gettext("Draw (流局): the wall is used up and nobody won.")
     if kind == "escape" and stage:  # 关卡 has no escape (RULES.md 5.1): the stake is lost
         return gettext("%(name)s left the hand: its stake is lost.") % {
-            "name": names[outcome["escaper"]]}
+            "name": names[outcome["escaper"]]
+        }
     if kind == "escape":
         return gettext("%(name)s escaped (逃跑).") % {"name": names[outcome["escaper"]]}
     named = {"name": names[outcome["winner"]]}
@@ -214,8 +222,12 @@ def _prompts(seat_view: dict, taken: str) -> list[dict]:
         if action.startswith(SWAP + " "):
             if swap is None:
                 offer = (seat_view.get("stage") or {}).get("offer") or {}
-                swap = {"action": SWAP, "label": _label(SWAP),
-                        "tiles": tiles_of(offer.get("triplet", "")), "taken": False}
+                swap = {
+                    "action": SWAP,
+                    "label": _label(SWAP),
+                    "tiles": tiles_of(offer.get("triplet", "")),
+                    "taken": False,
+                }
                 prompts.append(swap)
             swap["taken"] = swap["taken"] or action == taken
         else:
@@ -225,5 +237,8 @@ def _prompts(seat_view: dict, taken: str) -> list[dict]:
 
 def _prompt(action: str, taken: str) -> dict:
     return {
-        "action": action, "label": _label(action), "tiles": _tiles(action), "taken": action == taken
+        "action": action,
+        "label": _label(action),
+        "tiles": _tiles(action),
+        "taken": action == taken,
     }

@@ -24,7 +24,10 @@ def call_off_unseated_matches(sender, now, **kwargs) -> None:
 def host_keeps_the_spectators_switch(sender, table, user, **kwargs) -> dict:
     """A private room's host keeps the spectators switch at the table: the room's own page
     sends a seated player on to the table once the friend has joined."""
-    room = table.match_id and PrivateRoom.objects.filter(
-        match_id=table.match_id, host=user, state=PrivateRoom.State.MATCHED
-    ).first()
+    room = (
+        table.match_id
+        and PrivateRoom.objects.filter(
+            match_id=table.match_id, host=user, state=PrivateRoom.State.MATCHED
+        ).first()
+    )
     return {"host_room": room}

@@ -41,8 +41,10 @@ def _tiers_context(request):
     for tier in tiers:
         tier.waiting = counts.get(tier.pk, 0)
         tier.refusal = tier.entry_refusal(beans) if beans is not None else None
-    return {"tiers": tiers, "columns": {"mid": columns(len(tiers), 3),
-                                        "wide": columns(len(tiers), 5)}}
+    return {
+        "tiers": tiers,
+        "columns": {"mid": columns(len(tiers), 3), "wide": columns(len(tiers), 5)},
+    }
 
 
 def columns(cards: int, widest: int) -> int:
@@ -126,6 +128,7 @@ def claim_relief(request):
 def play_bot(request):
     """A table against the bot of the chosen level; no stakes, unranked."""
     from accounts.builtin import bot_for
+
     level = request.POST.get("level", "")
     if level not in LEVEL_SLUGS:
         messages.error(request, _("Choose the level of the bot."))

@@ -28,9 +28,7 @@ application = broadcast.served_by(
             # static files: whitenoise (settings.MIDDLEWARE), with DEBUG on or off
             "http": django_asgi_app,
             "websocket": client_address.for_websockets(
-                websocket_origin.same_origin_only(
-                    AuthMiddlewareStack(URLRouter(WEBSOCKET_ROUTES))
-                )
+                websocket_origin.same_origin_only(AuthMiddlewareStack(URLRouter(WEBSOCKET_ROUTES)))
             ),
         }
     )

@@ -193,7 +193,12 @@ class ResumingChannelLayer:
         """Tell every live channel of this loop that messages may have been lost."""
         alive = self._loop_alive()
         told, unlogged = len(alive), FAILED_READS.counted()
-        log.warning("Redis is back: %d channels re-subscribed and told to refresh "
-                    "(%d more failed reads, not logged)", told, unlogged)
-        await asyncio.gather(*(self.inner.send(c, {"type": RESUMED}) for c in list(alive)),
-                             return_exceptions=True)
+        log.warning(
+            "Redis is back: %d channels re-subscribed and told to refresh "
+            "(%d more failed reads, not logged)",
+            told,
+            unlogged,
+        )
+        await asyncio.gather(
+            *(self.inner.send(c, {"type": RESUMED}) for c in list(alive)), return_exceptions=True
+        )

@@ -4,15 +4,19 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('accounts', '0001_initial'),
+        ("accounts", "0001_initial"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='user',
-            name='bot_level',
-            field=models.CharField(blank=True, help_text='For bot accounts: the strength it plays with (a level slug, e.g. efficient).', max_length=20, verbose_name='bot level'),
+            model_name="user",
+            name="bot_level",
+            field=models.CharField(
+                blank=True,
+                help_text="For bot accounts: the strength it plays with (a level slug, e.g. efficient).",
+                max_length=20,
+                verbose_name="bot level",
+            ),
         ),
     ]

@@ -4,40 +4,41 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('accounts', '0002_user_bot_level'),
+        ("accounts", "0002_user_bot_level"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='user',
-            name='auto_pass',
-            field=models.BooleanField(default=False, verbose_name='pass claims automatically'),
+            model_name="user",
+            name="auto_pass",
+            field=models.BooleanField(default=False, verbose_name="pass claims automatically"),
         ),
         migrations.AddField(
-            model_name='user',
-            name='auto_win',
-            field=models.BooleanField(default=False, verbose_name='win automatically'),
+            model_name="user",
+            name="auto_win",
+            field=models.BooleanField(default=False, verbose_name="win automatically"),
         ),
         migrations.AddField(
-            model_name='user',
-            name='discard_drawn',
-            field=models.BooleanField(default=False, verbose_name='discard the drawn tile automatically'),
+            model_name="user",
+            name="discard_drawn",
+            field=models.BooleanField(
+                default=False, verbose_name="discard the drawn tile automatically"
+            ),
         ),
         migrations.AddField(
-            model_name='user',
-            name='emotes_muted',
-            field=models.BooleanField(default=False, verbose_name='mute emotes'),
+            model_name="user",
+            name="emotes_muted",
+            field=models.BooleanField(default=False, verbose_name="mute emotes"),
         ),
         migrations.AddField(
-            model_name='user',
-            name='language',
-            field=models.CharField(blank=True, max_length=10, verbose_name='language'),
+            model_name="user",
+            name="language",
+            field=models.CharField(blank=True, max_length=10, verbose_name="language"),
         ),
         migrations.AddField(
-            model_name='user',
-            name='sound_on',
-            field=models.BooleanField(default=True, verbose_name='sound effects'),
+            model_name="user",
+            name="sound_on",
+            field=models.BooleanField(default=True, verbose_name="sound effects"),
         ),
     ]

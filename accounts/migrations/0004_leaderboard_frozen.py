@@ -29,36 +29,67 @@ def name_counterparts(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('accounts', '0003_user_preferences'),
+        ("accounts", "0003_user_preferences"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='economysettings',
-            name='farming_share',
-            field=models.PositiveSmallIntegerField(default=90, help_text='And at least this share of all the beans moved between the two went one way.', validators=[django.core.validators.MinValueValidator(51), django.core.validators.MaxValueValidator(100)], verbose_name='suspicious one-sided share (%)'),
+            model_name="economysettings",
+            name="farming_share",
+            field=models.PositiveSmallIntegerField(
+                default=90,
+                help_text="And at least this share of all the beans moved between the two went one way.",
+                validators=[
+                    django.core.validators.MinValueValidator(51),
+                    django.core.validators.MaxValueValidator(100),
+                ],
+                verbose_name="suspicious one-sided share (%)",
+            ),
         ),
         migrations.AddField(
-            model_name='economysettings',
-            name='farming_threshold',
-            field=models.PositiveIntegerField(default=20000, help_text='A pair of players is listed when one has won at least this many beans net from the other.', verbose_name='suspicious net flow (beans)'),
+            model_name="economysettings",
+            name="farming_threshold",
+            field=models.PositiveIntegerField(
+                default=20000,
+                help_text="A pair of players is listed when one has won at least this many beans net from the other.",
+                verbose_name="suspicious net flow (beans)",
+            ),
         ),
         migrations.AddField(
-            model_name='ledgerentry',
-            name='counterpart',
-            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL, verbose_name='counterpart'),
+            model_name="ledgerentry",
+            name="counterpart",
+            field=models.ForeignKey(
+                blank=True,
+                null=True,
+                on_delete=django.db.models.deletion.PROTECT,
+                related_name="+",
+                to=settings.AUTH_USER_MODEL,
+                verbose_name="counterpart",
+            ),
         ),
         migrations.AddField(
-            model_name='user',
-            name='leaderboard_frozen_at',
-            field=models.DateTimeField(blank=True, editable=False, null=True, verbose_name='frozen from the leaderboards at'),
+            model_name="user",
+            name="leaderboard_frozen_at",
+            field=models.DateTimeField(
+                blank=True,
+                editable=False,
+                null=True,
+                verbose_name="frozen from the leaderboards at",
+            ),
         ),
         migrations.AddField(
-            model_name='user',
-            name='leaderboard_frozen_by',
-            field=models.ForeignKey(blank=True, editable=False, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL, verbose_name='frozen from the leaderboards by'),
+            model_name="user",
+            name="leaderboard_frozen_by",
+            field=models.ForeignKey(
+                blank=True,
+                editable=False,
+                null=True,
+                on_delete=django.db.models.deletion.SET_NULL,
+                related_name="+",
+                to=settings.AUTH_USER_MODEL,
+                verbose_name="frozen from the leaderboards by",
+            ),
         ),
         migrations.RunPython(name_counterparts, migrations.RunPython.noop),
     ]

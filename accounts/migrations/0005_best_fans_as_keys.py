@@ -50,8 +50,9 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name="user",
             name="best_fans",
-            field=models.JSONField(blank=True, default=list, editable=False,
-                                   verbose_name="biggest hand's fans"),
+            field=models.JSONField(
+                blank=True, default=list, editable=False, verbose_name="biggest hand's fans"
+            ),
         ),
         migrations.RunPython(names_to_keys, keys_to_names),
         migrations.RemoveField(model_name="user", name="best_hand"),

@@ -12,7 +12,7 @@ import os
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "bench.relay.settings")
 
-import django  # noqa: E402
+import django
 
 django.setup()
 
@@ -65,8 +65,13 @@ async def pool():
             from psycopg_pool import AsyncConnectionPool
 
             size = int(os.environ.get("DB_POOL") or 8)
-            _pool = AsyncConnectionPool(os.environ["DATABASE_URL"], min_size=1, max_size=size,
-                                        kwargs={"autocommit": True}, open=False)
+            _pool = AsyncConnectionPool(
+                os.environ["DATABASE_URL"],
+                min_size=1,
+                max_size=size,
+                kwargs={"autocommit": True},
+                open=False,
+            )
             await _pool.open()
         return _pool
 
@@ -88,8 +93,12 @@ class DurableRelayConsumer(RelayConsumer):
 
 
 application = ProtocolTypeRouter(
-    {"websocket": URLRouter([
-        path("relay/<str:pair>/", RelayConsumer.as_asgi()),
-        path("durable/<str:pair>/", DurableRelayConsumer.as_asgi()),
-    ])}
+    {
+        "websocket": URLRouter(
+            [
+                path("relay/<str:pair>/", RelayConsumer.as_asgi()),
+                path("durable/<str:pair>/", DurableRelayConsumer.as_asgi()),
+            ]
+        )
+    }
 )

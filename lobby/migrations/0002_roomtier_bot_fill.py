@@ -4,20 +4,30 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('lobby', '0001_initial'),
+        ("lobby", "0001_initial"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='roomtier',
-            name='bot_fill_level',
-            field=models.CharField(blank=True, default='efficient', help_text='The strength of the bot that fills the seat.', max_length=20, verbose_name='bot level'),
+            model_name="roomtier",
+            name="bot_fill_level",
+            field=models.CharField(
+                blank=True,
+                default="efficient",
+                help_text="The strength of the bot that fills the seat.",
+                max_length=20,
+                verbose_name="bot level",
+            ),
         ),
         migrations.AddField(
-            model_name='roomtier',
-            name='bot_fill_seconds',
-            field=models.PositiveIntegerField(blank=True, help_text='A player waiting this many seconds in quick match gets a bot opponent. Empty or 0: never.', null=True, verbose_name='bot after (s)'),
+            model_name="roomtier",
+            name="bot_fill_seconds",
+            field=models.PositiveIntegerField(
+                blank=True,
+                help_text="A player waiting this many seconds in quick match gets a bot opponent. Empty or 0: never.",
+                null=True,
+                verbose_name="bot after (s)",
+            ),
         ),
     ]

@@ -4,20 +4,27 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('lobby', '0002_roomtier_bot_fill'),
+        ("lobby", "0002_roomtier_bot_fill"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='privateroom',
-            name='allow_spectators',
-            field=models.BooleanField(default=True, help_text="The host may close the room's table to spectators.", verbose_name='spectators allowed'),
+            model_name="privateroom",
+            name="allow_spectators",
+            field=models.BooleanField(
+                default=True,
+                help_text="The host may close the room's table to spectators.",
+                verbose_name="spectators allowed",
+            ),
         ),
         migrations.AddField(
-            model_name='roomtier',
-            name='waits_hint',
-            field=models.BooleanField(default=False, help_text='Show players which discards keep the hand ready and what it waits on.', verbose_name='waits hint'),
+            model_name="roomtier",
+            name="waits_hint",
+            field=models.BooleanField(
+                default=False,
+                help_text="Show players which discards keep the hand ready and what it waits on.",
+                verbose_name="waits hint",
+            ),
         ),
     ]

@@ -4,20 +4,36 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('lobby', '0003_roomtier_waits_hint_room_spectators'),
+        ("lobby", "0003_roomtier_waits_hint_room_spectators"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='leaderboard',
-            name='min_games',
-            field=models.PositiveIntegerField(default=0, help_text='Win rate and rating only: players with fewer ranked games are not listed (win rate needs at least 1).', verbose_name='minimum games'),
+            model_name="leaderboard",
+            name="min_games",
+            field=models.PositiveIntegerField(
+                default=0,
+                help_text="Win rate and rating only: players with fewer ranked games are not listed (win rate needs at least 1).",
+                verbose_name="minimum games",
+            ),
         ),
         migrations.AlterField(
-            model_name='leaderboard',
-            name='metric',
-            field=models.CharField(choices=[('beans', 'Beans held'), ('rank_score', 'Rank score'), ('rating', 'Rating (Glicko-2)'), ('games_won', 'Games won'), ('net_beans', 'Beans won at tables'), ('best_fan', 'Biggest hand (fan)'), ('win_rate', 'Win rate'), ('stage', 'Highest stage (stage mode)')], max_length=12, verbose_name='metric'),
+            model_name="leaderboard",
+            name="metric",
+            field=models.CharField(
+                choices=[
+                    ("beans", "Beans held"),
+                    ("rank_score", "Rank score"),
+                    ("rating", "Rating (Glicko-2)"),
+                    ("games_won", "Games won"),
+                    ("net_beans", "Beans won at tables"),
+                    ("best_fan", "Biggest hand (fan)"),
+                    ("win_rate", "Win rate"),
+                    ("stage", "Highest stage (stage mode)"),
+                ],
+                max_length=12,
+                verbose_name="metric",
+            ),
         ),
     ]

@@ -5,15 +5,18 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('lobby', '0004_leaderboard_metrics_min_games'),
+        ("lobby", "0004_leaderboard_metrics_min_games"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.AddIndex(
-            model_name='match',
-            index=models.Index(condition=models.Q(('state', 'ready')), fields=['created_at'], name='match_ready_created'),
+            model_name="match",
+            index=models.Index(
+                condition=models.Q(("state", "ready")),
+                fields=["created_at"],
+                name="match_ready_created",
+            ),
         ),
     ]

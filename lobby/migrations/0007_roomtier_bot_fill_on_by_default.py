@@ -12,16 +12,21 @@ def fill_rooms_left_empty(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('lobby', '0006_public_id_verbose_name'),
+        ("lobby", "0006_public_id_verbose_name"),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='roomtier',
-            name='bot_fill_seconds',
-            field=models.PositiveIntegerField(blank=True, default=20, help_text='A player waiting this many seconds in quick match gets a bot opponent. Empty or 0: never.', null=True, verbose_name='bot after (s)'),
+            model_name="roomtier",
+            name="bot_fill_seconds",
+            field=models.PositiveIntegerField(
+                blank=True,
+                default=20,
+                help_text="A player waiting this many seconds in quick match gets a bot opponent. Empty or 0: never.",
+                null=True,
+                verbose_name="bot after (s)",
+            ),
         ),
         migrations.RunPython(fill_rooms_left_empty, migrations.RunPython.noop),
     ]

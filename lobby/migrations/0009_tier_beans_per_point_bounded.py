@@ -5,15 +5,21 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('lobby', '0008_roomtier_limits_and_help'),
+        ("lobby", "0008_roomtier_limits_and_help"),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='roomtier',
-            name='beans_per_point',
-            field=models.PositiveIntegerField(validators=[django.core.validators.MaxValueValidator(1000000, message='A point is worth at most 1,000,000 beans.')], verbose_name='beans per point'),
+            model_name="roomtier",
+            name="beans_per_point",
+            field=models.PositiveIntegerField(
+                validators=[
+                    django.core.validators.MaxValueValidator(
+                        1000000, message="A point is worth at most 1,000,000 beans."
+                    )
+                ],
+                verbose_name="beans per point",
+            ),
         ),
     ]

@@ -5,9 +5,12 @@ only: their database tables stay, with their rows."""
 import django.db.models.deletion
 from django.db import migrations, models
 
-
-MOVED = {"ruleset": "catalogue", "roomtier": "catalogue", "leaderboard": "catalogue",
-         "match": "tables"}
+MOVED = {
+    "ruleset": "catalogue",
+    "roomtier": "catalogue",
+    "leaderboard": "catalogue",
+    "match": "tables",
+}
 
 
 def _relabel(apps, source: str | None, target: str | None) -> None:
@@ -32,74 +35,102 @@ def backwards(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('contenttypes', '0002_remove_content_type_name'),
-        ('catalogue', '0001_initial'),
-        ('lobby', '0009_tier_beans_per_point_bounded'),
-        ('ratings', '0004_catalogue_owns_rooms'),
-        ('tables', '0013_match_moves_to_tables'),
+        ("contenttypes", "0002_remove_content_type_name"),
+        ("catalogue", "0001_initial"),
+        ("lobby", "0009_tier_beans_per_point_bounded"),
+        ("ratings", "0004_catalogue_owns_rooms"),
+        ("tables", "0013_match_moves_to_tables"),
     ]
 
     operations = [
         migrations.SeparateDatabaseAndState(
             state_operations=[
                 migrations.RemoveField(
-                    model_name='match',
-                    name='player_one',
+                    model_name="match",
+                    name="player_one",
                 ),
                 migrations.RemoveField(
-                    model_name='match',
-                    name='player_two',
+                    model_name="match",
+                    name="player_two",
                 ),
                 migrations.RemoveField(
-                    model_name='match',
-                    name='ruleset',
+                    model_name="match",
+                    name="ruleset",
                 ),
                 migrations.RemoveField(
-                    model_name='match',
-                    name='tier',
+                    model_name="match",
+                    name="tier",
                 ),
                 migrations.AlterField(
-                    model_name='queueticket',
-                    name='match',
-                    field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='tickets', to='tables.match', verbose_name='match'),
+                    model_name="queueticket",
+                    name="match",
+                    field=models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="tickets",
+                        to="tables.match",
+                        verbose_name="match",
+                    ),
                 ),
                 migrations.AlterField(
-                    model_name='privateroom',
-                    name='match',
-                    field=models.OneToOneField(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='private_room', to='tables.match', verbose_name='match'),
+                    model_name="privateroom",
+                    name="match",
+                    field=models.OneToOneField(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="private_room",
+                        to="tables.match",
+                        verbose_name="match",
+                    ),
                 ),
                 migrations.RemoveField(
-                    model_name='roomtier',
-                    name='ruleset',
+                    model_name="roomtier",
+                    name="ruleset",
                 ),
                 migrations.AlterField(
-                    model_name='queueticket',
-                    name='tier',
-                    field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='tickets', to='catalogue.roomtier', verbose_name='room tier'),
+                    model_name="queueticket",
+                    name="tier",
+                    field=models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="tickets",
+                        to="catalogue.roomtier",
+                        verbose_name="room tier",
+                    ),
                 ),
                 migrations.AlterField(
-                    model_name='queueticket',
-                    name='ruleset',
-                    field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='catalogue.ruleset', verbose_name='ruleset'),
+                    model_name="queueticket",
+                    name="ruleset",
+                    field=models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to="catalogue.ruleset",
+                        verbose_name="ruleset",
+                    ),
                 ),
                 migrations.AlterField(
-                    model_name='privateroom',
-                    name='ruleset',
-                    field=models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to='catalogue.ruleset', verbose_name='ruleset'),
+                    model_name="privateroom",
+                    name="ruleset",
+                    field=models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to="catalogue.ruleset",
+                        verbose_name="ruleset",
+                    ),
                 ),
                 migrations.DeleteModel(
-                    name='Leaderboard',
+                    name="Leaderboard",
                 ),
                 migrations.DeleteModel(
-                    name='Match',
+                    name="Match",
                 ),
                 migrations.DeleteModel(
-                    name='RoomTier',
+                    name="RoomTier",
                 ),
                 migrations.DeleteModel(
-                    name='Ruleset',
+                    name="Ruleset",
                 ),
             ],
         ),

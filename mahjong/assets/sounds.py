@@ -36,9 +36,15 @@ def _mix(into: list[float], sound: list[float], at: float = 0.0) -> list[float]:
     return into
 
 
-def tone(freq: float, seconds: float, *, decay: float, amp: float = 1.0,
-         partials: tuple[tuple[float, float], ...] = ((1, 1),), attack: float = 0.004
-         ) -> list[float]:
+def tone(
+    freq: float,
+    seconds: float,
+    *,
+    decay: float,
+    amp: float = 1.0,
+    partials: tuple[tuple[float, float], ...] = ((1, 1),),
+    attack: float = 0.004,
+) -> list[float]:
     """A struck tone: partials (ratio, weight) under an exponential decay (per second)."""
     n = int(RATE * seconds)
     out = []

@@ -23,8 +23,14 @@ _cache: dict[tuple[object, ...], tuple[Ruleset, Any]] = {}
 T = TypeVar("T")
 
 
-def _memo(kind: str | tuple[object, ...], ruleset: Ruleset, tiles: tuple[int, ...],
-          melds: tuple[Meld, ...], wild: int | None, compute: Callable[[], T]) -> T:
+def _memo(
+    kind: str | tuple[object, ...],
+    ruleset: Ruleset,
+    tiles: tuple[int, ...],
+    melds: tuple[Meld, ...],
+    wild: int | None,
+    compute: Callable[[], T],
+) -> T:
     key = (kind, id(ruleset), tiles, melds, wild)
     hit = _cache.get(key)
     if hit is not None and hit[0] is ruleset:
@@ -36,21 +42,35 @@ def _memo(kind: str | tuple[object, ...], ruleset: Ruleset, tiles: tuple[int, ..
     return value
 
 
-def _store(kind: str, ruleset: Ruleset, tiles: tuple[int, ...], melds: tuple[Meld, ...],
-           wild: int | None, value: object) -> None:
+def _store(
+    kind: str,
+    ruleset: Ruleset,
+    tiles: tuple[int, ...],
+    melds: tuple[Meld, ...],
+    wild: int | None,
+    value: object,
+) -> None:
     _cache[(kind, id(ruleset), tiles, melds, wild)] = (ruleset, value)
 
 
-def waits(ruleset: Ruleset, concealed: tuple[int, ...], melds: tuple[Meld, ...],
-          wild: int | None) -> frozenset[int]:
+def waits(
+    ruleset: Ruleset, concealed: tuple[int, ...], melds: tuple[Meld, ...], wild: int | None
+) -> frozenset[int]:
     """Tile kinds completing a 3n+1 hand (dead waits excluded, RULES.md 3.15.1)."""
     tiles = tuple(sorted(concealed))
-    return _memo("waits", ruleset, tiles, melds, wild,
-                 lambda: frozenset(hand_analysis.waits(list(tiles), melds, ruleset, wild)))
+    return _memo(
+        "waits",
+        ruleset,
+        tiles,
+        melds,
+        wild,
+        lambda: frozenset(hand_analysis.waits(list(tiles), melds, ruleset, wild)),
+    )
 
 
-def ready_discards(ruleset: Ruleset, tiles: tuple[int, ...], melds: tuple[Meld, ...],
-                   wild: int | None) -> dict[int, tuple[int, ...]]:
+def ready_discards(
+    ruleset: Ruleset, tiles: tuple[int, ...], melds: tuple[Meld, ...], wild: int | None
+) -> dict[int, tuple[int, ...]]:
     """For a 3n+2 hand: discard kind -> wait kinds, for discards that leave it ready.
 
     The answer also gives the waits of the ready hands its discards leave, so those are
@@ -72,8 +92,13 @@ def ready_discards(ruleset: Ruleset, tiles: tuple[int, ...], melds: tuple[Meld, 
     return _memo("ready", ruleset, key_tiles, melds, wild, compute)
 
 
-def waits_after_discard(ruleset: Ruleset, tiles: tuple[int, ...], discard: int,
-                        melds: tuple[Meld, ...], wild: int | None) -> frozenset[int]:
+def waits_after_discard(
+    ruleset: Ruleset,
+    tiles: tuple[int, ...],
+    discard: int,
+    melds: tuple[Meld, ...],
+    wild: int | None,
+) -> frozenset[int]:
     """The waits of the hand ``tiles`` leaves after ``discard``, read from the (cached)
     ready-discard answer of ``tiles`` and remembered for the questions that follow."""
     kinds = frozenset(ready_discards(ruleset, tiles, melds, wild).get(discard, ()))
@@ -83,8 +108,13 @@ def waits_after_discard(ruleset: Ruleset, tiles: tuple[int, ...], discard: int,
     return kinds
 
 
-def completes(ruleset: Ruleset, concealed: tuple[int, ...], melds: tuple[Meld, ...],
-              tile: int, wild: int | None) -> bool:
+def completes(
+    ruleset: Ruleset,
+    concealed: tuple[int, ...],
+    melds: tuple[Meld, ...],
+    tile: int,
+    wild: int | None,
+) -> bool:
     """Does ``tile`` complete the 3n+1 hand ``concealed``? Uses known waits when cached;
     else one win check, cheaper than finding every wait."""
     key_tiles = tuple(sorted(concealed))
@@ -94,17 +124,40 @@ def completes(ruleset: Ruleset, concealed: tuple[int, ...], melds: tuple[Meld, .
     return is_win(ruleset, key_tiles + (tile,), melds, wild)
 
 
-def is_win(ruleset: Ruleset, tiles: tuple[int, ...], melds: tuple[Meld, ...],
-           wild: int | None) -> bool:
+def is_win(
+    ruleset: Ruleset, tiles: tuple[int, ...], melds: tuple[Meld, ...], wild: int | None
+) -> bool:
     key_tiles = tuple(sorted(tiles))
-    return _memo("win", ruleset, key_tiles, melds, wild,
-                 lambda: bool(hand_analysis.is_win(list(key_tiles), melds, ruleset, wild)))
+    return _memo(
+        "win",
+        ruleset,
+        key_tiles,
+        melds,
+        wild,
+        lambda: bool(hand_analysis.is_win(list(key_tiles), melds, ruleset, wild)),
+    )
 
 
-def forms(ruleset: Ruleset, concealed: tuple[int, ...], melds: tuple[Meld, ...], win: int,
-          tsumo: bool, wild: int | None) -> frozenset[str]:
+def forms(
+    ruleset: Ruleset,
+    concealed: tuple[int, ...],
+    melds: tuple[Meld, ...],
+    win: int,
+    tsumo: bool,
+    wild: int | None,
+) -> frozenset[str]:
     """The winning forms reading the hand (empty when it is not a win)."""
     tiles = tuple(sorted(concealed))
-    return _memo(("forms", win, tsumo), ruleset, tiles, melds, wild,
-                 lambda: frozenset(d.form for d in hand_analysis.decompose(
-                     list(tiles), melds, win, ruleset, tsumo=tsumo, wild=wild)))
+    return _memo(
+        ("forms", win, tsumo),
+        ruleset,
+        tiles,
+        melds,
+        wild,
+        lambda: frozenset(
+            d.form
+            for d in hand_analysis.decompose(
+                list(tiles), melds, win, ruleset, tsumo=tsumo, wild=wild
+            )
+        ),
+    )

@@ -17,10 +17,25 @@ from typing import Any
 from . import analysis
 from .melds import Meld
 from .offers import claim_offers, face, rob_offers
-from .shapes import DISCARD_WIN, DRAW, SELF_DRAW as SELF_DRAW_OUTCOME, Outcome
-from .state import CLAIM, ENDED, FLOWER, FRONT, HAIDI, KONG, RESERVE, ROB, TURN, GameState, SeatState
+from .shapes import DISCARD_WIN, DRAW, Outcome
+from .shapes import SELF_DRAW as SELF_DRAW_OUTCOME
+from .state import (
+    CLAIM,
+    ENDED,
+    FLOWER,
+    FRONT,
+    HAIDI,
+    KONG,
+    RESERVE,
+    ROB,
+    TURN,
+    GameState,
+    SeatState,
+)
 from .tiles import format_tile, format_tiles, is_flower
-from .wins import DISCARD, HAIDI as HAIDI_WIN, ROB as ROB_WIN, TSUMO_WINS, can_win, win_context
+from .wins import DISCARD, TSUMO_WINS, can_win, win_context
+from .wins import HAIDI as HAIDI_WIN
+from .wins import ROB as ROB_WIN
 
 Events = list[dict[str, Any]]
 
@@ -40,6 +55,7 @@ Events = list[dict[str, Any]]
 #   swap {seat | gave*, got*}
 # (* = secret, seen by that seat only)
 
+
 def event(kind: str, seat: int | None = None, **fields: Any) -> dict[str, Any]:
     out: dict[str, Any] = {"type": kind}
     if seat is not None:
@@ -48,12 +64,12 @@ def event(kind: str, seat: int | None = None, **fields: Any) -> dict[str, Any]:
     return out
 
 
-def private_event(kind: str, seat: int, secret: dict[str, Any],
-                  **fields: Any) -> dict[str, Any]:
+def private_event(kind: str, seat: int, secret: dict[str, Any], **fields: Any) -> dict[str, Any]:
     return event(kind, seat, **fields, private=seat, secret=secret)
 
 
 # ----- taking tiles out of a hand ---------------------------------------------------------
+
 
 def hand_without(player: SeatState, tiles: Iterable[int]) -> tuple[int, ...]:
     """The seat's concealed tiles once ``tiles`` leave the hand, the drawn tile (if it
@@ -77,10 +93,17 @@ def take_from_hand(state: GameState, seat: int, tiles: Iterable[int]) -> GameSta
 
 # ----- discards and the claim window ------------------------------------------------------
 
-def discard(state: GameState, seat: int, tile: int, ting: str | None = None) -> tuple[GameState, Events]:
+
+def discard(
+    state: GameState, seat: int, tile: int, ting: str | None = None
+) -> tuple[GameState, Events]:
     player = state.seat(seat)
-    changes: dict[str, Any] = dict(concealed=hand_without(player, [tile]), drawn=None,
-                                   river=player.river + (tile,), discards=player.discards + 1)
+    changes: dict[str, Any] = dict(
+        concealed=hand_without(player, [tile]),
+        drawn=None,
+        river=player.river + (tile,),
+        discards=player.discards + 1,
+    )
     if ting:
         changes.update(ting=ting, ting_at=state.moves)
     rs = state.ruleset
@@ -90,8 +113,9 @@ def discard(state: GameState, seat: int, tile: int, ting: str | None = None) -> 
         analysis.waits_after_discard(rs, player.hand, tile, player.melds, state.wild)
     if rs.haidi_phase:
         changes["tenpai_since"] = _tenpai_since(state, player, changes["concealed"], ting)
-    state = state.with_seat(seat, player.evolve(**changes), turn=1 - seat, phase=CLAIM,
-                            draw_source=None, claimed=False)
+    state = state.with_seat(
+        seat, player.evolve(**changes), turn=1 - seat, phase=CLAIM, draw_source=None, claimed=False
+    )
     fields = {"tile": format_tile(tile)}
     if ting:
         fields["ting"] = ting
@@ -101,8 +125,9 @@ def discard(state: GameState, seat: int, tile: int, ting: str | None = None) -> 
     return draw_turn(state, 1 - seat, events)
 
 
-def _tenpai_since(state: GameState, player: SeatState, concealed: tuple[int, ...],
-                  ting: str | None) -> int | None:
+def _tenpai_since(
+    state: GameState, player: SeatState, concealed: tuple[int, ...], ting: str | None
+) -> int | None:
     """Since when the hand has been continuously ready: it orders two undeclared players
     in the 海底捞月 phase (RULES.md 3.11.4), so only rulesets with that phase track it."""
     locked = player.locked or ting is not None
@@ -118,7 +143,9 @@ def take_discard(state: GameState, seat: int) -> tuple[GameState, int]:
     return state.replace_seat(1 - seat, river=discarder.river[:-1]), tile
 
 
-def claim_set(state: GameState, seat: int, kind: str, own: tuple[int, ...]) -> tuple[GameState, Events]:
+def claim_set(
+    state: GameState, seat: int, kind: str, own: tuple[int, ...]
+) -> tuple[GameState, Events]:
     """chi / pon / kan on the discard: the meld is exposed; chi and pon discard next
     without drawing (3.5.4), a kong draws its replacement from the back (3.6.2)."""
     state, tile = take_discard(state, seat)
@@ -133,7 +160,9 @@ def claim_set(state: GameState, seat: int, kind: str, own: tuple[int, ...]) -> t
     return state, events
 
 
-def own_tiles_for(state: GameState, seat: int, kind: str, tiles: tuple[int, ...]) -> tuple[int, ...]:
+def own_tiles_for(
+    state: GameState, seat: int, kind: str, tiles: tuple[int, ...]
+) -> tuple[int, ...]:
     """The concealed tiles a claim uses: chi names them; pon/kan take tiles of the
     discard's face (a wenzhou 白板 may stand for the wild's face, never a wild)."""
     if kind == "chi":
@@ -141,10 +170,11 @@ def own_tiles_for(state: GameState, seat: int, kind: str, tiles: tuple[int, ...]
     wild = state.wild
     target = face(tiles[0], wild)
     same = [t for t in state.seat(seat).concealed if t != wild and face(t, wild) == target]
-    return tuple(same[:3 if kind == "kan" else 2])
+    return tuple(same[: 3 if kind == "kan" else 2])
 
 
 # ----- kongs on own turn ------------------------------------------------------------------
+
 
 def concealed_kong(state: GameState, seat: int, kind: int) -> tuple[GameState, Events]:
     state = take_from_hand(state, seat, [kind] * 4)
@@ -171,8 +201,10 @@ def added_kong(state: GameState, seat: int, kind: int) -> tuple[GameState, Event
 def complete_added_kong(state: GameState, seat: int, events: Events) -> tuple[GameState, Events]:
     kind = state.rob_tile
     player = state.seat(seat)
-    melds = tuple(Meld("kan", m.tiles + (kind,)) if m.type == "pon" and m.tiles[0] == kind else m
-                  for m in player.melds)
+    melds = tuple(
+        Meld("kan", m.tiles + (kind,)) if m.type == "pon" and m.tiles[0] == kind else m
+        for m in player.melds
+    )
     state = state.replace_seat(seat, melds=melds)
     state = state.evolve(rob_tile=None, phase=TURN, turn=seat)
     return replacement_draw(state, seat, KONG, events)
@@ -180,17 +212,21 @@ def complete_added_kong(state: GameState, seat: int, events: Events) -> tuple[Ga
 
 # ----- draws ------------------------------------------------------------------------------
 
+
 def draw_turn(state: GameState, seat: int, events: Events) -> tuple[GameState, Events]:
     """The seat draws from the front and it becomes their turn."""
     return _draw(state, seat, FRONT, events, phase=TURN, turn=seat)
 
 
-def replacement_draw(state: GameState, seat: int, source: str, events: Events) -> tuple[GameState, Events]:
+def replacement_draw(
+    state: GameState, seat: int, source: str, events: Events
+) -> tuple[GameState, Events]:
     return _draw(state, seat, source, events)
 
 
-def _draw(state: GameState, seat: int, source: str, events: Events,
-          **changes: Any) -> tuple[GameState, Events]:
+def _draw(
+    state: GameState, seat: int, source: str, events: Events, **changes: Any
+) -> tuple[GameState, Events]:
     """Draw one tile (front, or back for replacements); a flower is exposed at once and
     replaced from the back (3.3.2); an empty live wall ends the hand (3.1.4, 3.3.5).
     ``changes`` are other state fields to set in the same copy."""
@@ -204,8 +240,9 @@ def _draw(state: GameState, seat: int, source: str, events: Events,
         side = "front" if source == FRONT else "back"
         if not is_flower(tile):
             events.append(private_event("draw", seat, {"tile": format_tile(tile)}, source=side))
-            return state.with_seat(seat, player.evolve(drawn=tile), live=live, draw_source=source,
-                                   **changes), events
+            return state.with_seat(
+                seat, player.evolve(drawn=tile), live=live, draw_source=source, **changes
+            ), events
         player = player.evolve(flowers=player.flowers + (tile,))
         events.append(event("flower", seat, tile=format_tile(tile), source=side))
         source = FLOWER
@@ -213,6 +250,7 @@ def _draw(state: GameState, seat: int, source: str, events: Events,
 
 
 # ----- exhaustive draw and 海底捞月 ------------------------------------------------------
+
 
 def exhaust(state: GameState, events: Events) -> tuple[GameState, Events]:
     """3.10: drawn hand, or the 海底捞月 phase where the ruleset has it."""
@@ -279,11 +317,17 @@ def haidi_pass(state: GameState, seat: int) -> tuple[GameState, Events]:
 
 # ----- the end ----------------------------------------------------------------------------
 
+
 def win(state: GameState, seat: int, how: str) -> tuple[GameState, Events]:
     ctx = win_context(state, seat, how)
     tsumo = how in TSUMO_WINS
-    outcome = Outcome(SELF_DRAW_OUTCOME if tsumo else DISCARD_WIN, winner=seat, loser=1 - seat,
-                      context=ctx, robbed_kong=how == ROB_WIN)
+    outcome = Outcome(
+        SELF_DRAW_OUTCOME if tsumo else DISCARD_WIN,
+        winner=seat,
+        loser=1 - seat,
+        context=ctx,
+        robbed_kong=how == ROB_WIN,
+    )
     events = [event("hu", seat, tile=format_tile(ctx.win), how=how)]
     if how == DISCARD:
         events[0]["from"] = 1 - seat
@@ -293,10 +337,17 @@ def win(state: GameState, seat: int, how: str) -> tuple[GameState, Events]:
 def end(state: GameState, outcome: Outcome, events: Events) -> tuple[GameState, Events]:
     """The hand is over: everything is revealed, the seed and salt included."""
     state = state.evolve(phase=ENDED, outcome=outcome)
-    events.append(event(
-        "end", result=outcome.kind, winner=outcome.winner, loser=outcome.loser,
-        escaper=outcome.escaper, seed=state.seed.hex(), salt=state.salt.hex(),
-        hands=[format_tiles(p.hand) for p in state.seats],
-        melds=[[str(m) for m in p.melds] for p in state.seats],
-    ))
+    events.append(
+        event(
+            "end",
+            result=outcome.kind,
+            winner=outcome.winner,
+            loser=outcome.loser,
+            escaper=outcome.escaper,
+            seed=state.seed.hex(),
+            salt=state.salt.hex(),
+            hands=[format_tiles(p.hand) for p in state.seats],
+            melds=[[str(m) for m in p.melds] for p in state.seats],
+        )
+    )
     return state, events

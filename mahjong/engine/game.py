@@ -46,19 +46,41 @@ from .wins import DISCARD, HEAVEN, SELF_DRAW
 from .wins import HAIDI as HAIDI_WIN
 from .wins import ROB as ROB_WIN
 
-__all__ = ["new_hand", "legal_actions", "apply", "default_action", "pending_seats",
-           "is_forced", "is_pause_window", "decision_seconds", "escape", "call_off", "next_hand", "opening_events",
-           "replay", "GameState"]
+__all__ = [
+    "new_hand",
+    "legal_actions",
+    "apply",
+    "default_action",
+    "pending_seats",
+    "is_forced",
+    "is_pause_window",
+    "decision_seconds",
+    "escape",
+    "call_off",
+    "next_hand",
+    "opening_events",
+    "replay",
+    "GameState",
+]
 
 
 # ----- starting a hand --------------------------------------------------------------------
 
-def new_hand(ruleset: Ruleset | str, seed: bytes | str | int, dealer: int | None = None,
-             session: Session | None = None, *, salt: bytes | None = None,
-             wall: tuple[int, ...] | None = None, back: tuple[int, ...] = (), stage: int = 0,
-             stage_player: int = 0,
-             contributions: tuple[str, str] = NO_CONTRIBUTIONS,
-             claim_pause: bool = False) -> GameState:
+
+def new_hand(
+    ruleset: Ruleset | str,
+    seed: bytes | str | int,
+    dealer: int | None = None,
+    session: Session | None = None,
+    *,
+    salt: bytes | None = None,
+    wall: tuple[int, ...] | None = None,
+    back: tuple[int, ...] = (),
+    stage: int = 0,
+    stage_player: int = 0,
+    contributions: tuple[str, str] = NO_CONTRIBUTIONS,
+    claim_pause: bool = False,
+) -> GameState:
     """Shuffle, deal and replace flowers (RULES.md 3.1-3.3). ``seed`` is the server's
     (committed); the wall comes from it and the players' ``contributions``
     (``wall.wall_seed``). ``dealer`` fixes the first dealer (random from the wall's seed
@@ -79,12 +101,26 @@ def new_hand(ruleset: Ruleset | str, seed: bytes | str | int, dealer: int | None
     if session.stage:
         rs = stage_ruleset(rs, session.stage)
     dealt = deal(rs, drawn_from, session.dealer, wall=wall, back=back)
-    seats = cast("tuple[SeatState, SeatState]", tuple(  # one per seat: a pair
-        SeatState(concealed=dealt.hands[s], flowers=dealt.flowers[s]) for s in (0, 1)))
+    seats = cast(
+        "tuple[SeatState, SeatState]",
+        tuple(  # one per seat: a pair
+            SeatState(concealed=dealt.hands[s], flowers=dealt.flowers[s]) for s in (0, 1)
+        ),
+    )
     state = GameState(
-        ruleset=rs, seed=seed, salt=salt, commitment=commitment(seed, salt), session=session,
-        seats=seats, live=dealt.live, reserve=dealt.reserve, indicator=dealt.indicator,
-        unused=dealt.unused, phase=TURN, turn=session.dealer, contributions=contributions,
+        ruleset=rs,
+        seed=seed,
+        salt=salt,
+        commitment=commitment(seed, salt),
+        session=session,
+        seats=seats,
+        live=dealt.live,
+        reserve=dealt.reserve,
+        indicator=dealt.indicator,
+        unused=dealt.unused,
+        phase=TURN,
+        turn=session.dealer,
+        contributions=contributions,
         claim_pause=claim_pause,
     )
     if session.stage:
@@ -94,19 +130,37 @@ def new_hand(ruleset: Ruleset | str, seed: bytes | str | int, dealer: int | None
 
 def opening_events(state: GameState) -> flow.Events:
     """The deal as events: public counts and commitment, each hand private to its seat."""
-    events = [flow.event("deal", dealer=state.dealer, commitment=state.commitment,
-                         hand_number=state.session.hand_number,
-                         indicator=None if state.indicator is None else format_tile(state.indicator))]
+    events = [
+        flow.event(
+            "deal",
+            dealer=state.dealer,
+            commitment=state.commitment,
+            hand_number=state.session.hand_number,
+            indicator=None if state.indicator is None else format_tile(state.indicator),
+        )
+    ]
     for seat, player in enumerate(state.seats):
-        events.append(flow.private_event("hand", seat, {"tiles": format_tiles(player.concealed)},
-                                         count=len(player.concealed),
-                                         flowers=format_tiles(player.flowers)))
+        events.append(
+            flow.private_event(
+                "hand",
+                seat,
+                {"tiles": format_tiles(player.concealed)},
+                count=len(player.concealed),
+                flowers=format_tiles(player.flowers),
+            )
+        )
     return events
 
 
-def next_hand(previous: GameState, outcome: Outcome | None, seed: bytes | str | int, *,
-              scores: tuple[int, int] | None = None, salt: bytes | None = None,
-              contributions: tuple[str, str] = NO_CONTRIBUTIONS) -> GameState:
+def next_hand(
+    previous: GameState,
+    outcome: Outcome | None,
+    seed: bytes | str | int,
+    *,
+    scores: tuple[int, int] | None = None,
+    salt: bytes | None = None,
+    contributions: tuple[str, str] = NO_CONTRIBUTIONS,
+) -> GameState:
     """The next hand at the same table, the dealer chosen by the ruleset's rule (a random
     one drawn from the wall's seed, contributions included)."""
     outcome = outcome or previous.outcome
@@ -114,13 +168,21 @@ def next_hand(previous: GameState, outcome: Outcome | None, seed: bytes | str | 
         raise IllegalAction("next_hand: the previous hand has not ended")
     seed = seed_bytes(seed)
     contributions = (contribution(contributions[0]), contribution(contributions[1]))
-    session = next_session(previous.ruleset, previous.session, outcome,
-                           wall_seed(seed, contributions), scores)
-    return new_hand(previous.ruleset, seed, session=session, salt=salt,
-                    contributions=contributions, claim_pause=previous.claim_pause)
+    session = next_session(
+        previous.ruleset, previous.session, outcome, wall_seed(seed, contributions), scores
+    )
+    return new_hand(
+        previous.ruleset,
+        seed,
+        session=session,
+        salt=salt,
+        contributions=contributions,
+        claim_pause=previous.claim_pause,
+    )
 
 
 # ----- who decides ------------------------------------------------------------------------
+
 
 def pending_seats(state: GameState) -> tuple[int, ...]:
     """Seats whose decision the hand waits for (at most one with two players)."""
@@ -177,6 +239,7 @@ def _timeout_discard(state: GameState, player: SeatState) -> int:
 
 
 # ----- applying a decision ----------------------------------------------------------------
+
 
 def apply(state: GameState, seat: int, action: Action) -> tuple[GameState, flow.Events]:
     """``seat`` takes ``action``: the next state (resting at the next decision or the end)
@@ -285,24 +348,36 @@ def _on_addkan(state: GameState, seat: int, action: Action) -> tuple[GameState, 
 
 
 _HANDLERS: dict[str, Callable[[GameState, int, Action], tuple[GameState, flow.Events]]] = {
-    "discard": _on_discard, "ting": _on_ting, "hu": _on_hu, "pass": _on_decline,
-    "guo": _on_decline, "chi": _on_claim, "pon": _on_claim, "kan": _on_claim,
-    "ankan": _on_ankan, "addkan": _on_addkan, **stage_moves.HANDLERS,
+    "discard": _on_discard,
+    "ting": _on_ting,
+    "hu": _on_hu,
+    "pass": _on_decline,
+    "guo": _on_decline,
+    "chi": _on_claim,
+    "pon": _on_claim,
+    "kan": _on_claim,
+    "ankan": _on_ankan,
+    "addkan": _on_addkan,
+    **stage_moves.HANDLERS,
 }
 
 
-def replay(state: GameState,
-           moves: Iterable[tuple[int, Action | str]]) -> tuple[GameState, flow.Events]:
+def replay(
+    state: GameState, moves: Iterable[tuple[int, Action | str]]
+) -> tuple[GameState, flow.Events]:
     """Apply recorded moves -- ``(seat, action)`` pairs, the action as an Action or in
     notation -- validating each as ``apply`` does: the event log's replays and audits."""
     events: flow.Events = []
     for seat, action in moves:
-        state, more = apply(state, seat, parse_action(action) if isinstance(action, str) else action)
+        state, more = apply(
+            state, seat, parse_action(action) if isinstance(action, str) else action
+        )
         events += more
     return state, events
 
 
 # ----- leaving --------------------------------------------------------------------------
+
 
 def escape(state: GameState, seat: int) -> tuple[GameState, flow.Events]:
     """逃跑 (3.13): the hand ends at once; the escaper pays the ruleset's penalty and the

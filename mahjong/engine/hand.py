@@ -41,15 +41,29 @@ from operator import itemgetter
 from typing import Any
 
 from . import hand_forms as forms
-from . import hand_readings
-from . import suit_tables
+from . import hand_readings, suit_tables
 from .errors import InvalidAction
 from .hand_forms import View, face, view
 from .hand_readings import Part, Reading
 from .melds import Meld
-from .shapes import (CHOW, KONG, LV_YI_SE_LOOSE, PAIR, PUNG, QI_XING_BU_KAO, QUAN_BU_KAO,
-                     SAN_CAI_SHEN, SEVEN_PAIRS, STANDARD, THIRTEEN_ORPHANS, YING_BA_DUI,
-                     ZU_HE_LONG, Block, Decomposition, RulesetLike)
+from .shapes import (
+    CHOW,
+    KONG,
+    LV_YI_SE_LOOSE,
+    PAIR,
+    PUNG,
+    QI_XING_BU_KAO,
+    QUAN_BU_KAO,
+    SAN_CAI_SHEN,
+    SEVEN_PAIRS,
+    STANDARD,
+    THIRTEEN_ORPHANS,
+    YING_BA_DUI,
+    ZU_HE_LONG,
+    Block,
+    Decomposition,
+    RulesetLike,
+)
 from .tiles import YAOJIU, format_tiles
 
 DEFAULT_FORMS = frozenset({STANDARD, SEVEN_PAIRS, THIRTEEN_ORPHANS})
@@ -80,8 +94,14 @@ def _distance(v: View, allowed: Collection[str], *, exact: bool = True) -> int:
     return best
 
 
-def _distance_of(tiles: Sequence[int], melds: Sequence[Meld], allowed: frozenset[str],
-                 wild: int | None, *, exact: bool = True) -> int:
+def _distance_of(
+    tiles: Sequence[int],
+    melds: Sequence[Meld],
+    allowed: frozenset[str],
+    wild: int | None,
+    *,
+    exact: bool = True,
+) -> int:
     """Fewest tiles to add. ``exact=False`` may ignore the copies melds hold (a lower
     bound): enough where only "one tile away?" is asked before the waits are tried,
     since a wait that needs a copy the melds hold is dead anyway (RULES.md 3.15.1)."""
@@ -93,15 +113,22 @@ def _distance_of(tiles: Sequence[int], melds: Sequence[Meld], allowed: frozenset
 
 def _check_size(tiles: Sequence[int]) -> int:
     if len(tiles) % 3 == 0:
-        raise InvalidAction(f"{format_tiles(sorted(tiles))!r}: a hand has 3n+1 or 3n+2 "
-                            f"concealed tiles, not {len(tiles)}")
+        raise InvalidAction(
+            f"{format_tiles(sorted(tiles))!r}: a hand has 3n+1 or 3n+2 "
+            f"concealed tiles, not {len(tiles)}"
+        )
     return len(tiles) % 3
 
 
 # ----- the win check ---------------------------------------------------------------
 
-def is_win(tiles: Sequence[int], melds: Sequence[Meld], ruleset: RulesetLike | None,
-           wild: int | None = None) -> bool:
+
+def is_win(
+    tiles: Sequence[int],
+    melds: Sequence[Meld],
+    ruleset: RulesetLike | None,
+    wild: int | None = None,
+) -> bool:
     """Do ``tiles`` (concealed, winning tile included) and ``melds`` form a win?"""
     if len(tiles) % 3 != 2:
         return False
@@ -113,15 +140,23 @@ def is_win(tiles: Sequence[int], melds: Sequence[Meld], ruleset: RulesetLike | N
 
 # ----- shanten and waits -------------------------------------------------------------
 
-def shanten(tiles: Sequence[int], melds: Sequence[Meld] = (),
-            ruleset: RulesetLike | None = None, wild: int | None = None) -> int:
+
+def shanten(
+    tiles: Sequence[int],
+    melds: Sequence[Meld] = (),
+    ruleset: RulesetLike | None = None,
+    wild: int | None = None,
+) -> int:
     """-1 complete, 0 ready (live waits), n: n exchanges from ready."""
     return shanten_and_waits(tiles, melds, ruleset, wild)[0]
 
 
-def shanten_and_waits(tiles: Sequence[int], melds: Sequence[Meld] = (),
-                      ruleset: RulesetLike | None = None,
-                      wild: int | None = None) -> tuple[int, list[int]]:
+def shanten_and_waits(
+    tiles: Sequence[int],
+    melds: Sequence[Meld] = (),
+    ruleset: RulesetLike | None = None,
+    wild: int | None = None,
+) -> tuple[int, list[int]]:
     """``(shanten, waits)`` in one go: the waits are found on the way to shanten 0.
     The waits are always empty for a 3n+2 hand."""
     size = _check_size(tiles)
@@ -135,8 +170,12 @@ def shanten_and_waits(tiles: Sequence[int], melds: Sequence[Meld] = (),
     return (0 if found else 1), found
 
 
-def waits(tiles: Sequence[int], melds: Sequence[Meld] = (), ruleset: RulesetLike | None = None,
-          wild: int | None = None) -> list[int]:
+def waits(
+    tiles: Sequence[int],
+    melds: Sequence[Meld] = (),
+    ruleset: RulesetLike | None = None,
+    wild: int | None = None,
+) -> list[int]:
     """Sorted live kinds that complete the 3n+1 hand ``tiles``."""
     if _check_size(tiles) != 1:
         raise InvalidAction(f"{format_tiles(sorted(tiles))!r}: waits need 3n+1 tiles")
@@ -146,8 +185,13 @@ def waits(tiles: Sequence[int], melds: Sequence[Meld] = (), ruleset: RulesetLike
     return _waits(tiles, melds, allowed, kinds, wild)
 
 
-def _waits(tiles: Sequence[int], melds: Sequence[Meld], allowed: frozenset[str],
-           kinds: tuple[int, ...], wild: int | None) -> list[int]:
+def _waits(
+    tiles: Sequence[int],
+    melds: Sequence[Meld],
+    allowed: frozenset[str],
+    kinds: tuple[int, ...],
+    wild: int | None,
+) -> list[int]:
     """Waits of a 3n+1 hand known to be one tile from complete."""
     held = _held(tiles, melds)
     if wild is not None:
@@ -163,8 +207,14 @@ def _waits(tiles: Sequence[int], melds: Sequence[Meld], allowed: frozenset[str],
     return sorted(k for k in found if k in in_play)
 
 
-def _tried_waits(tiles: Sequence[int], melds: Sequence[Meld], allowed: Iterable[str],
-                 kinds: Iterable[int], wild: int | None, held: Counter[int]) -> list[int]:
+def _tried_waits(
+    tiles: Sequence[int],
+    melds: Sequence[Meld],
+    allowed: Iterable[str],
+    kinds: Iterable[int],
+    wild: int | None,
+    held: Counter[int],
+) -> list[int]:
     """Every live kind in play, added and checked."""
     hand = list(tiles)
     out: list[int] = []
@@ -184,7 +234,7 @@ def _kind_set(kinds: tuple[int, ...]) -> frozenset[int]:
     keeps its id)."""
     found = _KIND_SETS.get(id(kinds))
     if found is None or found[0] is not kinds:
-        if len(_KIND_SETS) >= 1024:   # rulesets made one by one stay bounded
+        if len(_KIND_SETS) >= 1024:  # rulesets made one by one stay bounded
             _KIND_SETS.clear()
         found = _KIND_SETS[id(kinds)] = (kinds, frozenset(kinds))
     return found[1]
@@ -193,8 +243,9 @@ def _kind_set(kinds: tuple[int, ...]) -> frozenset[int]:
 _KIND_SETS: dict[int, tuple[tuple[int, ...], frozenset[int]]] = {}
 
 
-def _basic_waits(tiles: Sequence[int], melded: bool, allowed: frozenset[str],
-                 held: Counter[int]) -> list[int]:
+def _basic_waits(
+    tiles: Sequence[int], melded: bool, allowed: frozenset[str], held: Counter[int]
+) -> list[int]:
     """Live waits in the default forms, no wilds: each kind added to its suit's key
     and looked up; seven pairs and thirteen orphans read straight off the counts."""
     found = set(_standard_waits(tiles, lambda k: held[k] < 4)) if STANDARD in allowed else set()
@@ -213,7 +264,7 @@ def _standard_waits(tiles: Sequence[int], live: Callable[[int], bool]) -> list[i
     when all split). That suit's completing kinds are read from ``_completing``;
     ``live(kind)``: fewer than four of it held."""
     keys, sizes = _suit_keys(tiles)
-    split = hand_readings.number_suit_splits(14)   # every number suit of up to 14 tiles
+    split = hand_readings.number_suit_splits(14)  # every number suit of up to 14 tiles
     assert split is not None  # the table holds 14
     state: list[tuple[bool, bool]] = []
     for suit in (0, 1, 2):
@@ -272,8 +323,10 @@ def _completing(suit: int, key: int, size: int) -> tuple[tuple[int, bool], ...]:
     join a set."""
     if suit < 3 and size < 14:
         base = 9 * suit
-        found = tuple((base + offset, pair) for offset, pair
-                      in hand_readings.number_suit_completing().get(key, ()))
+        found = tuple(
+            (base + offset, pair)
+            for offset, pair in hand_readings.number_suit_completing().get(key, ())
+        )
         _COMPLETING[suit][key] = found
         return found
     near: set[int] = set()
@@ -296,7 +349,8 @@ _COMPLETING: tuple[dict[int, tuple[tuple[int, bool], ...]], ...] = ({}, {}, {}, 
 # A standard-form winning tile pairs with, or is within two of, a tile already held.
 _NEAR = tuple(
     tuple(range(max(k - k % 9, k - 2), min(k - k % 9 + 8, k + 2) + 1)) if k < 27 else (k,)
-    for k in range(34))
+    for k in range(34)
+)
 
 
 def _seven_pairs_waits(counts: Counter[int]) -> list[int]:
@@ -313,16 +367,22 @@ def _thirteen_orphans_waits(counts: Counter[int]) -> list[int]:
     return sorted(YAOJIU) if not missing else list(missing) if len(missing) == 1 else []
 
 
-def has_one_winning_kind(concealed: Sequence[int], melds: Sequence[Meld], win: int,
-                         ruleset: RulesetLike | None, wild: int | None = None,
-                         readings: Sequence[Decomposition] | None = None) -> bool:
+def has_one_winning_kind(
+    concealed: Sequence[int],
+    melds: Sequence[Meld],
+    win: int,
+    ruleset: RulesetLike | None,
+    wild: int | None = None,
+    readings: Sequence[Decomposition] | None = None,
+) -> bool:
     """Is ``win`` the only live kind that completes the 3n+1 hand ``concealed`` (+
     ``melds``), which ``win`` completes (RULES.md 3.8.6)? ``len(waits(...)) == 1``
     without the full wait list: any other completing kind settles it. ``readings``
     (the hand's ``readings``, if at hand) show most such kinds for free: the other side
     of a two-sided chow, the other pair of a double-pair wait. Dead kinds (four held)
     never count (3.15.1)."""
-    def live(kind: int) -> bool:   # a few kinds are asked about: counted one by one
+
+    def live(kind: int) -> bool:  # a few kinds are asked about: counted one by one
         held = concealed.count(kind)
         for meld in melds:
             held += meld.tiles.count(kind)
@@ -334,7 +394,7 @@ def has_one_winning_kind(concealed: Sequence[int], melds: Sequence[Meld], win: i
     in_play = _kind_set(kinds)
     held: list[int] | None = None
     if wild is not None or (not melds and len(concealed) == 13 and len(set(concealed)) <= 7):
-        held = [0] * 34   # the wild and seven-pairs checks read every count
+        held = [0] * 34  # the wild and seven-pairs checks read every count
         for kind in concealed:
             held[kind] += 1
         for meld in melds:
@@ -382,9 +442,9 @@ def has_one_winning_kind(concealed: Sequence[int], melds: Sequence[Meld], win: i
         return True
     if SEVEN_PAIRS in allowed and held is not None and not melds and len(concealed) == 13:
         # six pairs and a single hold at most seven kinds (held is counted then)
-        odd = [k for k, n in enumerate(held) if n & 1]   # no melds: held is the hand
+        odd = [k for k, n in enumerate(held) if n & 1]  # no melds: held is the hand
         if len(odd) != 1 or sum(n >> 1 for n in held) != 6:
-            return True   # no seven-pairs wait
+            return True  # no seven-pairs wait
         k = odd[0]
         return k == win or held[k] >= 4 or k not in in_play
     return True
@@ -435,8 +495,9 @@ def _visible_winning_kinds(win: int, readings: Iterable[Decomposition]) -> Itera
 _SHAPE_FORMS = frozenset(forms.DISTANCES) - {STANDARD, SEVEN_PAIRS}
 
 
-def _special_shaped(concealed: Sequence[int], melds: Sequence[Meld],
-                    allowed: frozenset[str]) -> bool:
+def _special_shaped(
+    concealed: Sequence[int], melds: Sequence[Meld], allowed: frozenset[str]
+) -> bool:
     """Could one more tile complete a form other than sets + a pair or seven pairs?
     十三幺 needs twelve distinct terminals and honors, 组合龙 eight of a knitted pattern,
     全不靠 / 七星不靠 thirteen singles whose numbers fit one pattern, 硬八对 and the loose
@@ -451,8 +512,9 @@ def _special_shaped(concealed: Sequence[int], melds: Sequence[Meld],
     if allowed & _KNITTED_FORMS:
         numbers = {k for k in distinct if k < 27}
         for pattern in forms.KNITTED:
-            if len(numbers & pattern) >= 8 or (len(concealed) == 13 and len(distinct) == 13
-                                               and numbers <= pattern):
+            if len(numbers & pattern) >= 8 or (
+                len(concealed) == 13 and len(distinct) == 13 and numbers <= pattern
+            ):
                 return True
     return bool(allowed & _OTHER_SHAPE_FORMS) and not melds
 
@@ -462,8 +524,12 @@ _KNITTED_FORMS = frozenset({QUAN_BU_KAO, QI_XING_BU_KAO, ZU_HE_LONG})
 _OTHER_SHAPE_FORMS = _SHAPE_FORMS - _KNITTED_FORMS - {THIRTEEN_ORPHANS}
 
 
-def ready_discards(tiles: Sequence[int], melds: Sequence[Meld], ruleset: RulesetLike | None,
-                   wild: int | None = None) -> dict[int, list[int]]:
+def ready_discards(
+    tiles: Sequence[int],
+    melds: Sequence[Meld],
+    ruleset: RulesetLike | None,
+    wild: int | None = None,
+) -> dict[int, list[int]]:
     """For a 3n+2 hand: each discard kind that leaves it ready -> the waits then.
     A wild is never offered as a discard."""
     if _check_size(tiles) != 2:
@@ -492,9 +558,16 @@ def _held(tiles: Iterable[int], melds: Iterable[Meld]) -> Counter[int]:
 
 # ----- decompositions ----------------------------------------------------------------
 
-def decompose(concealed: Sequence[int], melds: Sequence[Meld], win: int,
-              ruleset: RulesetLike | None, *, tsumo: bool = True,
-              wild: int | None = None) -> list[Decomposition]:
+
+def decompose(
+    concealed: Sequence[int],
+    melds: Sequence[Meld],
+    win: int,
+    ruleset: RulesetLike | None,
+    *,
+    tsumo: bool = True,
+    wild: int | None = None,
+) -> list[Decomposition]:
     """Every reading of ``concealed`` + ``win`` (+ ``melds``) as a win, once per
     distinct (reading, block holding the winning tile). Empty if it is no win. The
     "edge", "closed" and "pair" waits are checked against the one-winning-kind rule
@@ -502,14 +575,21 @@ def decompose(concealed: Sequence[int], melds: Sequence[Meld], win: int,
     out = readings(concealed, melds, win, ruleset, tsumo=tsumo, wild=wild)
     # Single-kind waits need the hand's winning kinds: asked only when one may count.
     if any(d.wait in SINGLE_KIND_WAITS for d in out) and not has_one_winning_kind(
-            concealed, melds, win, ruleset, wild, out):
+        concealed, melds, win, ruleset, wild, out
+    ):
         out = [replace(d, wait="other") if d.wait in SINGLE_KIND_WAITS else d for d in out]
     return out
 
 
-def readings(concealed: Sequence[int], melds: Sequence[Meld], win: int,
-             ruleset: RulesetLike | None, *, tsumo: bool = True,
-             wild: int | None = None) -> list[Decomposition]:
+def readings(
+    concealed: Sequence[int],
+    melds: Sequence[Meld],
+    win: int,
+    ruleset: RulesetLike | None,
+    *,
+    tsumo: bool = True,
+    wild: int | None = None,
+) -> list[Decomposition]:
     """``decompose`` without the one-winning-kind question (what scoring asks, lazily,
     with ``has_one_winning_kind``): the same readings in the same order, but a winning
     tile in an edge, closed or pair position is labelled "edge", "closed" or "pair"
@@ -529,8 +609,9 @@ def readings(concealed: Sequence[int], melds: Sequence[Meld], win: int,
     return out
 
 
-def _plain_readings(concealed: Sequence[int], melds: Sequence[Meld], win: int,
-                    allowed: frozenset[str], tsumo: bool) -> list[Decomposition]:
+def _plain_readings(
+    concealed: Sequence[int], melds: Sequence[Meld], win: int, allowed: frozenset[str], tsumo: bool
+) -> list[Decomposition]:
     """The readings of a hand without wilds: the standard form from each suit's splits
     (``hand_readings.standard_splits``), the special forms only where their shape can apply."""
     counts = [0] * 34
@@ -540,7 +621,7 @@ def _plain_readings(concealed: Sequence[int], melds: Sequence[Meld], win: int,
         counts[kind] += 1
         keys[suit_of[kind]] += weight[kind]
         sizes[suit_of[kind]] += 1
-    if concealed.__class__ is tuple:   # immutable: safe to remember (see _suit_keys)
+    if concealed.__class__ is tuple:  # immutable: safe to remember (see _suit_keys)
         _LAST_COUNTED[:] = concealed, tuple(keys), tuple(sizes)
     counts[win] += 1
     keys[suit_of[win]] += weight[win]
@@ -555,8 +636,8 @@ def _plain_readings(concealed: Sequence[int], melds: Sequence[Meld], win: int,
                 if form == ZU_HE_LONG and not _knitted_straight_held(keys):
                     continue
                 found.extend((form, reading) for reading in sorted(read(counts, size)))
-        if len(found) > 1:   # in form order, as the other readings
-            found.sort(key=itemgetter(0))   # stable: each form's own order kept
+        if len(found) > 1:  # in form order, as the other readings
+            found.sort(key=itemgetter(0))  # stable: each form's own order kept
     if not found:
         return []
     meld_blocks = tuple(_plain_meld_block(m) for m in melds)
@@ -574,11 +655,17 @@ def _special_readers(allowed: frozenset[str]) -> tuple[tuple[str, int, int, _Rea
     for form in _sorted_forms(allowed):
         if form == STANDARD:
             continue
-        if form == ZU_HE_LONG:   # nine knitted kinds, then sets and a pair
+        if form == ZU_HE_LONG:  # nine knitted kinds, then sets and a pair
             out.append((form, 9, 34, _zu_he_long))
-        else:   # each checks its own tile count
-            out.append((form, _FEWEST_KINDS.get(form, 0), _MOST_KINDS.get(form, 34),
-                        _special_reader(_SPECIAL_READINGS[form])))
+        else:  # each checks its own tile count
+            out.append(
+                (
+                    form,
+                    _FEWEST_KINDS.get(form, 0),
+                    _MOST_KINDS.get(form, 34),
+                    _special_reader(_SPECIAL_READINGS[form]),
+                )
+            )
     return tuple(out)
 
 
@@ -591,16 +678,22 @@ def _knitted_straight_held(keys: Sequence[int]) -> bool:
         if thirds[suit] is None:
             key = keys[suit]
             thirds[suit] = _KNITTED_THIRDS[key] = sum(
-                1 << i for i, ranks in enumerate(((0, 3, 6), (1, 4, 7), (2, 5, 8)))
-                if all(key // 5 ** r % 5 for r in ranks))
+                1 << i
+                for i, ranks in enumerate(((0, 3, 6), (1, 4, 7), (2, 5, 8)))
+                if all(key // 5**r % 5 for r in ranks)
+            )
     return tuple(thirds) in _KNITTED_SUITS
 
 
-_KNITTED_THIRDS: dict[int, int] = {}   # number-suit key -> which of 147/258/369 it holds
+_KNITTED_THIRDS: dict[int, int] = {}  # number-suit key -> which of 147/258/369 it holds
 # The (m, p, s) masks of held thirds that give each suit a different one.
 _KNITTED_SUITS = frozenset(
-    (a, b, c) for a in range(8) for b in range(8) for c in range(8)
-    if any(a >> x & b >> y & c >> z & 1 for x, y, z in permutations(range(3))))
+    (a, b, c)
+    for a in range(8)
+    for b in range(8)
+    for c in range(8)
+    if any(a >> x & b >> y & c >> z & 1 for x, y, z in permutations(range(3)))
+)
 
 
 def _zu_he_long(counts: list[int], size: int) -> Collection[Reading]:
@@ -611,8 +704,9 @@ def _special_reader(read: Callable[[list[int]], Collection[Reading]]) -> _Reader
     return lambda counts, size: read(counts)
 
 
-def _plain_placements(form: str, reading: Reading, meld_blocks: tuple[Block, ...], win: int,
-                      tsumo: bool) -> Iterator[Decomposition]:
+def _plain_placements(
+    form: str, reading: Reading, meld_blocks: tuple[Block, ...], win: int, tsumo: bool
+) -> Iterator[Decomposition]:
     """``_placements`` for parts without wilds: each block made once per part."""
     blocks: tuple[Block, ...] | None = None
     seen: set[Part] = set()
@@ -642,12 +736,14 @@ class _Blocks(dict[Part, Block]):
 _PLAIN_BLOCKS = _Blocks()
 # A Decomposition from fields known to be right, without the frozen dataclass's
 # ``__init__`` (one per reading on the scoring path): its slots set directly.
-_SET_FIELDS = tuple(getattr(Decomposition, name).__set__
-                    for name in ("form", "blocks", "win_block", "wait"))
+_SET_FIELDS = tuple(
+    getattr(Decomposition, name).__set__ for name in ("form", "blocks", "win_block", "wait")
+)
 
 
-def _decomposition(form: str, blocks: tuple[Block, ...], win_block: int | None,
-                   wait: str) -> Decomposition:
+def _decomposition(
+    form: str, blocks: tuple[Block, ...], win_block: int | None, wait: str
+) -> Decomposition:
     out = object.__new__(Decomposition)
     set_form, set_blocks, set_win_block, set_wait = _SET_FIELDS
     set_form(out, form)
@@ -664,7 +760,7 @@ _SPECIAL_READINGS: dict[str, Callable[[list[int]], Collection[Reading]]] = {
     QI_XING_BU_KAO: lambda counts: hand_readings.knitted_singles(counts, 7),
     LV_YI_SE_LOOSE: hand_readings.lv_yi_se_loose,
     YING_BA_DUI: hand_readings.ying_ba_dui,
-    SAN_CAI_SHEN: lambda counts: (),          # needs the wilds
+    SAN_CAI_SHEN: lambda counts: (),  # needs the wilds
 }
 
 
@@ -683,8 +779,9 @@ def _plain_meld_block(meld: Meld) -> Block:
     return _meld_block(meld, None)
 
 
-def _readings(hand: list[int], melds: Sequence[Meld], allowed: frozenset[str], wild: int,
-              tsumo: bool) -> Iterator[tuple[str, Reading]]:
+def _readings(
+    hand: list[int], melds: Sequence[Meld], allowed: frozenset[str], wild: int, tsumo: bool
+) -> Iterator[tuple[str, Reading]]:
     """(form, reading) of a hand with wilds, in form order (``_plain_readings`` reads
     the hands without)."""
     v = view(hand, melds, wild)
@@ -697,8 +794,11 @@ def _readings(hand: list[int], melds: Sequence[Meld], allowed: frozenset[str], w
         elif form == YING_BA_DUI:
             found = _ying_ba_dui(counts, v, melds)
         elif form == SAN_CAI_SHEN:
-            found = (hand_readings.san_cai_shen(counts, v.jokers, wild)
-                     if tsumo and wild is not None else ())
+            found = (
+                hand_readings.san_cai_shen(counts, v.jokers, wild)
+                if tsumo and wild is not None
+                else ()
+            )
         elif melds:
             continue
         else:
@@ -735,8 +835,15 @@ def _meld_block(meld: Meld, wild: int | None) -> Block:
     return Block(_MELD_SHAPES[meld.type], tiles, concealed=meld.type == "ankan", meld=meld.type)
 
 
-def _placements(form: str, reading: Reading, meld_blocks: tuple[Block, ...], win_face: int,
-                tsumo: bool, one_kind: bool, wild: int | None) -> Iterator[Decomposition]:
+def _placements(
+    form: str,
+    reading: Reading,
+    meld_blocks: tuple[Block, ...],
+    win_face: int,
+    tsumo: bool,
+    one_kind: bool,
+    wild: int | None,
+) -> Iterator[Decomposition]:
     """One Decomposition per distinct part of ``reading`` the winning tile can be in."""
     seen: set[tuple[Part, int]] = set()
     for part in reading:
@@ -792,8 +899,10 @@ def _chow_wait(low: int, played: int) -> str:
 
 # ----- input checks (the CLI and other boundaries) ------------------------------------
 
-def check_hand(tiles: Sequence[int], melds: Sequence[Meld] = (),
-               ruleset: RulesetLike | None = None) -> None:
+
+def check_hand(
+    tiles: Sequence[int], melds: Sequence[Meld] = (), ruleset: RulesetLike | None = None
+) -> None:
     """Raise InvalidAction unless ``tiles`` + ``melds`` could be a hand under ``ruleset``:
     3n+1 or 3n+2 concealed tiles, at most a full hand (melds counted as 3; fewer tiles
     stand for a hand whose melds are not given), no kind beyond its 4 copies, every kind

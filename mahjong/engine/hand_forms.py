@@ -14,17 +14,25 @@ from itertools import permutations
 from typing import NamedTuple
 
 from . import suit_tables
-from .suit_tables import SuitStats
 from .melds import Meld
-from .shapes import (LV_YI_SE_LOOSE, QI_XING_BU_KAO, QUAN_BU_KAO, SAN_CAI_SHEN, SEVEN_PAIRS,
-                     STANDARD, THIRTEEN_ORPHANS, YING_BA_DUI, ZU_HE_LONG)
+from .shapes import (
+    LV_YI_SE_LOOSE,
+    QI_XING_BU_KAO,
+    QUAN_BU_KAO,
+    SAN_CAI_SHEN,
+    SEVEN_PAIRS,
+    STANDARD,
+    THIRTEEN_ORPHANS,
+    YING_BA_DUI,
+    ZU_HE_LONG,
+)
+from .suit_tables import SuitStats
 from .tiles import HONORS, WHITE
 
 GREEN_KINDS = frozenset((19, 20, 21, 23, 25, 32))  # 2s 3s 4s 6s 8s 6z
 # 全不靠 / 组合龙: 147 of one suit, 258 of another, 369 of the third.
 KNITTED = tuple(
-    frozenset(9 * suit + start + step for suit, start in zip(order, range(3))
-              for step in (0, 3, 6))
+    frozenset(9 * suit + start + step for suit, start in zip(order, range(3)) for step in (0, 3, 6))
     for order in permutations(range(3))
 )
 
@@ -32,14 +40,14 @@ KNITTED = tuple(
 class View(NamedTuple):
     """The concealed tiles as the forms see them."""
 
-    faces: tuple[int, ...]   # kinds played, wilds left out (a wenzhou 白板 plays as the wild)
-    jokers: int              # wild tiles, free to stand for anything in the standard form
-    wild: int | None         # the 财神 kind, if any
-    size: int                # concealed tiles, wilds included
-    sets: int                # sets the concealed tiles must still form
+    faces: tuple[int, ...]  # kinds played, wilds left out (a wenzhou 白板 plays as the wild)
+    jokers: int  # wild tiles, free to stand for anything in the standard form
+    wild: int | None  # the 财神 kind, if any
+    size: int  # concealed tiles, wilds included
+    sets: int  # sets the concealed tiles must still form
     melded: bool
-    keys: list[int]          # suit_tables keys of ``faces`` (m, p, s, honors)
-    sizes: list[int]         # tiles of ``faces`` per suit
+    keys: list[int]  # suit_tables keys of ``faces`` (m, p, s, honors)
+    sizes: list[int]  # tiles of ``faces`` per suit
     caps: suit_tables.Caps | None  # copies melds leave of each kind (suit_tables.meld_caps)
 
 
@@ -62,8 +70,17 @@ def view(tiles: Sequence[int], melds: Sequence[Meld], wild: int | None = None) -
         faces_of = _FACES[wild]
         faces = tuple(f for f in map(faces_of.__getitem__, tiles) if f >= 0)
     jokers = len(tiles) - len(faces)
-    return View(faces, jokers, wild, len(tiles), (len(tiles) - 1) // 3, bool(melds),
-                suit_tables.keys_of(faces), suit_tables.sizes_of(faces), caps(melds, wild))
+    return View(
+        faces,
+        jokers,
+        wild,
+        len(tiles),
+        (len(tiles) - 1) // 3,
+        bool(melds),
+        suit_tables.keys_of(faces),
+        suit_tables.sizes_of(faces),
+        caps(melds, wild),
+    )
 
 
 def caps(melds: Iterable[Meld], wild: int | None = None) -> suit_tables.Caps | None:
@@ -163,8 +180,7 @@ def ying_ba_dui(v: View) -> int | None:
     pairs = sum(c // 2 for c in counts)
     odd = sum(c % 2 for c in counts)
     # The triplet's kind leaves the pairs; any kind will do, held (c copies) or not.
-    best = max(min(c, 3) + _pairs_cover(pairs - c // 2, odd - c % 2, 7)
-               for c in set(counts) | {0})
+    best = max(min(c, 3) + _pairs_cover(pairs - c // 2, odd - c % 2, 7) for c in set(counts) | {0})
     return 17 - best
 
 
@@ -189,8 +205,14 @@ def complete_in(v: View, allowed: Iterable[str]) -> bool:
     return False
 
 
-def basic_distance(keys: Sequence[int], melds: Sequence[Meld], size: int,
-                   allowed: Collection[str], *, capped: bool = True) -> int:
+def basic_distance(
+    keys: Sequence[int],
+    melds: Sequence[Meld],
+    size: int,
+    allowed: Collection[str],
+    *,
+    capped: bool = True,
+) -> int:
     """The smallest distance in the default forms, no wilds, straight from suit keys:
     the hot path of shanten. ``capped=False`` ignores the copies melds hold: a lower
     bound, from the prebuilt tables, that is enough to prune before an exact wait check."""

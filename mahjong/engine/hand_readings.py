@@ -12,8 +12,8 @@ from itertools import combinations_with_replacement, product
 from typing import cast
 
 from .hand_forms import GREEN_KINDS, KNITTED
-from .shapes import KNITTED as KNITTED_SHAPE
 from .shapes import CHOW, PAIR, PUNG, SINGLES
+from .shapes import KNITTED as KNITTED_SHAPE
 from .tiles import YAOJIU
 
 Part = tuple[str, tuple[int, ...], tuple[int, ...]]  # (shape, tiles, jokers)
@@ -43,7 +43,7 @@ def standard_splits(keys: Sequence[int], sizes: Sequence[int]) -> list[Reading]:
     whose size is 2 more than a multiple of 3) holding the pair."""
     pair_suits = 0
     found: list[tuple[Reading, ...]] = []
-    parts: list[Part] | None = []   # while every suit splits one way, the one reading's parts
+    parts: list[Part] | None = []  # while every suit splits one way, the one reading's parts
     for suit in (0, 1, 2, 3):
         size = sizes[suit]
         if not size:
@@ -69,8 +69,7 @@ def standard_splits(keys: Sequence[int], sizes: Sequence[int]) -> list[Reading]:
     if parts is not None:
         parts.sort()
         return [tuple(parts)]
-    return sorted({tuple(sorted(p for part in choice for p in part))
-                   for choice in product(*found)})
+    return sorted({tuple(sorted(p for part in choice for p in part)) for choice in product(*found)})
 
 
 def suit_splits(suit: int, key: int) -> tuple[Reading, ...]:
@@ -84,7 +83,8 @@ def suit_splits(suit: int, key: int) -> tuple[Reading, ...]:
         if shapes is not None:
             parts = _PARTS_OF[suit]
             found = _SPLITS[suit][key] = tuple(
-                tuple(parts[shape][offset] for shape, offset in split) for split in shapes)
+                tuple(parts[shape][offset] for shape, offset in split) for split in shapes
+            )
     if found is None:
         counts = [0] * 34
         base, width = 9 * suit, 7 if suit == 3 else 9
@@ -93,7 +93,7 @@ def suit_splits(suit: int, key: int) -> tuple[Reading, ...]:
             counts[base + i] = rest % 5
             size += rest % 5
             rest //= 5
-        if suit < 3 and size <= 14:   # not in the table: no split
+        if suit < 3 and size <= 14:  # not in the table: no split
             found = ()
         else:
             out: set[Reading] = set()
@@ -129,7 +129,7 @@ def _number_splits() -> dict[int, tuple[Split, ...]]:
                         parts.append((PAIR, pair))
                     if max(held) > 4:
                         continue
-                    key = sum(n * 5 ** i for i, n in enumerate(held))
+                    key = sum(n * 5**i for i, n in enumerate(held))
                     found.setdefault(key, set()).add(tuple(sorted(parts)))
         _NUMBER_SPLITS.update((key, tuple(sorted(splits))) for key, splits in found.items())
     return _NUMBER_SPLITS
@@ -147,16 +147,18 @@ def number_suit_completing() -> dict[int, tuple[tuple[int, bool], ...]]:
         found: dict[int, set[tuple[int, bool]]] = {}
         for key, splits in _number_splits().items():
             pair = any(shape == PAIR for shape, _ in splits[0])
-            for offset in {offset for shape, offset in splits[0]} | {
-                    offset + 1 for shape, offset in splits[0] if shape == CHOW} | {
-                    offset + 2 for shape, offset in splits[0] if shape == CHOW}:
+            for offset in (
+                {offset for shape, offset in splits[0]}
+                | {offset + 1 for shape, offset in splits[0] if shape == CHOW}
+                | {offset + 2 for shape, offset in splits[0] if shape == CHOW}
+            ):
                 found.setdefault(key - _POW5[offset], set()).add((offset, pair))
         _NUMBER_COMPLETING.update((key, tuple(sorted(kinds))) for key, kinds in found.items())
     return _NUMBER_COMPLETING
 
 
 _NUMBER_COMPLETING: dict[int, tuple[tuple[int, bool], ...]] = {}
-_POW5 = tuple(5 ** i for i in range(9))
+_POW5 = tuple(5**i for i in range(9))
 
 
 def number_suit_splits(size: int) -> dict[int, tuple[Split, ...]] | None:
@@ -166,13 +168,18 @@ def number_suit_splits(size: int) -> dict[int, tuple[Split, ...]] | None:
 
 
 _SPLITS: tuple[dict[int, tuple[Reading, ...]], ...] = (
-    {0: ((),)}, {0: ((),)}, {0: ((),)}, {0: ((),)})
+    {0: ((),)},
+    {0: ((),)},
+    {0: ((),)},
+    {0: ((),)},
+)
 SUIT_OF = tuple(kind // 9 for kind in range(34))
 WEIGHT = tuple(5 ** (kind % 9) for kind in range(34))
 
 
-def _plain(counts: list[int], kind: int, sets: int, pair: bool, parts: list[Part],
-           out: set[Reading]) -> None:
+def _plain(
+    counts: list[int], kind: int, sets: int, pair: bool, parts: list[Part], out: set[Reading]
+) -> None:
     while kind < 34 and not counts[kind]:
         kind += 1
     if kind == 34:
@@ -210,19 +217,32 @@ PAIR_PARTS = tuple((PAIR, (k, k), ()) for k in range(34))
 PUNG_PARTS = tuple((PUNG, (k, k, k), ()) for k in range(34))
 CHOW_PARTS = tuple((CHOW, (k, k + 1, k + 2), ()) for k in range(34))
 # Per number suit: shape -> offset in the suit -> part.
-_PARTS_OF = tuple({shape: parts[9 * suit:9 * suit + 9] for shape, parts in
-                   ((PAIR, PAIR_PARTS), (PUNG, PUNG_PARTS), (CHOW, CHOW_PARTS))}
-                  for suit in range(3))
+_PARTS_OF = tuple(
+    {
+        shape: parts[9 * suit : 9 * suit + 9]
+        for shape, parts in ((PAIR, PAIR_PARTS), (PUNG, PUNG_PARTS), (CHOW, CHOW_PARTS))
+    }
+    for suit in range(3)
+)
 
 
-def _search(counts: list[int], jokers: int, sets: int, pair: int, start: int,
-            parts: list[Part], wild: int | None, out: set[Reading]) -> None:
+def _search(
+    counts: list[int],
+    jokers: int,
+    sets: int,
+    pair: int,
+    start: int,
+    parts: list[Part],
+    wild: int | None,
+    out: set[Reading],
+) -> None:
     kind = next((k for k in range(start, 34) if counts[k]), None)
     if kind is None:
         if jokers == 3 * sets + 2 * pair:
             wild = cast(int, wild)  # wilds are left over only where there is a wild kind
-            own: list[Part] = ([(PAIR, (wild,) * 2, (wild,) * 2)] * pair
-                               + [(PUNG, (wild,) * 3, (wild,) * 3)] * sets)
+            own: list[Part] = [(PAIR, (wild,) * 2, (wild,) * 2)] * pair + [
+                (PUNG, (wild,) * 3, (wild,) * 3)
+            ] * sets
             out.add(tuple(sorted(parts + own)))
         return
     for shape, group, sets_used, pair_used in _groups(kind, sets, pair):
@@ -230,8 +250,16 @@ def _search(counts: list[int], jokers: int, sets: int, pair: int, start: int,
             for k in concrete:
                 counts[k] -= 1
             parts.append((shape, group, filled))
-            _search(counts, jokers - len(filled), sets - sets_used, pair - pair_used,
-                    kind, parts, wild, out)
+            _search(
+                counts,
+                jokers - len(filled),
+                sets - sets_used,
+                pair - pair_used,
+                kind,
+                parts,
+                wild,
+                out,
+            )
             parts.pop()
             for k in concrete:
                 counts[k] += 1
@@ -251,8 +279,9 @@ def _groups(kind: int, sets: int, pair: int) -> Iterator[tuple[str, tuple[int, .
                     yield CHOW, (low, low + 1, low + 2), 1, 0
 
 
-def _fillings(group: tuple[int, ...], kind: int, counts: list[int],
-              jokers: int) -> Iterator[tuple[list[int], tuple[int, ...]]]:
+def _fillings(
+    group: tuple[int, ...], kind: int, counts: list[int], jokers: int
+) -> Iterator[tuple[list[int], tuple[int, ...]]]:
     """Ways to take ``group`` from the tiles: one copy of ``kind`` must be a real tile
     (it is the smallest left); any other slot is a real tile or a wild."""
     options: list[tuple[list[int], list[int]]] = [([], [])]
@@ -320,8 +349,12 @@ def zu_he_long(counts: list[int], sets: int) -> set[Reading]:
             continue
         if keys is None or sizes is None:  # both None until the first straight held
             keys, sizes = _keys_and_sizes(counts)
-        rest = [keys[0] - knitted_keys[0], keys[1] - knitted_keys[1],
-                keys[2] - knitted_keys[2], keys[3]]
+        rest = [
+            keys[0] - knitted_keys[0],
+            keys[1] - knitted_keys[1],
+            keys[2] - knitted_keys[2],
+            keys[3],
+        ]
         rest_sizes = [sizes[0] - 3, sizes[1] - 3, sizes[2] - 3, sizes[3]]
         if sum(rest_sizes) != 3 * (sets - 3) + 2:
             continue
@@ -342,8 +375,10 @@ def _keys_and_sizes(counts: list[int]) -> tuple[list[int], list[int]]:
 
 _KNITTED_SORTED = tuple(tuple(sorted(knitted)) for knitted in KNITTED)
 # Each knitted straight's suit keys (three kinds in each number suit).
-_KNITTED_KEYS = tuple(tuple(sum(5 ** (k % 9) for k in knitted if k // 9 == suit)
-                            for suit in range(3)) for knitted in _KNITTED_SORTED)
+_KNITTED_KEYS = tuple(
+    tuple(sum(5 ** (k % 9) for k in knitted if k // 9 == suit) for suit in range(3))
+    for knitted in _KNITTED_SORTED
+)
 
 
 def lv_yi_se_loose(counts: list[int]) -> set[Reading]:
@@ -358,8 +393,9 @@ def ying_ba_dui(counts: list[int]) -> set[Reading]:
     odd = [k for k in range(34) if counts[k] % 2]
     if sum(counts) != 17 or len(odd) != 1 or counts[odd[0]] != 3:
         return set()
-    parts: list[Part] = [(PAIR, (k, k), ()) for k in range(34) for _ in range(counts[k] // 2)
-                         if k != odd[0]]
+    parts: list[Part] = [
+        (PAIR, (k, k), ()) for k in range(34) for _ in range(counts[k] // 2) if k != odd[0]
+    ]
     parts.append((PUNG, (odd[0],) * 3, ()))
     return {tuple(sorted(parts))}
 
@@ -369,4 +405,3 @@ def san_cai_shen(counts: list[int], jokers: int, wild: int) -> set[Reading]:
         return set()
     rest = tuple(k for k in range(34) for _ in range(counts[k]))
     return {((SINGLES, (wild,) * 3, (wild,) * 3), (SINGLES, rest, ()))}
-

@@ -49,13 +49,13 @@ def waits_hint(state: GameState, seat: int) -> dict[str, Any] | None:
                 options.append({"discard": format_tile(discard)} | _waits_of(kinds, left))
         options.sort(key=lambda o: -o["left"])
         return {"discards": options} if options else None
-    kinds = _winnable(state, seat, me.concealed,
-                      analysis.waits(rs, me.concealed, me.melds, wild))
+    kinds = _winnable(state, seat, me.concealed, analysis.waits(rs, me.concealed, me.melds, wild))
     return {"ready": _waits_of(kinds, left)} if kinds else None
 
 
-def _winnable(state: GameState, seat: int, concealed: tuple[int, ...],
-              kinds: Iterable[int]) -> list[int]:
+def _winnable(
+    state: GameState, seat: int, concealed: tuple[int, ...], kinds: Iterable[int]
+) -> list[int]:
     if not state.ruleset.min_fan:
         return list(kinds)
     return [k for k in kinds if scores_the_minimum(state, seat, concealed, k)]

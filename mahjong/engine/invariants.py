@@ -37,8 +37,10 @@ def check_tiles(state: GameState) -> list[str]:
     have, box = tiles_everywhere(state), Counter(state.ruleset.tile_set)
     if have == box:
         return []
-    return [f"tiles not accounted for: extra {format_tiles(sorted((have - box).elements()))!r}, "
-            f"missing {format_tiles(sorted((box - have).elements()))!r}"]
+    return [
+        f"tiles not accounted for: extra {format_tiles(sorted((have - box).elements()))!r}, "
+        f"missing {format_tiles(sorted((box - have).elements()))!r}"
+    ]
 
 
 def check_hand_sizes(state: GameState) -> list[str]:
@@ -46,8 +48,12 @@ def check_hand_sizes(state: GameState) -> list[str]:
         return []
     problems = []
     for seat, player in enumerate(state.seats):
-        holding_extra = seat == state.turn and state.phase in (TURN, HAIDI) or \
-            state.phase == EXCHANGE and seat == state.dealer  # 关卡 起始换牌 before play
+        holding_extra = (
+            seat == state.turn
+            and state.phase in (TURN, HAIDI)
+            or state.phase == EXCHANGE
+            and seat == state.dealer
+        )  # 关卡 起始换牌 before play
         expected = state.ruleset.hand_size + (1 if holding_extra else 0)
         if player.size() != expected:
             problems.append(f"seat {seat} holds {player.size()} tiles, expected {expected}")
@@ -97,5 +103,10 @@ def check_out_of_turn_refused(state: GameState) -> list[str]:
 
 
 def check_all(state: GameState) -> list[str]:
-    return (check_tiles(state) + check_hand_sizes(state) + check_round_trip(state)
-            + check_views(state) + check_out_of_turn_refused(state))
+    return (
+        check_tiles(state)
+        + check_hand_sizes(state)
+        + check_round_trip(state)
+        + check_views(state)
+        + check_out_of_turn_refused(state)
+    )

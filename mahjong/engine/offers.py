@@ -39,6 +39,7 @@ _remembered: list[tuple[GameState, tuple[Action, ...]] | None] = [None]
 
 # ----- faces and wilds (wenzhou 财神, RULES.md 9.2) ----------------------------------------
 
+
 def face(tile: int, wild: int | None) -> int:
     """The kind a tile plays as: a 白板 stands for the wild's face (9.2.4)."""
     if wild is not None and tile == WHITE and wild != WHITE:
@@ -65,6 +66,7 @@ def _without(tiles: Iterable[int], used: Iterable[int]) -> list[int]:
 
 # ----- declining a win --------------------------------------------------------------------
 
+
 def _decline_win(state: GameState, player: SeatState) -> list[Action]:
     """A ready player declines with 过胡 where the ruleset has it, up to max_guo times;
     after that only 胡 is offered (RULES.md 6.2.1)."""
@@ -75,6 +77,7 @@ def _decline_win(state: GameState, player: SeatState) -> list[Action]:
 
 
 # ----- own turn ---------------------------------------------------------------------------
+
 
 def _turn_offers(state: GameState, seat: int) -> list[Action]:
     player = state.seat(seat)
@@ -124,8 +127,12 @@ def _kong_offers(state: GameState, player: SeatState) -> list[Action]:
     actions = []
     for i in range(len(hand) - 3):
         kind = hand[i]
-        if hand[i + 3] == kind and kind != wild and (i == 0 or hand[i - 1] != kind) \
-                and not _leaves_only_wilds(hand[:i] + hand[i + 4:], wild):
+        if (
+            hand[i + 3] == kind
+            and kind != wild
+            and (i == 0 or hand[i - 1] != kind)
+            and not _leaves_only_wilds(hand[:i] + hand[i + 4 :], wild)
+        ):
             actions.append(Action("ankan", (kind,) * 4))
     for kind in sorted(m.tiles[0] for m in player.melds if m.type == "pon"):
         if kind in hand and kind != wild and not _leaves_only_wilds(_without(hand, [kind]), wild):
@@ -134,6 +141,7 @@ def _kong_offers(state: GameState, player: SeatState) -> list[Action]:
 
 
 # ----- the opponent's discard ---------------------------------------------------------
+
 
 def claim_offers(state: GameState, seat: int) -> list[Action]:
     """Claims on the opponent's last discard; empty when there is nothing to claim (the
@@ -154,12 +162,19 @@ def _set_claims(state: GameState, player: SeatState, tile: int) -> list[Action]:
     hand = _playable(player.concealed, wild)
     same = [t for t in hand if face(t, wild) == target]
     actions = []
-    if len(same) >= 3 and state.live and not _leaves_only_wilds(_without(player.concealed, same[:3]), wild):
+    if (
+        len(same) >= 3
+        and state.live
+        and not _leaves_only_wilds(_without(player.concealed, same[:3]), wild)
+    ):
         actions.append(Action("kan", (tile,)))
     if len(same) >= 2 and not _leaves_only_wilds(_without(player.concealed, same[:2]), wild):
         actions.append(Action("pon", (tile,)))
-    actions += [Action("chi", (tile, *pair)) for pair in chi_pairs(hand, target, wild)
-                if not _leaves_only_wilds(_without(player.concealed, pair), wild)]
+    actions += [
+        Action("chi", (tile, *pair))
+        for pair in chi_pairs(hand, target, wild)
+        if not _leaves_only_wilds(_without(player.concealed, pair), wild)
+    ]
     return actions
 
 
@@ -190,6 +205,7 @@ def chi_pairs(hand: list[int], target: int, wild: int | None) -> list[tuple[int,
 
 # ----- robbing, 海底捞月 -----------------------------------------------------------------
 
+
 def rob_offers(state: GameState, seat: int) -> list[Action]:
     player = state.seat(seat)
     return [HU, *_decline_win(state, player)] if can_win(state, seat, ROB_WIN) else []
@@ -217,5 +233,10 @@ def _exchange_offers(state: GameState, seat: int) -> list[Action]:
     return stage_offers.exchange_offers(state, seat)
 
 
-_OFFERS = {TURN: _turn_offers, CLAIM: _claim_window, ROB: _rob_window, HAIDI: _haidi_offers,
-           EXCHANGE: _exchange_offers}
+_OFFERS = {
+    TURN: _turn_offers,
+    CLAIM: _claim_window,
+    ROB: _rob_window,
+    HAIDI: _haidi_offers,
+    EXCHANGE: _exchange_offers,
+}

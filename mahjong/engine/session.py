@@ -37,8 +37,13 @@ def match_over(ruleset: Ruleset, session: Session) -> bool:
     return bool(ruleset.match_hands and session.hand_number % ruleset.match_hands == 0)
 
 
-def next_session(ruleset: Ruleset, session: Session, outcome: Outcome, seed: bytes,
-                 scores: tuple[int, int] | None = None) -> Session:
+def next_session(
+    ruleset: Ruleset,
+    session: Session,
+    outcome: Outcome,
+    seed: bytes,
+    scores: tuple[int, int] | None = None,
+) -> Session:
     dealer = next_dealer(ruleset, session, outcome, seed)
     kept = dealer == session.dealer
     number = session.hand_number + 1

@@ -8,9 +8,9 @@ most their balance, when balances are given.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING
 
 from .errors import EngineError
 from .shapes import DISCARD_WIN, DRAW, ESCAPE, SELF_DRAW, Outcome
@@ -21,20 +21,20 @@ if TYPE_CHECKING:
 
 HOUSE = "house"
 STAGE_YAKUMAN_SCORE = 10_000
-STAGE_STREAK_BONUS_FROM = 3   # 三连庄拍分: the 3rd consecutive dealer win onwards doubles
-GB_BONUS_FAN = 8              # gb pays (Σ fan + 8) × 底分 (RULES.md 8.5)
+STAGE_STREAK_BONUS_FROM = 3  # 三连庄拍分: the 3rd consecutive dealer win onwards doubles
+GB_BONUS_FAN = 8  # gb pays (Σ fan + 8) × 底分 (RULES.md 8.5)
 
 
 @dataclass(frozen=True, slots=True)
 class Transfer:
-    payer: int | str      # seat, or HOUSE (stage pays the player from the house)
-    payee: int | str      # seat, or HOUSE for the rake
+    payer: int | str  # seat, or HOUSE (stage pays the player from the house)
+    payee: int | str  # seat, or HOUSE for the rake
     amount: int
 
 
 @dataclass(frozen=True)
 class Settlement:
-    points: int                          # the hand's value before currency and caps
+    points: int  # the hand's value before currency and caps
     transfers: tuple[Transfer, ...] = ()
 
     @property
@@ -43,8 +43,9 @@ class Settlement:
 
     def delta(self, seat: int) -> int:
         """Net change of ``seat``'s balance."""
-        return (sum(t.amount for t in self.transfers if t.payee == seat)
-                - sum(t.amount for t in self.transfers if t.payer == seat))
+        return sum(t.amount for t in self.transfers if t.payee == seat) - sum(
+            t.amount for t in self.transfers if t.payer == seat
+        )
 
 
 @dataclass(frozen=True)
@@ -69,8 +70,9 @@ class Table:
 _Scoring = Callable[["Ruleset", Outcome, "ScoreResult", Table], Settlement]
 
 
-def settle(ruleset: Ruleset, outcome: Outcome, score: ScoreResult | None = None,
-           table: Table = Table()) -> Settlement:
+def settle(
+    ruleset: Ruleset, outcome: Outcome, score: ScoreResult | None = None, table: Table = Table()
+) -> Settlement:
     """Transfers for one finished hand. ``score`` is the winner's ScoreResult (wins)."""
     if outcome.kind == DRAW:
         return _stage_draw(table) if ruleset.scoring == "stage" else Settlement(0)
@@ -96,18 +98,22 @@ def _classic(ruleset: Ruleset, outcome: Outcome, score: ScoreResult, table: Tabl
 
 def _fan_times_base(extra: int) -> _Scoring:
     """tiao72: Σ fan × 底分; gb: (Σ fan + 8) × 底分 — self-draw or discard alike."""
-    def settle_win(ruleset: Ruleset, outcome: Outcome, score: ScoreResult,
-                   table: Table) -> Settlement:
+
+    def settle_win(
+        ruleset: Ruleset, outcome: Outcome, score: ScoreResult, table: Table
+    ) -> Settlement:
         assert outcome.loser is not None and outcome.winner is not None  # a win has both
         points = (score.total + extra) * _base(ruleset, table)
         return _pay(outcome.loser, outcome.winner, points, table)
+
     return settle_win
 
 
 def _quesheng(ruleset: Ruleset, outcome: Outcome, score: ScoreResult, table: Table) -> Settlement:
     assert outcome.loser is not None and outcome.winner is not None  # a win has both
-    return _capped_with_rake(ruleset, outcome.loser, outcome.winner,
-                             score.total * _base(ruleset, table), table)
+    return _capped_with_rake(
+        ruleset, outcome.loser, outcome.winner, score.total * _base(ruleset, table), table
+    )
 
 
 def _wenzhou(ruleset: Ruleset, outcome: Outcome, score: ScoreResult, table: Table) -> Settlement:
@@ -132,8 +138,14 @@ def _stage_draw(table: Table) -> Settlement:
     return Settlement(0, (Transfer(HOUSE, table.player, table.stake),) if table.stake else ())
 
 
-SCORING: dict[str, _Scoring] = {"classic": _classic, "stage": _stage, "quesheng": _quesheng,
-           "tiao72": _fan_times_base(0), "gb": _fan_times_base(GB_BONUS_FAN), "wenzhou": _wenzhou}
+SCORING: dict[str, _Scoring] = {
+    "classic": _classic,
+    "stage": _stage,
+    "quesheng": _quesheng,
+    "tiao72": _fan_times_base(0),
+    "gb": _fan_times_base(GB_BONUS_FAN),
+    "wenzhou": _wenzhou,
+}
 
 
 # ----- shared pieces -----------------------------------------------------------------------
@@ -171,8 +183,9 @@ def _within_balance(payer: int, amount: int, table: Table) -> int:
     return max(0, min(amount, table.balances[payer]))
 
 
-def _capped_with_rake(ruleset: Ruleset, loser: int, winner: int, points: int,
-                      table: Table) -> Settlement:
+def _capped_with_rake(
+    ruleset: Ruleset, loser: int, winner: int, points: int, table: Table
+) -> Settlement:
     """quesheng 6.3: X = A × B in currency, capped by both bring-ins (防以小博大), then the
     rake floor(rake% × X') goes to the house out of the winner's gain."""
     amount = points * table.per_point
@@ -197,7 +210,9 @@ def _escape(ruleset: Ruleset, outcome: Outcome, table: Table) -> Settlement:
     other = 1 - escaper
     if ruleset.scoring == "wenzhou":
         dealer = escaper == table.dealer
-        factor = ruleset.options.get("dealer_escape_penalty", 16) if dealer else ruleset.escape_penalty
+        factor = (
+            ruleset.options.get("dealer_escape_penalty", 16) if dealer else ruleset.escape_penalty
+        )
         return _pay(escaper, other, _wenzhou_b(ruleset, table) * factor, table)
     points = ruleset.escape_penalty * _base(ruleset, table)
     if ruleset.scoring == "quesheng":

@@ -15,14 +15,23 @@ from .melds import Meld
 STANDARD = "standard"
 SEVEN_PAIRS = "seven_pairs"
 THIRTEEN_ORPHANS = "thirteen_orphans"
-QUAN_BU_KAO = "quan_bu_kao"          # gb 全不靠 (14 knitted singles + honors)
-QI_XING_BU_KAO = "qi_xing_bu_kao"    # gb 七星不靠
-ZU_HE_LONG = "zu_he_long"            # gb 组合龙 + one set + pair
-LV_YI_SE_LOOSE = "lv_yi_se_loose"    # stage 绿一色 "可以乱牌": any 14 green tiles
-YING_BA_DUI = "ying_ba_dui"          # wenzhou 硬八对
-SAN_CAI_SHEN = "san_cai_shen"        # wenzhou 三财神 instant win
-FORMS = (STANDARD, SEVEN_PAIRS, THIRTEEN_ORPHANS, QUAN_BU_KAO, QI_XING_BU_KAO, ZU_HE_LONG,
-         LV_YI_SE_LOOSE, YING_BA_DUI, SAN_CAI_SHEN)
+QUAN_BU_KAO = "quan_bu_kao"  # gb 全不靠 (14 knitted singles + honors)
+QI_XING_BU_KAO = "qi_xing_bu_kao"  # gb 七星不靠
+ZU_HE_LONG = "zu_he_long"  # gb 组合龙 + one set + pair
+LV_YI_SE_LOOSE = "lv_yi_se_loose"  # stage 绿一色 "可以乱牌": any 14 green tiles
+YING_BA_DUI = "ying_ba_dui"  # wenzhou 硬八对
+SAN_CAI_SHEN = "san_cai_shen"  # wenzhou 三财神 instant win
+FORMS = (
+    STANDARD,
+    SEVEN_PAIRS,
+    THIRTEEN_ORPHANS,
+    QUAN_BU_KAO,
+    QI_XING_BU_KAO,
+    ZU_HE_LONG,
+    LV_YI_SE_LOOSE,
+    YING_BA_DUI,
+    SAN_CAI_SHEN,
+)
 
 
 class RulesetLike(Protocol):
@@ -112,25 +121,25 @@ class WinContext:
     """Everything about a win that is not the tiles' shape. Mirrors the input of
     ``python -m mahjong.engine score`` (issue 3's CLI contract)."""
 
-    hand: tuple[int, ...]            # concealed tiles WITHOUT the winning tile
+    hand: tuple[int, ...]  # concealed tiles WITHOUT the winning tile
     melds: tuple[Meld, ...]
-    win: int                         # the winning tile kind
-    tsumo: bool = False              # self-drawn
-    seat_wind: int = 27              # 1z..4z kind (gb); dealer is East
+    win: int  # the winning tile kind
+    tsumo: bool = False  # self-drawn
+    seat_wind: int = 27  # 1z..4z kind (gb); dealer is East
     round_wind: int = 27
-    flowers: tuple[int, ...] = ()    # exposed flower kinds (or len() only matters)
-    flower_count: int = 0            # used when only a count is known
-    last_of_kind: bool = False       # 和绝张: the other three copies are visible
-    last_tile: bool = False          # last live-wall tile (self-draw) or last discard
-    kong_replacement: bool = False   # won on a kong replacement draw
+    flowers: tuple[int, ...] = ()  # exposed flower kinds (or len() only matters)
+    flower_count: int = 0  # used when only a count is known
+    last_of_kind: bool = False  # 和绝张: the other three copies are visible
+    last_tile: bool = False  # last live-wall tile (self-draw) or last discard
+    kong_replacement: bool = False  # won on a kong replacement draw
     flower_replacement: bool = False  # won on a flower replacement draw
     robbing_kong: bool = False
     dealer: bool = False
-    ting: str | bool = False         # False, "ready" or "tian_ting"
-    first_turn: bool = False         # 天和/地和/人和 in each ruleset's own meaning
-    haidi_phase: bool = False        # classic/stage 海底捞月 phase win
-    passes: int = 0                  # quesheng 过胡 count
-    wild: int | None = None          # wenzhou 财神 kind (the indicator's kind)
+    ting: str | bool = False  # False, "ready" or "tian_ting"
+    first_turn: bool = False  # 天和/地和/人和 in each ruleset's own meaning
+    haidi_phase: bool = False  # classic/stage 海底捞月 phase win
+    passes: int = 0  # quesheng 过胡 count
+    wild: int | None = None  # wenzhou 财神 kind (the indicator's kind)
     extras: dict[str, Any] = field(default_factory=dict)
 
     @property
@@ -138,7 +147,7 @@ class WinContext:
         return len(self.flowers) or self.flower_count
 
     @classmethod
-    def of(cls, fields: dict[str, Any]) -> "WinContext":
+    def of(cls, fields: dict[str, Any]) -> WinContext:
         """A WinContext from fields the caller has already checked (names included),
         the others at their defaults, without the dataclass ``__init__``: setting 21
         frozen fields one by one costs about 3 us, and the score CLI makes one per line
@@ -150,8 +159,11 @@ class WinContext:
         return ctx
 
 
-_WIN_DEFAULTS = {f.name: f.default for f in dataclasses.fields(WinContext)
-                 if f.default is not dataclasses.MISSING}
+_WIN_DEFAULTS = {
+    f.name: f.default
+    for f in dataclasses.fields(WinContext)
+    if f.default is not dataclasses.MISSING
+}
 
 
 # How a hand ended (Outcome.kind)
@@ -163,9 +175,9 @@ class Outcome:
     """How a hand ended. ``context`` is set for wins (what scoring needs);
     ``escaper`` for an escape. Seats are 0 and 1."""
 
-    kind: str                         # SELF_DRAW | DISCARD_WIN | DRAW | ESCAPE
+    kind: str  # SELF_DRAW | DISCARD_WIN | DRAW | ESCAPE
     winner: int | None = None
-    loser: int | None = None          # the payer: discarder, or opponent on a self-draw
+    loser: int | None = None  # the payer: discarder, or opponent on a self-draw
     context: WinContext | None = None
     escaper: int | None = None
-    robbed_kong: bool = False         # classic pays a robbed kong like a self-draw
+    robbed_kong: bool = False  # classic pays a robbed kong like a self-draw

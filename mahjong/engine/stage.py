@@ -18,12 +18,12 @@ if TYPE_CHECKING:
     from .rulesets import Ruleset
 
 # Feature keys, in the order the stages add them (RULES.md 5.2, 5.4)
-STREAK_BONUS = "streak_bonus"      # 三连庄拍分
+STREAK_BONUS = "streak_bonus"  # 三连庄拍分
 START_EXCHANGE = "start_exchange"  # 起始换牌
-FIVE_HAIDI = "five_haidi"          # 五张海底摸牌
-DRAW_ANY = "draw_any"              # 随机摸任意牌: 搓牌 + 游戏中换牌
-BLEED = "bleed"                    # 平常番配牌大出血
-BLEED_YAKUMAN = "bleed_yakuman"    # 役满型配牌大出血
+FIVE_HAIDI = "five_haidi"  # 五张海底摸牌
+DRAW_ANY = "draw_any"  # 随机摸任意牌: 搓牌 + 游戏中换牌
+BLEED = "bleed"  # 平常番配牌大出血
+BLEED_YAKUMAN = "bleed_yakuman"  # 役满型配牌大出血
 FEATURES = (STREAK_BONUS, START_EXCHANGE, FIVE_HAIDI, DRAW_ANY, BLEED, BLEED_YAKUMAN)
 FEATURE_NAMES = {
     STREAK_BONUS: ("三连庄拍分", "Triple dealer streak bonus"),
@@ -39,15 +39,15 @@ HAIDI_DRAWS_FIVE = 5
 @dataclass(frozen=True)
 class StageLevel:
     number: int
-    pass_score: int     # 过关分数
-    start_score: int    # 玩家分数 on entering the stage
-    stake: int          # 每局押分
+    pass_score: int  # 过关分数
+    start_score: int  # 玩家分数 on entering the stage
+    stake: int  # 每局押分
     adds: tuple[str, ...]
 
     @property
     def features(self) -> tuple[str, ...]:
         """Features are cumulative: this stage's and every earlier one's (5.2)."""
-        return tuple(f for level in STAGES[:self.number] for f in level.adds)
+        return tuple(f for level in STAGES[: self.number] for f in level.adds)
 
     def has(self, feature: str) -> bool:
         return feature in self.features
@@ -92,17 +92,23 @@ class StageState:
     offer: str | None = None
     swap_kind: int | None = None
     bleed: str | None = None
-    exchanged: int = 0      # tiles exchanged at the start (起始换牌)
-    cuo: int = 0            # 搓牌 taken this hand
-    swaps: int = 0          # 游戏中换牌 taken this hand
+    exchanged: int = 0  # tiles exchanged at the start (起始换牌)
+    cuo: int = 0  # 搓牌 taken this hand
+    swaps: int = 0  # 游戏中换牌 taken this hand
 
-    def evolve(self, **changes: Any) -> "StageState":
+    def evolve(self, **changes: Any) -> StageState:
         return replace(self, **changes)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"offer": self.offer, "swap_kind": self.swap_kind, "bleed": self.bleed,
-                "exchanged": self.exchanged, "cuo": self.cuo, "swaps": self.swaps}
+        return {
+            "offer": self.offer,
+            "swap_kind": self.swap_kind,
+            "bleed": self.bleed,
+            "exchanged": self.exchanged,
+            "cuo": self.cuo,
+            "swaps": self.swaps,
+        }
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any] | None) -> "StageState | None":
+    def from_dict(cls, data: dict[str, Any] | None) -> StageState | None:
         return None if data is None else cls(**data)

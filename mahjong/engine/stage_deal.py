@@ -33,8 +33,8 @@ YAKUMAN_TARGETS = {
     "大车轮": "22334455667788p",
     "东北新干线": "123456789m111z44z",
 }
-TARGET_DEALT = 10     # target tiles in the player's dealt hand
-TARGET_SPREAD = 16    # the other 4 lie among this many first live-wall tiles
+TARGET_DEALT = 10  # target tiles in the player's dealt hand
+TARGET_SPREAD = 16  # the other 4 lie among this many first live-wall tiles
 CHANCE_SCALE = 1_000_000
 
 
@@ -58,8 +58,10 @@ def bleed_target(state: GameState) -> tuple[str, tuple[int, ...]] | None:
     level = stage_level(state.session.stage)
     options = state.ruleset.options
     stream = ByteStream(state.wall_seed, b"stage-bleed")
-    for feature, option, targets in ((BLEED_YAKUMAN, "p_bleed_yakuman", YAKUMAN_TARGETS),
-                                     (BLEED, "p_bleed", REGULAR_TARGETS)):
+    for feature, option, targets in (
+        (BLEED_YAKUMAN, "p_bleed_yakuman", YAKUMAN_TARGETS),
+        (BLEED, "p_bleed", REGULAR_TARGETS),
+    ):
         if level.has(feature) and chance(stream, options[option]):
             names = sorted(targets)
             name = names[stream.below(len(names))]
@@ -91,25 +93,25 @@ def _rigged(state: GameState, name: str, target: tuple[int, ...]) -> GameState:
     assert rs.playing_tiles is not None  # the stage plays 71 tiles of the box
     stream = ByteStream(state.wall_seed, b"stage-bleed-deal|" + name.encode())
     box = list(shuffled(rs.tile_set, state.wall_seed))
-    for kind in target:          # the target's copies leave the box first
+    for kind in target:  # the target's copies leave the box first
         box.remove(kind)
     dealt_idx = set(pick_distinct(stream, len(target), TARGET_DEALT))
     dealt = [t for i, t in enumerate(target) if i in dealt_idx]
     missing = [t for i, t in enumerate(target) if i not in dealt_idx]
-    others, unused = box[:rs.playing_tiles - len(target)], box[rs.playing_tiles - len(target):]
+    others, unused = box[: rs.playing_tiles - len(target)], box[rs.playing_tiles - len(target) :]
 
     player, dealer = state.session.stage_player, state.dealer
     sizes = {dealer: rs.hand_size + 1, 1 - dealer: rs.hand_size}
-    mine = dealt + others[:sizes[player] - TARGET_DEALT]
-    others = others[sizes[player] - TARGET_DEALT:]
-    theirs, others = others[:sizes[1 - player]], others[sizes[1 - player]:]
+    mine = dealt + others[: sizes[player] - TARGET_DEALT]
+    others = others[sizes[player] - TARGET_DEALT :]
+    theirs, others = others[: sizes[1 - player]], others[sizes[1 - player] :]
 
     live: list[int | None] = [None] * (len(others) + len(missing))
     for pos, tile in zip(pick_distinct(stream, TARGET_SPREAD, len(missing)), missing):
         live[pos] = tile
     rest = iter(others)
     live = [t if t is not None else next(rest) for t in live]
-    reserve, unused = unused[:rs.haidi_draws], unused[rs.haidi_draws:]
+    reserve, unused = unused[: rs.haidi_draws], unused[rs.haidi_draws :]
     hands = {player: tuple(sorted(mine)), 1 - player: tuple(sorted(theirs))}
     seats = tuple(SeatState(concealed=hands[s]) for s in (0, 1))
     return state.evolve(seats=seats, live=tuple(live), reserve=tuple(reserve), unused=tuple(unused))

@@ -29,8 +29,12 @@ def on_exchange(state: GameState, seat: int, action: Action) -> tuple[GameState,
     assert state.stage is not None  # the offers are a stage hand's
     stage = state.stage.evolve(offer=None, exchanged=len(action.tiles))
     state = state.with_seat(seat, player.evolve(concealed=concealed), live=tuple(live), stage=stage)
-    exchanged = private_event(EXCHANGE, seat, {"gave": format_tiles(action.tiles),
-                                               "got": format_tiles(sorted(got))}, count=len(got))
+    exchanged = private_event(
+        EXCHANGE,
+        seat,
+        {"gave": format_tiles(action.tiles), "got": format_tiles(sorted(got))},
+        count=len(got),
+    )
     return _start_play(state), [exchanged]
 
 
@@ -54,8 +58,9 @@ def on_cuo(state: GameState, seat: int, action: Action) -> tuple[GameState, Even
     live = list(state.live)
     live[pos] = player.drawn
     stage = state.stage.evolve(offer=None, cuo=state.stage.cuo + 1)
-    taken = private_event(CUO, seat, {"tile": format_tiles([wanted]),
-                                      "gave": format_tiles([player.drawn])})
+    taken = private_event(
+        CUO, seat, {"tile": format_tiles([wanted]), "gave": format_tiles([player.drawn])}
+    )
     state = state.with_seat(seat, player.evolve(drawn=wanted), live=tuple(live), stage=stage)
     return state, [taken]
 
@@ -79,10 +84,14 @@ def on_swap(state: GameState, seat: int, action: Action) -> tuple[GameState, Eve
         rest = hand_without(player.evolve(drawn=None), action.tiles)
     player = player.evolve(concealed=tuple(sorted(rest + (kind,) * SWAP_SIZE)), drawn=drawn)
     stage = state.stage.evolve(offer=None, swap_kind=None, swaps=state.stage.swaps + 1)
-    swapped = private_event(SWAP, seat, {"gave": format_tiles(action.tiles),
-                                         "got": format_tiles([kind] * SWAP_SIZE)})
+    swapped = private_event(
+        SWAP, seat, {"gave": format_tiles(action.tiles), "got": format_tiles([kind] * SWAP_SIZE)}
+    )
     return state.with_seat(seat, player, live=tuple(live), stage=stage), [swapped]
 
 
 HANDLERS: dict[str, Callable[[GameState, int, Action], tuple[GameState, Events]]] = {
-    EXCHANGE: on_exchange, CUO: on_cuo, SWAP: on_swap}
+    EXCHANGE: on_exchange,
+    CUO: on_cuo,
+    SWAP: on_swap,
+}

@@ -50,6 +50,7 @@ def _offer_open(state: GameState, seat: int, kind: str) -> bool:
 
 # ----- what is offered ------------------------------------------------------------------
 
+
 def exchange_offers(state: GameState, seat: int) -> list[Action]:
     """The ``exchange`` phase, as a representative list: each kind alone, the whole
     hand, or pass (``allows`` accepts any other part of the hand)."""
@@ -74,13 +75,17 @@ def turn_offers(state: GameState, seat: int) -> list[Action]:
 def allows(state: GameState, seat: int, action: Action) -> bool:
     """The full check of a chosen exchange or swap: its offer is open to the seat now
     and the tiles are a part of the seat's hand of the right size."""
-    return action.verb in CHOICES and _choice_open(state, seat, action.verb) \
+    return (
+        action.verb in CHOICES
+        and _choice_open(state, seat, action.verb)
         and why_not(state, seat, action) is None
+    )
 
 
 def _choice_open(state: GameState, seat: int, verb: str) -> bool:
-    return state.turn == seat and state.phase == _CHOICE_PHASE[verb] \
-        and _offer_open(state, seat, verb)
+    return (
+        state.turn == seat and state.phase == _CHOICE_PHASE[verb] and _offer_open(state, seat, verb)
+    )
 
 
 def why_not(state: GameState, seat: int, action: Action) -> tuple[str, dict[str, Any]] | None:
@@ -91,29 +96,39 @@ def why_not(state: GameState, seat: int, action: Action) -> tuple[str, dict[str,
         return None
     size = CHOICES[action.verb]
     if size is not None and len(action.tiles) != size:
-        return (f"{action.verb} gives back exactly {size} tiles, not {len(action.tiles)}",
-                {"code": "give_back_size", "size": size, "count": len(action.tiles)})
+        return (
+            f"{action.verb} gives back exactly {size} tiles, not {len(action.tiles)}",
+            {"code": "give_back_size", "size": size, "count": len(action.tiles)},
+        )
     if not action.tiles:
         return f"{action.verb} needs at least one tile", {"code": "give_back_none"}
-    missing = format_tiles(sorted((Counter(action.tiles)
-                                   - Counter(state.seat(seat).hand)).elements()))
+    missing = format_tiles(
+        sorted((Counter(action.tiles) - Counter(state.seat(seat).hand)).elements())
+    )
     if missing:
-        return f"{action.verb}: {missing} not in your hand", {"code": "not_held",
-                                                              "tiles": missing}
+        return f"{action.verb}: {missing} not in your hand", {"code": "not_held", "tiles": missing}
     return None
 
 
 # ----- rolling the in-game offers -------------------------------------------------------
+
 
 def after_move(state: GameState, events: list[dict[str, Any]]) -> GameState:
     """5.4.4: when a move ends with the player's front draw in stage 3+ (not locked by
     报听), roll a 搓牌 (``p_cuo``), else a 游戏中换牌 (``p_swap``): one roll per turn."""
     stage, seat = state.stage, state.session.stage_player
     assert stage is not None  # asked after the moves of stage hands only
-    drew = any(e["type"] == "draw" and e.get("seat") == seat and e.get("source") == "front"
-               for e in events)
-    if not drew or state.phase != TURN or state.turn != seat or state.seat(seat).locked \
-            or not stage_level(state.session.stage).has(DRAW_ANY) or not state.live:
+    drew = any(
+        e["type"] == "draw" and e.get("seat") == seat and e.get("source") == "front" for e in events
+    )
+    if (
+        not drew
+        or state.phase != TURN
+        or state.turn != seat
+        or state.seat(seat).locked
+        or not stage_level(state.session.stage).has(DRAW_ANY)
+        or not state.live
+    ):
         return state
     options = state.ruleset.options
     stream = _stream(state, b"offer")

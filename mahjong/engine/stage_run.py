@@ -17,11 +17,11 @@ from .errors import EngineError
 from .settlement import STAGE_STREAK_BONUS_FROM
 from .stage import LAST_STAGE, STREAK_BONUS, StageLevel, stage_level
 
-READY = "ready"        # between hands: the next hand may start
-IN_HAND = "in_hand"    # the stake is placed and the hand is being played
-CLEARED = "cleared"    # the score reached the pass score: the next stage is open
+READY = "ready"  # between hands: the next hand may start
+IN_HAND = "in_hand"  # the stake is placed and the hand is being played
+CLEARED = "cleared"  # the score reached the pass score: the next stage is open
 COMPLETE = "complete"  # stage 4 cleared: the whole game is cleared
-FAILED = "failed"      # the score could not cover the stake: retry the stage
+FAILED = "failed"  # the score could not cover the stake: retry the stage
 STATUSES = (READY, IN_HAND, CLEARED, COMPLETE, FAILED)
 
 
@@ -30,10 +30,10 @@ class StageRun:
     stage: int = 1
     score: int = 0
     status: str = READY
-    hands: int = 0          # hands played in this climb, every stage and retry included
-    stage_hands: int = 0    # hands played in this attempt at the stage
-    streak: int = 0         # the player's consecutive wins as dealer (5.4.1)
-    last_score: int = 0     # the last hand's score (after any 三连庄 doubling)
+    hands: int = 0  # hands played in this climb, every stage and retry included
+    stage_hands: int = 0  # hands played in this attempt at the stage
+    streak: int = 0  # the player's consecutive wins as dealer (5.4.1)
+    last_score: int = 0  # the last hand's score (after any 三连庄 doubling)
 
     @property
     def level(self) -> StageLevel:
@@ -43,7 +43,7 @@ class StageRun:
         return asdict(self)
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> "StageRun":
+    def from_dict(cls, data: dict[str, Any]) -> StageRun:
         run = cls(**data)
         stage_level(run.stage)
         if run.status not in STATUSES:
@@ -79,8 +79,14 @@ def hand_score(run: StageRun, base_score: int, *, player_dealt: bool) -> tuple[i
     return (base_score * 2 if doubled else base_score), streak
 
 
-def finish_hand(run: StageRun, *, won: bool = False, drawn: bool = False, base_score: int = 0,
-                player_dealt: bool = False) -> StageRun:
+def finish_hand(
+    run: StageRun,
+    *,
+    won: bool = False,
+    drawn: bool = False,
+    base_score: int = 0,
+    player_dealt: bool = False,
+) -> StageRun:
     """5.3.3-4: a player win returns the stake plus the hand score, a draw returns the
     stake, a computer win (or leaving) loses it; then clear, fail or go on."""
     _expect(run, IN_HAND)
@@ -93,8 +99,14 @@ def finish_hand(run: StageRun, *, won: bool = False, drawn: bool = False, base_s
         score = run.score + stake
     else:
         score, streak = run.score, 0
-    run = replace(run, score=score, streak=streak, last_score=paid, hands=run.hands + 1,
-                  stage_hands=run.stage_hands + 1)
+    run = replace(
+        run,
+        score=score,
+        streak=streak,
+        last_score=paid,
+        hands=run.hands + 1,
+        stage_hands=run.stage_hands + 1,
+    )
     if score >= run.level.pass_score:
         return replace(run, status=COMPLETE if run.stage == LAST_STAGE else CLEARED)
     return replace(run, status=FAILED if score < run.level.stake else READY)

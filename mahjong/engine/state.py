@@ -13,19 +13,19 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Self
 
 from .melds import Meld
-from .rulesets import RULESETS, OVERRIDABLE, Ruleset, get_ruleset
+from .rulesets import OVERRIDABLE, RULESETS, Ruleset, get_ruleset
 from .shapes import Outcome, WinContext
 from .stage import StageState
 from .wall import wall_seed as derive_wall_seed
 
 # Phases: whose decision is pending is always ``GameState.turn``.
-TURN = "turn"      # the seat in turn holds hand_size + 1 tiles: win, kong, ready or discard
-CLAIM = "claim"    # the opponent of the last discarder may win / kong / pon / chi / pass
-ROB = "rob"        # the opponent of an added kong may rob it (hu) or pass
+TURN = "turn"  # the seat in turn holds hand_size + 1 tiles: win, kong, ready or discard
+CLAIM = "claim"  # the opponent of the last discarder may win / kong / pon / chi / pass
+ROB = "rob"  # the opponent of an added kong may rob it (hu) or pass
 # With ``claim_pause`` both windows open after every discard / added kong, whatever the
 # opponent holds (only ``pass`` offered when nothing can be claimed): a window that opens
 # only for an option tells the discarder the opponent's tiles.
-HAIDI = "haidi"    # 海底捞月 phase: a reserve tile completes the hand; hu or pass
+HAIDI = "haidi"  # 海底捞月 phase: a reserve tile completes the hand; hu or pass
 EXCHANGE = "exchange"  # stage 起始换牌: the player exchanges tiles or passes before play
 ENDED = "ended"
 PHASES = (TURN, CLAIM, ROB, HAIDI, EXCHANGE, ENDED)
@@ -55,16 +55,16 @@ class Value:
 
 @dataclass(frozen=True)
 class SeatState(Value):
-    concealed: tuple[int, ...]          # sorted, without the drawn tile
-    drawn: int | None = None            # the tile just drawn, kept apart (3.12)
+    concealed: tuple[int, ...]  # sorted, without the drawn tile
+    drawn: int | None = None  # the tile just drawn, kept apart (3.12)
     melds: tuple[Meld, ...] = ()
     flowers: tuple[int, ...] = ()
-    river: tuple[int, ...] = ()         # discards still in the pool (claimed ones leave it)
-    ting: str | None = None             # None, "ready" or "tian_ting" (报听 / 天听)
-    ting_at: int | None = None          # move number of the declaration (3.11.4 order)
-    tenpai_since: int | None = None     # move since which the hand is continuously ready
-    guo: int = 0                        # quesheng 过胡 passes this hand
-    discards: int = 0                   # discards made this hand (first-turn fans, 天听)
+    river: tuple[int, ...] = ()  # discards still in the pool (claimed ones leave it)
+    ting: str | None = None  # None, "ready" or "tian_ting" (报听 / 天听)
+    ting_at: int | None = None  # move number of the declaration (3.11.4 order)
+    tenpai_since: int | None = None  # move since which the hand is continuously ready
+    guo: int = 0  # quesheng 过胡 passes this hand
+    discards: int = 0  # discards made this hand (first-turn fans, 天听)
 
     @property
     def hand(self) -> tuple[int, ...]:
@@ -84,14 +84,14 @@ class SeatState(Value):
 class Session:
     """What carries from hand to hand at one table (dealer rules, RULES.md 3.2.1)."""
 
-    hand_number: int = 1                # 1-based, over the whole session
+    hand_number: int = 1  # 1-based, over the whole session
     dealer: int = 0
-    streak: int = 0                     # hands in a row the dealer has kept the deal
-    level: int = 0                      # index into ruleset.base_levels (wenzhou 进阶分)
-    round_wind: int = 27                # gb: 东南西北 × 2 hands per match; 东 elsewhere
-    scores: tuple[int, int] = (0, 0)    # kept by settlement; the engine only carries it
-    stage: int = 0                      # 关卡: the stage (1-4) this table plays; 0 = none
-    stage_player: int = 0               # 关卡: the human's seat (the computer never gets offers)
+    streak: int = 0  # hands in a row the dealer has kept the deal
+    level: int = 0  # index into ruleset.base_levels (wenzhou 进阶分)
+    round_wind: int = 27  # gb: 东南西北 × 2 hands per match; 东 elsewhere
+    scores: tuple[int, int] = (0, 0)  # kept by settlement; the engine only carries it
+    stage: int = 0  # 关卡: the stage (1-4) this table plays; 0 = none
+    stage_player: int = 0  # 关卡: the human's seat (the computer never gets offers)
 
 
 @dataclass(frozen=True)
@@ -102,23 +102,23 @@ class GameState(Value):
     commitment: str
     session: Session
     seats: tuple[SeatState, SeatState]
-    live: tuple[int, ...]               # front = index 0
-    reserve: tuple[int, ...] = ()       # haidi reserve, face down
-    indicator: int | None = None        # wenzhou 财神 indicator (out of play)
-    unused: tuple[int, ...] = ()        # stage: box tiles not playing this hand
+    live: tuple[int, ...]  # front = index 0
+    reserve: tuple[int, ...] = ()  # haidi reserve, face down
+    indicator: int | None = None  # wenzhou 财神 indicator (out of play)
+    unused: tuple[int, ...] = ()  # stage: box tiles not playing this hand
     phase: str = TURN
-    turn: int = 0                       # the seat whose decision is pending
-    draw_source: str | None = None      # where the turn seat's drawn tile came from
-    claimed: bool = False               # this turn came by claiming a discard (none new in a river)
-    moves: int = 0                      # actions applied so far
-    melded: bool = False                # any chi/pon/kong yet (天听, first-turn fans)
-    rob_tile: int | None = None         # the added-kong tile while it can be robbed
+    turn: int = 0  # the seat whose decision is pending
+    draw_source: str | None = None  # where the turn seat's drawn tile came from
+    claimed: bool = False  # this turn came by claiming a discard (none new in a river)
+    moves: int = 0  # actions applied so far
+    melded: bool = False  # any chi/pon/kong yet (天听, first-turn fans)
+    rob_tile: int | None = None  # the added-kong tile while it can be robbed
     haidi_seat: int | None = None
-    haidi_shown: tuple[int, ...] = ()   # reserve tiles drawn in the phase and set aside
+    haidi_shown: tuple[int, ...] = ()  # reserve tiles drawn in the phase and set aside
     outcome: Outcome | None = None
-    stage: StageState | None = None     # 关卡: this hand's offers and rigged deal
+    stage: StageState | None = None  # 关卡: this hand's offers and rigged deal
     contributions: tuple[str, str] = ("", "")  # the players' random values (wall.wall_seed)
-    claim_pause: bool = False           # every discard / added kong opens its window
+    claim_pause: bool = False  # every discard / added kong opens its window
 
     @property
     def wall_seed(self) -> bytes:
@@ -141,10 +141,10 @@ class GameState(Value):
     def seat(self, seat: int) -> SeatState:
         return self.seats[seat]
 
-    def replace_seat(self, seat: int, **changes: Any) -> "GameState":
+    def replace_seat(self, seat: int, **changes: Any) -> GameState:
         return self.with_seat(seat, self.seats[seat].evolve(**changes))
 
-    def with_seat(self, seat: int, player: SeatState, **changes: Any) -> "GameState":
+    def with_seat(self, seat: int, player: SeatState, **changes: Any) -> GameState:
         """The state with ``player`` in ``seat`` and other fields changed, in one copy."""
         seats = (player, self.seats[1]) if seat == 0 else (self.seats[0], player)
         return self.evolve(seats=seats, **changes)
@@ -156,16 +156,17 @@ class GameState(Value):
         return json.dumps(self.to_dict(), separators=(",", ":"), ensure_ascii=False)
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> "GameState":
+    def from_dict(cls, data: dict[str, Any]) -> GameState:
         return state_from_dict(data)
 
     @classmethod
-    def from_json(cls, text: str) -> "GameState":
+    def from_json(cls, text: str) -> GameState:
         return state_from_dict(json.loads(text))
 
 
 # ----- JSON codec ---------------------------------------------------------------------
 # Tiles stay ints (kinds) in JSON: compact, and a replay reads them with tiles.format_*.
+
 
 def _meld_out(meld: Meld) -> list[Any]:
     return [meld.type, list(meld.tiles)]
@@ -180,12 +181,15 @@ def _meld_in(data: list[Any]) -> Meld:
 def ruleset_to_dict(rs: Ruleset) -> dict[str, Any]:
     """A ruleset as its slug plus the overrides that derive it from the shipped one."""
     base = RULESETS[rs.slug]
-    overrides: dict[str, Any] = {name: getattr(rs, name) for name in OVERRIDABLE
-                                 if getattr(rs, name) != getattr(base, name)}
+    overrides: dict[str, Any] = {
+        name: getattr(rs, name) for name in OVERRIDABLE if getattr(rs, name) != getattr(base, name)
+    }
     if rs.timers != base.timers:
-        overrides["timers"] = {f.name: getattr(rs.timers, f.name)
-                               for f in dataclasses.fields(rs.timers)
-                               if getattr(rs.timers, f.name) != getattr(base.timers, f.name)}
+        overrides["timers"] = {
+            f.name: getattr(rs.timers, f.name)
+            for f in dataclasses.fields(rs.timers)
+            if getattr(rs.timers, f.name) != getattr(base.timers, f.name)
+        }
     if dict(rs.options) != dict(base.options):
         overrides["options"] = {k: v for k, v in rs.options.items() if base.options.get(k) != v}
     if dict(rs.fan_values) != dict(base.fan_values):
@@ -241,15 +245,23 @@ def outcome_from_dict(data: dict[str, Any]) -> Outcome:
 
 def _seat_out(seat: SeatState) -> dict[str, Any]:
     out = {f.name: getattr(seat, f.name) for f in dataclasses.fields(seat)}
-    out.update(concealed=list(seat.concealed), melds=[_meld_out(m) for m in seat.melds],
-               flowers=list(seat.flowers), river=list(seat.river))
+    out.update(
+        concealed=list(seat.concealed),
+        melds=[_meld_out(m) for m in seat.melds],
+        flowers=list(seat.flowers),
+        river=list(seat.river),
+    )
     return out
 
 
 def _seat_in(data: dict[str, Any]) -> SeatState:
     data = dict(data)
-    data.update(concealed=tuple(data["concealed"]), melds=tuple(_meld_in(m) for m in data["melds"]),
-                flowers=tuple(data["flowers"]), river=tuple(data["river"]))
+    data.update(
+        concealed=tuple(data["concealed"]),
+        melds=tuple(_meld_in(m) for m in data["melds"]),
+        flowers=tuple(data["flowers"]),
+        river=tuple(data["river"]),
+    )
     return SeatState(**data)
 
 
@@ -262,9 +274,14 @@ def state_to_dict(state: GameState) -> dict[str, Any]:
     out["seed"] = state.seed.hex()
     out["salt"] = state.salt.hex()
     session = state.session
-    out["session"] = {"hand_number": session.hand_number, "dealer": session.dealer,
-                      "streak": session.streak, "level": session.level,
-                      "round_wind": session.round_wind, "scores": list(session.scores)}
+    out["session"] = {
+        "hand_number": session.hand_number,
+        "dealer": session.dealer,
+        "streak": session.streak,
+        "level": session.level,
+        "round_wind": session.round_wind,
+        "scores": list(session.scores),
+    }
     if session.stage:
         out["session"].update(stage=session.stage, stage_player=session.stage_player)
     if not state.claimed:

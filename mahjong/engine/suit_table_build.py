@@ -39,8 +39,9 @@ def build(max_tiles: int = MAX_TILES) -> bytes:
         for held in range(min(4, max_tiles - tiles) + 1):
             counts[kind] = held
             ready = kind - 2  # the kind whose step now has its two lookahead counts
-            after = states if ready < 0 else step(states, counts[ready],
-                                                   max(counts[ready:kind + 1]))
+            after = (
+                states if ready < 0 else step(states, counts[ready], max(counts[ready : kind + 1]))
+            )
             visit(kind + 1, key + held * POW5[kind], tiles + held, after)
         counts[kind] = 0
 

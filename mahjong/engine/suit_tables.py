@@ -33,8 +33,8 @@ Caps = tuple[tuple[int, ...] | None, ...]
 # The programme's states (chows two back, chows one back, sets, pair) -> tiles covered.
 States = dict[tuple[int, int, int, int], int]
 POW5 = tuple(5**i for i in range(9))
-SUIT_OF = tuple(kind // 9 for kind in range(34))        # 0-2 m/p/s, 3 honors
-WEIGHT = tuple(POW5[kind % 9] for kind in range(34))    # a kind's unit in its suit key
+SUIT_OF = tuple(kind // 9 for kind in range(34))  # 0-2 m/p/s, 3 honors
+WEIGHT = tuple(POW5[kind % 9] for kind in range(34))  # a kind's unit in its suit key
 WIDTH = 2 * (MAX_SETS + 1)  # vector index: 2 * sets + pairs
 # Prebuilt number-suit vectors (see suit_table_build); without it all is built lazily.
 TABLE_PATH = Path(__file__).with_name("suit_vectors.bin")
@@ -43,9 +43,9 @@ TABLE_PATH = Path(__file__).with_name("suit_vectors.bin")
 class SuitStats(NamedTuple):
     """Facts about one suit's tiles that need no search."""
 
-    pairs: int         # pairs available for seven pairs (four of a kind = two pairs)
-    odd_kinds: int     # kinds held an odd number of times (half a pair each)
-    yaojiu: int        # distinct terminal/honor kinds held (thirteen orphans)
+    pairs: int  # pairs available for seven pairs (four of a kind = two pairs)
+    odd_kinds: int  # kinds held an odd number of times (half a pair each)
+    yaojiu: int  # distinct terminal/honor kinds held (thirteen orphans)
     yaojiu_pair: bool  # some terminal/honor kind held twice or more
 
 
@@ -67,13 +67,13 @@ def _load_table() -> memoryview:
     except FileNotFoundError:
         return memoryview(array("H", bytes(2 * 5**9)))
     count = array("I", data[:4])
-    index = array("H", data[4 + count[0] * WIDTH:])
+    index = array("H", data[4 + count[0] * WIDTH :])
     if sys.byteorder != "little":
         count.byteswap()
         index.byteswap()
-    body = data[4:4 + count[0] * WIDTH]
+    body = data[4 : 4 + count[0] * WIDTH]
     for start in range(0, len(body), WIDTH):
-        _intern(tuple(body[start:start + WIDTH]))
+        _intern(tuple(body[start : start + WIDTH]))
     return memoryview(index)
 
 
@@ -110,6 +110,7 @@ def sizes_of(kinds: Iterable[int]) -> list[int]:
 
 # ----- cheap facts (seven pairs, thirteen orphans) --------------------------------------
 
+
 def stats(suit: int, key: int) -> SuitStats:
     found = _stats[suit].get(key)
     if found is None:
@@ -128,6 +129,7 @@ def _make_stats(suit: int, counts: tuple[int, ...]) -> SuitStats:
 
 
 # ----- the win check --------------------------------------------------------------------
+
 
 def suit_complete(suit: int, key: int, size: int) -> tuple[bool, bool]:
     """(splits into sets and at most one pair, has that pair): a suit of n tiles splits
@@ -159,6 +161,7 @@ def standard_complete(keys: Sequence[int], sizes: Sequence[int]) -> bool:
 
 
 # ----- gain vectors (shanten) ----------------------------------------------------------
+
 
 def vector(suit: int, key: int) -> int:
     if suit < 3 and _table[key]:
@@ -229,9 +232,9 @@ def _number_vector(counts: tuple[int, ...]) -> list[int]:
         known -= 1
     states = _prefix_states[counts[:known]]
     for i in range(max(known - 2, 0), 9):
-        states = step(states, counts[i], max(counts[i:i + 3]) if i <= 6 else 0)
+        states = step(states, counts[i], max(counts[i : i + 3]) if i <= 6 else 0)
         if i <= 6:  # later prefixes are the whole suit, solved only once anyway
-            _prefix_states[counts[:i + 3]] = states
+            _prefix_states[counts[: i + 3]] = states
     return final_vector(states)
 
 
@@ -286,7 +289,7 @@ def capped_vector(suit: int, key: int, caps: tuple[int, ...]) -> int:
         else:
             states = {(0, 0, 0, 0): 0}
             for i, held in enumerate(counts):
-                states = step(states, held, max(counts[i:i + 3]) if i <= 6 else 0, caps[i])
+                states = step(states, held, max(counts[i : i + 3]) if i <= 6 else 0, caps[i])
             made = final_vector(states)
         found = _capped_vectors[(suit, key, caps)] = _intern(closed(made))
     return found
@@ -328,8 +331,10 @@ def standard_distance(keys: Sequence[int], sets: int, caps: Caps | None = None) 
 
 
 def _capped_distance(keys: Sequence[int], sets: int, caps: Caps) -> int:
-    ids = [vector(suit, key) if cap is None else capped_vector(suit, key, cap)
-           for suit, (key, cap) in enumerate(zip(keys, caps))]
+    ids = [
+        vector(suit, key) if cap is None else capped_vector(suit, key, cap)
+        for suit, (key, cap) in enumerate(zip(keys, caps))
+    ]
     total = convolve(convolve(convolve(ids[0], ids[1]), ids[2]), ids[3])
     return 3 * sets + 2 - _vectors[total][2 * sets + 1]
 

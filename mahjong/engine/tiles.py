@@ -142,8 +142,15 @@ _ZH_HONORS = ("东风", "南风", "西风", "北风", "白板", "发财", "红�
 _ZH_FLOWERS = "春夏秋冬梅兰竹菊"
 _EN_NUMBERS = ("One", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine")
 _EN_SUITS = {"m": "characters", "p": "dots", "s": "bamboo"}
-_EN_HONORS = ("East wind", "South wind", "West wind", "North wind",
-              "White dragon", "Green dragon", "Red dragon")
+_EN_HONORS = (
+    "East wind",
+    "South wind",
+    "West wind",
+    "North wind",
+    "White dragon",
+    "Green dragon",
+    "Red dragon",
+)
 _EN_FLOWERS = ("Spring", "Summer", "Autumn", "Winter", "Plum", "Orchid", "Bamboo", "Chrysanthemum")
 
 

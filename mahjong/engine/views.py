@@ -40,7 +40,8 @@ from .melds import Meld
 from .session import base_points, match_over
 from .stage import stage_level
 from .state import CLAIM, ENDED, HAIDI, GameState
-from .tiles import format_tile, format_tiles as _format_tiles
+from .tiles import format_tile
+from .tiles import format_tiles as _format_tiles
 from .wins import seat_wind
 
 HIDDEN_KONG = "ankan"  # an opponent's concealed kong: its tiles are not shown
@@ -124,7 +125,7 @@ def _seat(state: GameState, seat: int, viewer: int | None) -> dict[str, Any]:
         "flowers": format_tiles(player.flowers),
         "river": format_tiles(player.river),
         "ting": player.ting,
-        "ting_at": player.ting_at,   # the move ("moves") of the 报听 declaration: public
+        "ting_at": player.ting_at,  # the move ("moves") of the 报听 declaration: public
         "guo": player.guo,
         # where the winds score (gb's matches), each seat's: the dealer East, the other West
         "wind": format_tile(seat_wind(state, seat)) if state.ruleset.match_hands else None,
@@ -143,8 +144,11 @@ def _haidi(state: GameState) -> dict[str, Any]:
     if state.phase == HAIDI:
         assert state.haidi_seat is not None  # set when the phase began
         offered = state.seat(state.haidi_seat).drawn
-    return {"seat": state.haidi_seat, "shown": format_tiles(state.haidi_shown),
-            "drawn": _tile(offered)}
+    return {
+        "seat": state.haidi_seat,
+        "shown": format_tiles(state.haidi_shown),
+        "drawn": _tile(offered),
+    }
 
 
 def _stage(state: GameState, viewer: int | None) -> dict[str, Any]:
@@ -163,8 +167,13 @@ def _stage(state: GameState, viewer: int | None) -> dict[str, Any]:
         else:
             assert stage.swap_kind is not None  # a swap offer names its kind
             offer.update(triplet=format_tiles((stage.swap_kind,) * 3), choose=3)
-    return {"number": number, "player": player, "features": list(stage_level(number).features),
-            "offer": offer, "bleed": stage.bleed if state.phase == ENDED else None}
+    return {
+        "number": number,
+        "player": player,
+        "features": list(stage_level(number).features),
+        "offer": offer,
+        "bleed": stage.bleed if state.phase == ENDED else None,
+    }
 
 
 def _last_discard(state: GameState) -> dict[str, Any] | None:
@@ -176,18 +185,25 @@ def _last_discard(state: GameState) -> dict[str, Any] | None:
 
 
 def _won_on_discard(state: GameState) -> bool:
-    return state.outcome is not None and state.outcome.kind == "discard_win" \
+    return (
+        state.outcome is not None
+        and state.outcome.kind == "discard_win"
         and not state.outcome.robbed_kong
+    )
 
 
 def _outcome(state: GameState) -> dict[str, Any]:
     outcome = state.outcome
     assert outcome is not None  # the hand has ended
-    out: dict[str, Any] = {"kind": outcome.kind, "winner": outcome.winner, "loser": outcome.loser,
-           "escaper": outcome.escaper, "robbed_kong": outcome.robbed_kong}
+    out: dict[str, Any] = {
+        "kind": outcome.kind,
+        "winner": outcome.winner,
+        "loser": outcome.loser,
+        "escaper": outcome.escaper,
+        "robbed_kong": outcome.robbed_kong,
+    }
     if outcome.context is not None:
         ctx = outcome.context
         out["win"] = format_tile(ctx.win)
         out["hand"] = format_tiles(ctx.hand)
     return out
-

@@ -74,8 +74,9 @@ def contribution(text: str) -> str:
     value = text.strip().lower() if isinstance(text, str) else ""
     if len(value) == 2 * CONTRIBUTION_BYTES and all(c in "0123456789abcdef" for c in value):
         return value
-    raise EngineError(f"a contribution is {2 * CONTRIBUTION_BYTES} hex digits or nothing, "
-                      f"got {str(text)[:80]!r}")
+    raise EngineError(
+        f"a contribution is {2 * CONTRIBUTION_BYTES} hex digits or nothing, got {str(text)[:80]!r}"
+    )
 
 
 def wall_seed(server_seed: bytes, contributions: tuple[str, str] = NO_CONTRIBUTIONS) -> bytes:
@@ -154,11 +155,16 @@ def build_wall(ruleset: Ruleset, seed: bytes) -> tuple[tuple[int, ...], tuple[in
     if ruleset.playing_tiles is None:
         return tiles, ()
     # A shuffle followed by a cut is a uniform random choice of the playing tiles.
-    return tiles[:ruleset.playing_tiles], tiles[ruleset.playing_tiles:]
+    return tiles[: ruleset.playing_tiles], tiles[ruleset.playing_tiles :]
 
 
-def deal(ruleset: Ruleset, seed: bytes, dealer: int,
-         wall: tuple[int, ...] | None = None, back: tuple[int, ...] = ()) -> Deal:
+def deal(
+    ruleset: Ruleset,
+    seed: bytes,
+    dealer: int,
+    wall: tuple[int, ...] | None = None,
+    back: tuple[int, ...] = (),
+) -> Deal:
     """Deal per RULES.md 3.2-3.3, 3.1.3 and 9.2.1.
 
     ``wall``/``back`` replace the shuffled wall (test helper to script a hand): ``wall``
@@ -170,16 +176,16 @@ def deal(ruleset: Ruleset, seed: bytes, dealer: int,
     else:
         wall, unused = _scripted_wall(ruleset, tuple(wall or ()), tuple(back))
     size = ruleset.hand_size
-    dealer_hand, wall = wall[:size + 1], wall[size + 1:]
+    dealer_hand, wall = wall[: size + 1], wall[size + 1 :]
     other_hand, wall = wall[:size], wall[size:]
     hands = {dealer: list(dealer_hand), 1 - dealer: list(other_hand)}
 
     reserve: tuple[int, ...] = ()
     if ruleset.haidi_phase:
         if unused:  # stage: from the tiles that are not playing this hand
-            reserve, unused = unused[:ruleset.haidi_draws], unused[ruleset.haidi_draws:]
-        else:       # classic: the next tiles after the deal are set aside
-            reserve, wall = wall[:ruleset.haidi_draws], wall[ruleset.haidi_draws:]
+            reserve, unused = unused[: ruleset.haidi_draws], unused[ruleset.haidi_draws :]
+        else:  # classic: the next tiles after the deal are set aside
+            reserve, wall = wall[: ruleset.haidi_draws], wall[ruleset.haidi_draws :]
 
     indicator = None
     if ruleset.wilds:
@@ -212,8 +218,9 @@ def _replace_dealt_flowers(hand: list[int], flowers: list[int], live: list[int])
                 hand.append(live.pop())
 
 
-def _scripted_wall(ruleset: Ruleset, front: tuple[int, ...],
-                   back: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+def _scripted_wall(
+    ruleset: Ruleset, front: tuple[int, ...], back: tuple[int, ...]
+) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """Front + the rest of the box (flowers first, so the back stays plain) + back."""
     from collections import Counter
 
@@ -221,13 +228,15 @@ def _scripted_wall(ruleset: Ruleset, front: tuple[int, ...],
     given = Counter(front) + Counter(back)
     extra = given - box
     if extra:
-        raise EngineError(f"scripted wall has tiles the {ruleset.slug} box does not hold: "
-                          f"{format_tiles(sorted(extra.elements()))}")
+        raise EngineError(
+            f"scripted wall has tiles the {ruleset.slug} box does not hold: "
+            f"{format_tiles(sorted(extra.elements()))}"
+        )
     rest = sorted((box - given).elements(), key=lambda t: (not is_flower(t), t))
     full = front + tuple(rest) + tuple(reversed(back))
     if ruleset.playing_tiles is None:
         return full, ()
     cut = len(full) - ruleset.playing_tiles
     # stage: the playing tiles are the front and the back; the middle of the box is unused
-    playing = full[:len(front) + len(rest) - cut] + tuple(reversed(back))
-    return playing, full[len(front) + len(rest) - cut:len(front) + len(rest)]
+    playing = full[: len(front) + len(rest) - cut] + tuple(reversed(back))
+    return playing, full[len(front) + len(rest) - cut : len(front) + len(rest)]

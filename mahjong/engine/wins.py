@@ -16,11 +16,11 @@ from .state import FLOWER, KONG, GameState
 from .tiles import EAST, WEST
 
 # How a win happened
-SELF_DRAW = "self_draw"      # on a drawn tile (front, kong or flower replacement)
-HEAVEN = "heaven"            # the dealer's dealt hand, before any discard (天和)
+SELF_DRAW = "self_draw"  # on a drawn tile (front, kong or flower replacement)
+HEAVEN = "heaven"  # the dealer's dealt hand, before any discard (天和)
 DISCARD = "discard"
-ROB = "rob"                  # robbing an added kong (抢杠)
-HAIDI = "haidi"              # a reserve tile in the 海底捞月 phase
+ROB = "rob"  # robbing an added kong (抢杠)
+HAIDI = "haidi"  # a reserve tile in the 海底捞月 phase
 TSUMO_WINS = (SELF_DRAW, HEAVEN, HAIDI)
 
 
@@ -60,8 +60,9 @@ def _reaches_minimum_fan(state: GameState, seat: int, how: str) -> bool:
     return bool(score_win(state.ruleset, win_context(state, seat, how)).legal)
 
 
-def _has_winning_shape(state: GameState, concealed: tuple[int, ...], melds: tuple[Meld, ...],
-                       win: int, tsumo: bool) -> bool:
+def _has_winning_shape(
+    state: GameState, concealed: tuple[int, ...], melds: tuple[Meld, ...], win: int, tsumo: bool
+) -> bool:
     rs, wild = state.ruleset, state.wild
     if not analysis.completes(rs, concealed, melds, win, wild):
         return False
@@ -83,7 +84,11 @@ def win_context(state: GameState, seat: int, how: str) -> WinContext:
     win = win_tile(state, seat, how)
     concealed = _concealed_without(player.hand, win) if how == HEAVEN else player.concealed
     return _context(
-        state, seat, concealed, win, how in TSUMO_WINS,
+        state,
+        seat,
+        concealed,
+        win,
+        how in TSUMO_WINS,
         last_of_kind=_visible_copies(state, win, how) >= 3,
         last_tile=_on_last_tile(state, how),
         kong_replacement=how == SELF_DRAW and state.draw_source == KONG,
@@ -94,8 +99,9 @@ def win_context(state: GameState, seat: int, how: str) -> WinContext:
     )
 
 
-def _context(state: GameState, seat: int, concealed: tuple[int, ...], win: int, tsumo: bool,
-             **situation: Any) -> WinContext:
+def _context(
+    state: GameState, seat: int, concealed: tuple[int, ...], win: int, tsumo: bool, **situation: Any
+) -> WinContext:
     """A win of ``seat`` on ``win``: what the seat and the table say, and the situation."""
     player = state.seat(seat)
     dealer = seat == state.dealer
@@ -120,15 +126,16 @@ def seat_wind(state: GameState, seat: int) -> int:
     return EAST if seat == state.dealer else WEST
 
 
-def scores_the_minimum(state: GameState, seat: int, concealed: tuple[int, ...],
-                       win: int) -> bool:
+def scores_the_minimum(state: GameState, seat: int, concealed: tuple[int, ...], win: int) -> bool:
     """Can the ready hand ``concealed`` (3n+1 tiles, the seat's melds beside it) be won
     on ``win`` at the ruleset's minimum fan, self-drawn or on a discard, with no lucky
     situation (last tile, kong replacement) counted?"""
     from .fans import score_win
 
-    return any(score_win(state.ruleset, _context(state, seat, concealed, win, tsumo)).legal
-               for tsumo in (False, True))
+    return any(
+        score_win(state.ruleset, _context(state, seat, concealed, win, tsumo)).legal
+        for tsumo in (False, True)
+    )
 
 
 def _visible_copies(state: GameState, kind: int, how: str) -> int:

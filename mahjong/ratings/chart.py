@@ -26,10 +26,12 @@ class Layout:
     max_dots: int  # more points than this: a dot on the last one only
 
 
-WIDE = Layout("wide", 600, 200, left=44, right=8, top=8, bottom=22, ticks=4, font_size=11,
-              max_dots=40)
-NARROW = Layout("narrow", 300, 200, left=38, right=6, top=10, bottom=24, ticks=3,
-                font_size=12, max_dots=20)
+WIDE = Layout(
+    "wide", 600, 200, left=44, right=8, top=8, bottom=22, ticks=4, font_size=11, max_dots=40
+)
+NARROW = Layout(
+    "narrow", 300, 200, left=38, right=6, top=10, bottom=24, ticks=3, font_size=12, max_dots=20
+)
 
 
 @dataclass(frozen=True)

@@ -43,6 +43,7 @@ def summary(user) -> Summary | None:
         rating=round(today.rating),
         margin=round(2 * today.deviation),
         games=row.games if row else 0,
-        charts=[c for c in (chart.build(points, layout) for layout in (chart.WIDE, chart.NARROW))
-                if c],
+        charts=[
+            c for c in (chart.build(points, layout) for layout in (chart.WIDE, chart.NARROW)) if c
+        ],
     )

@@ -101,8 +101,11 @@ def _rate_pair(seats, winner: int | None, hand, at: datetime.datetime) -> None:
     # cost about 1.5 ms more CPU than both of these together, on every ranked hand's end.
     for row in rows.values():
         Rating.objects.filter(pk=row.pk).update(
-            rating=row.rating, deviation=row.deviation, volatility=row.volatility,
-            games=row.games, rated_at=row.rated_at,
+            rating=row.rating,
+            deviation=row.deviation,
+            volatility=row.volatility,
+            games=row.games,
+            rated_at=row.rated_at,
         )
     RatingChange.objects.bulk_create(changes)
 

@@ -10,12 +10,11 @@ from __future__ import annotations
 
 import json
 import re
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
-from django.utils.translation import get_language
+from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 
 from mahjong.engine import fans, shapes
 from mahjong.engine.errors import EngineError
@@ -28,7 +27,7 @@ TEXTS = Path(__file__).resolve().parent / "texts"
 FAN_TEXTS = {"stage": "classic"}
 
 
-@lru_cache(maxsize=None)
+@cache
 def texts(name: str) -> dict:
     """texts/<name>.json: {"summary": {zh, en}, "play": [{zh, en}], "fans": {key: {zh, en}}};
     a fan's text may add "needs", the suits ("mps") without which it cannot occur, or
@@ -95,8 +94,10 @@ def parts(text: str) -> list[dict]:
                 out.append({"text": piece})
             continue
         try:
-            groups = [[format_tile(k) for k in parse_tiles(group, check_copies=False)]
-                      for group in piece.split()]
+            groups = [
+                [format_tile(k) for k in parse_tiles(group, check_copies=False)]
+                for group in piece.split()
+            ]
         except EngineError:
             out.append({"code": piece})
         else:
@@ -118,10 +119,17 @@ def facts(rs) -> list[tuple[str, str]]:
     ]
     rows += [(label, text) for label, text in _options(rs) if text]
     rows.append((_("Dealer"), _dealer(rs)))
-    rows.append((_("Time to act"), ngettext(
-        "%(n)s second for each decision; a player who lets it run out is played for.",
-        "%(n)s seconds for each decision; a player who lets it run out is played for.",
-        rs.timers.decision) % {"n": rs.timers.decision}))
+    rows.append(
+        (
+            _("Time to act"),
+            ngettext(
+                "%(n)s second for each decision; a player who lets it run out is played for.",
+                "%(n)s seconds for each decision; a player who lets it run out is played for.",
+                rs.timers.decision,
+            )
+            % {"n": rs.timers.decision},
+        )
+    )
     if rs.scoring != "stage":
         rows.append((_("Leaving a hand (逃跑)"), _escape(rs)))
     return rows
@@ -142,9 +150,11 @@ SUIT_NAMES = {
 
 def _tiles(rs) -> str:
     kinds = _(", ").join(SUIT_NAMES[suit]() for suit in rs.suits)
-    text = ngettext("%(n)s tile: %(kinds)s, %(copies)s of each",
-                    "%(n)s tiles: %(kinds)s, %(copies)s of each",
-                    rs.tile_count) % {"n": rs.tile_count, "kinds": kinds, "copies": rs.copies}
+    text = ngettext(
+        "%(n)s tile: %(kinds)s, %(copies)s of each",
+        "%(n)s tiles: %(kinds)s, %(copies)s of each",
+        rs.tile_count,
+    ) % {"n": rs.tile_count, "kinds": kinds, "copies": rs.copies}
     if rs.flowers:
         text += _(", and %(n)s flowers") % {"n": len(FLOWERS)}
     if rs.playing_tiles:
@@ -154,15 +164,21 @@ def _tiles(rs) -> str:
 
 def _hand(rs) -> str:
     return _("%(n)s tiles; the dealer starts with %(dealer)s.") % {
-        "n": rs.hand_size, "dealer": rs.hand_size + 1}
+        "n": rs.hand_size,
+        "dealer": rs.hand_size + 1,
+    }
 
 
 def _forms(rs) -> list[str]:
     names = {
-        shapes.STANDARD: lambda: ngettext(
-            "%(n)s set (chow, pung or kong) and a pair",
-            "%(n)s sets (chows, pungs or kongs) and a pair", rs.sets_in_hand,
-        ) % {"n": rs.sets_in_hand},
+        shapes.STANDARD: lambda: (
+            ngettext(
+                "%(n)s set (chow, pung or kong) and a pair",
+                "%(n)s sets (chows, pungs or kongs) and a pair",
+                rs.sets_in_hand,
+            )
+            % {"n": rs.sets_in_hand}
+        ),
         shapes.SEVEN_PAIRS: lambda: _("seven pairs"),
         shapes.THIRTEEN_ORPHANS: lambda: _("thirteen orphans (国士无双)"),
         shapes.QUAN_BU_KAO: lambda: _("knitted tiles (全不靠)"),
@@ -187,23 +203,49 @@ def _reachable(rs, form: str) -> bool:
 
 def _options(rs) -> list[tuple[str, str]]:
     return [
-        (_("Flowers"), _("Drawn flowers are set aside and replaced; they count at a win.")
-         if rs.flowers else ""),
+        (
+            _("Flowers"),
+            _("Drawn flowers are set aside and replaced; they count at a win.")
+            if rs.flowers
+            else "",
+        ),
         (_("Declaring ready (报听)"), _bao_ting(rs)),
         (_("After the wall (海底捞月)"), _haidi(rs)),
-        (_("Wilds (财神)"), _("A tile turned up after the deal names the wild kind: its "
-                             "other copies stand for any tile in a winning hand.")
-         if rs.wilds else ""),
-        (_("Passing a win (过胡加倍)"), ngettext(
-            "Each win you pass doubles your fan, at most %(n)s time a hand.",
-            "Each win you pass doubles your fan, at most %(n)s times a hand.",
-            rs.max_guo) % {"n": rs.max_guo} if rs.guo_hu else ""),
-        (_("Robbing a kong (抢杠)"), _("You may win on the tile the opponent adds to a pung.")
-         if rs.rob_kong else ""),
-        (_("Minimum fan"), ngettext(
-            "A hand needs at least %(n)s fan to win; flowers do not count towards it.",
-            "A hand needs at least %(n)s fan to win; flowers do not count towards it.",
-            rs.min_fan) % {"n": rs.min_fan} if rs.min_fan else ""),
+        (
+            _("Wilds (财神)"),
+            _(
+                "A tile turned up after the deal names the wild kind: its "
+                "other copies stand for any tile in a winning hand."
+            )
+            if rs.wilds
+            else "",
+        ),
+        (
+            _("Passing a win (过胡加倍)"),
+            ngettext(
+                "Each win you pass doubles your fan, at most %(n)s time a hand.",
+                "Each win you pass doubles your fan, at most %(n)s times a hand.",
+                rs.max_guo,
+            )
+            % {"n": rs.max_guo}
+            if rs.guo_hu
+            else "",
+        ),
+        (
+            _("Robbing a kong (抢杠)"),
+            _("You may win on the tile the opponent adds to a pung.") if rs.rob_kong else "",
+        ),
+        (
+            _("Minimum fan"),
+            ngettext(
+                "A hand needs at least %(n)s fan to win; flowers do not count towards it.",
+                "A hand needs at least %(n)s fan to win; flowers do not count towards it.",
+                rs.min_fan,
+            )
+            % {"n": rs.min_fan}
+            if rs.min_fan
+            else "",
+        ),
     ]
 
 
@@ -215,7 +257,8 @@ def _haidi(rs) -> str:
         "to %(n)s more tile, and wins on one that completes the hand.",
         "When the wall runs out, a ready player (the first to be ready, if both are) draws up "
         "to %(n)s more tiles, and wins on one that completes the hand.",
-        rs.haidi_draws) % {"n": rs.haidi_draws}
+        rs.haidi_draws,
+    ) % {"n": rs.haidi_draws}
     if rs.scoring == "stage":  # 五张海底摸牌 (RULES.md 5.2)
         text += " " + _("From stage 2 on, %(n)s tiles.") % {"n": HAIDI_DRAWS_FIVE}
     return text
@@ -225,21 +268,29 @@ def _bao_ting(rs) -> str:
     if not rs.bao_ting:
         return ""
     if rs.tian_ting:
-        return _("A ready player may declare it: the hand is then locked and plays itself, "
-                 "drawing and discarding until it wins. Declaring at your first discard is "
-                 "heavenly ready (天听).")
-    return _("A ready player may declare it: the hand is then locked and plays itself, "
-             "drawing and discarding until it wins.")
+        return _(
+            "A ready player may declare it: the hand is then locked and plays itself, "
+            "drawing and discarding until it wins. Declaring at your first discard is "
+            "heavenly ready (天听)."
+        )
+    return _(
+        "A ready player may declare it: the hand is then locked and plays itself, "
+        "drawing and discarding until it wins."
+    )
 
 
 def _dealer(rs) -> str:
     if rs.match_hands:
-        return ngettext("The deal passes in turn; a match is %(n)s hand.",
-                        "The deal passes in turn; a match is %(n)s hands.",
-                        rs.match_hands) % {"n": rs.match_hands}
+        return ngettext(
+            "The deal passes in turn; a match is %(n)s hand.",
+            "The deal passes in turn; a match is %(n)s hands.",
+            rs.match_hands,
+        ) % {"n": rs.match_hands}
     return {
-        "winner": lambda: _("The first dealer is drawn at random; the winner deals the next "
-                            "hand, and after a draw the dealer stays."),
+        "winner": lambda: _(
+            "The first dealer is drawn at random; the winner deals the next "
+            "hand, and after a draw the dealer stays."
+        ),
         "random": lambda: _("Each hand's dealer is drawn at random."),
         "alternate": lambda: _("The deal passes in turn."),
     }[rs.dealer_rule]()
@@ -247,9 +298,11 @@ def _dealer(rs) -> str:
 
 def _escape(rs) -> str:
     if rs.scoring == "wenzhou":
-        return _("The player who leaves pays the hand's base B × %(dealer)s as dealer, "
-                 "B × %(other)s otherwise.") % {
-            "dealer": rs.options.get("dealer_escape_penalty", 16), "other": rs.escape_penalty}
-    return _("The player who leaves the hand, or is away for %(seconds)s seconds, pays "
-             "%(n)s × base to the opponent.") % {"seconds": rs.timers.escape,
-                                                 "n": rs.escape_penalty}
+        return _(
+            "The player who leaves pays the hand's base B × %(dealer)s as dealer, "
+            "B × %(other)s otherwise."
+        ) % {"dealer": rs.options.get("dealer_escape_penalty", 16), "other": rs.escape_penalty}
+    return _(
+        "The player who leaves the hand, or is away for %(seconds)s seconds, pays "
+        "%(n)s × base to the opponent."
+    ) % {"seconds": rs.timers.escape, "n": rs.escape_penalty}

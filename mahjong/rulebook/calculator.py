@@ -25,13 +25,28 @@ from mahjong.engine.tiles import (
 )
 from mahjong.ui import render
 
-WINDS = [("1z", gettext_lazy("East")), ("2z", gettext_lazy("South")),
-         ("3z", gettext_lazy("West")), ("4z", gettext_lazy("North"))]
-TING = [("", gettext_lazy("Not declared")), ("ready", gettext_lazy("Declared ready (报听)")),
-        ("tian_ting", gettext_lazy("Heavenly ready (天听)"))]
+WINDS = [
+    ("1z", gettext_lazy("East")),
+    ("2z", gettext_lazy("South")),
+    ("3z", gettext_lazy("West")),
+    ("4z", gettext_lazy("North")),
+]
+TING = [
+    ("", gettext_lazy("Not declared")),
+    ("ready", gettext_lazy("Declared ready (报听)")),
+    ("tian_ting", gettext_lazy("Heavenly ready (天听)")),
+]
 # Melds as a Chinese player writes them (the longer words first: 暗杠 before 杠).
-MELD_WORDS = {"，": ",", "、": ",", "暗杠": "ankan ", "明杠": "kan ", "加杠": "kan ",
-              "杠": "kan ", "碰": "pon ", "吃": "chi "}
+MELD_WORDS = {
+    "，": ",",
+    "、": ",",
+    "暗杠": "ankan ",
+    "明杠": "kan ",
+    "加杠": "kan ",
+    "杠": "kan ",
+    "碰": "pon ",
+    "吃": "chi ",
+}
 # The fans a situation can score, by table: a box nobody's fan reads is not offered.
 SITUATIONS = {
     "last_tile": {"he_di_lao_yue", "he_di_lao_yu", "miao_shou_hui_chun", "hai_di_lao_yue"},
@@ -64,15 +79,24 @@ class HandForm(forms.Form):
     first_turn = _box(gettext_lazy("On the first turn (天和, 地和, 人和)"))
     dealer = _box(gettext_lazy("The winner is the dealer"))
     ting = forms.ChoiceField(label=gettext_lazy("Ready declaration"), choices=TING, required=False)
-    flowers = _text(gettext_lazy("Flowers"), 24, gettext_lazy(
-        "How many, or which: 1f–4f the seasons (春夏秋冬), 5f–8f the plants (梅兰竹菊), e.g. 1f 2f 5f"))
-    passes = forms.IntegerField(label=gettext_lazy("Wins passed this hand (过胡)"), min_value=0,
-                                required=False)
-    wild = _text(gettext_lazy("Wild tile (财神)"), 4, gettext_lazy(
-        "The kind the turned-up tile names, e.g. 3m"))
+    flowers = _text(
+        gettext_lazy("Flowers"),
+        24,
+        gettext_lazy(
+            "How many, or which: 1f–4f the seasons (春夏秋冬), "
+            "5f–8f the plants (梅兰竹菊), e.g. 1f 2f 5f"
+        ),
+    )
+    passes = forms.IntegerField(
+        label=gettext_lazy("Wins passed this hand (过胡)"), min_value=0, required=False
+    )
+    wild = _text(
+        gettext_lazy("Wild tile (财神)"),
+        4,
+        gettext_lazy("The kind the turned-up tile names, e.g. 3m"),
+    )
     seat_wind = forms.ChoiceField(label=gettext_lazy("Seat wind"), choices=WINDS, required=False)
-    round_wind = forms.ChoiceField(label=gettext_lazy("Round wind"), choices=WINDS,
-                                   required=False)
+    round_wind = forms.ChoiceField(label=gettext_lazy("Round wind"), choices=WINDS, required=False)
 
     def __init__(self, data, ruleset):
         super().__init__(data)
@@ -81,9 +105,11 @@ class HandForm(forms.Form):
             del self.fields[name]
         suit = ruleset.suits[0]  # the examples in tiles these rules have: 条 only in tiao72
         self.fields["hand"].help_text = _(
-            "Without the winning tile, e.g. 123%(s)s 456%(s)s 789%(s)s 1155z.") % {"s": suit}
+            "Without the winning tile, e.g. 123%(s)s 456%(s)s 789%(s)s 1155z."
+        ) % {"s": suit}
         self.fields["melds"].help_text = _(
-            "e.g. pon 777z, chi 123%(s)s, kan 1111%(s)s, ankan 2222%(s)s") % {"s": suit}
+            "e.g. pon 777z, chi 123%(s)s, kan 1111%(s)s, ankan 2222%(s)s"
+        ) % {"s": suit}
         if "passes" in self.fields:  # 过胡加倍: at most the ruleset's passes a hand
             self.fields["passes"].validators.append(_at_most(ruleset.max_guo))
             self.fields["passes"].widget.attrs["max"] = ruleset.max_guo
@@ -105,9 +131,12 @@ class HandForm(forms.Form):
         try:
             melds = tuple(parse_melds(text)) if text else ()
         except EngineError:
-            raise forms.ValidationError(_(
-                "Write each meld as “pon 777z”, “chi 123m”, “kan 1111m” or “ankan 2222p”, "
-                "separated by commas.")) from None
+            raise forms.ValidationError(
+                _(
+                    "Write each meld as “pon 777z”, “chi 123m”, “kan 1111m” or “ankan 2222p”, "
+                    "separated by commas."
+                )
+            ) from None
         self._playing([kind for meld in melds for kind in meld.tiles])
         return melds
 
@@ -129,10 +158,12 @@ class HandForm(forms.Form):
         for kind in kinds:
             if kind in FLOWERS:
                 raise forms.ValidationError(
-                    _("Flowers are not part of a hand: give them under Flowers."))
+                    _("Flowers are not part of a hand: give them under Flowers.")
+                )
             if kind not in self.ruleset.kinds:
-                raise forms.ValidationError(_("%(tile)s is not among these rules' tiles.")
-                                            % {"tile": _name(kind)})
+                raise forms.ValidationError(
+                    _("%(tile)s is not among these rules' tiles.") % {"tile": _name(kind)}
+                )
         return tuple(kinds)
 
     def clean(self):
@@ -143,29 +174,48 @@ class HandForm(forms.Form):
         wanted = self.ruleset.hand_size + 1
         have = len(hand) + 1 + 3 * len(melds)
         if have != wanted:
-            raise forms.ValidationError(_(
-                "A winning hand here has %(n)s tiles (each meld counts as three): these make "
-                "%(got)s.") % {"n": wanted, "got": have})
+            raise forms.ValidationError(
+                _(
+                    "A winning hand here has %(n)s tiles (each meld counts as three): these make "
+                    "%(got)s."
+                )
+                % {"n": wanted, "got": have}
+            )
         counts = Counter([*hand, win, *(k for meld in melds for k in meld.tiles)])
         for kind, n in counts.items():
             if n > max_copies(kind):
                 raise forms.ValidationError(
                     _("%(tile)s: there are only %(max)s, these have %(n)s.")
-                    % {"max": max_copies(kind), "n": n, "tile": _name(kind)})
+                    % {"max": max_copies(kind), "n": n, "tile": _name(kind)}
+                )
         for problem in _impossible(data, self.ruleset):
             self.add_error(None, problem)
         return data
 
     def context(self) -> WinContext:
         data = self.cleaned_data
-        fields = {name: bool(data.get(name)) for name in (
-            "tsumo", "last_tile", "kong_replacement", "robbing_kong", "last_of_kind",
-            "haidi_phase", "first_turn", "dealer")}
+        fields = {
+            name: bool(data.get(name))
+            for name in (
+                "tsumo",
+                "last_tile",
+                "kong_replacement",
+                "robbing_kong",
+                "last_of_kind",
+                "haidi_phase",
+                "first_turn",
+                "dealer",
+            )
+        }
         flowers, flower_count = data.get("flowers") or ((), 0)
         fields |= {
-            "hand": data["hand"], "melds": data["melds"], "win": data["win"],
-            "flowers": flowers, "flower_count": flower_count,
-            "passes": data.get("passes") or 0, "ting": data.get("ting") or False,
+            "hand": data["hand"],
+            "melds": data["melds"],
+            "win": data["win"],
+            "flowers": flowers,
+            "flower_count": flower_count,
+            "passes": data.get("passes") or 0,
+            "ting": data.get("ting") or False,
             "wild": data.get("wild"),
             "seat_wind": parse_tile(data.get("seat_wind") or "1z"),
             "round_wind": parse_tile(data.get("round_wind") or "1z"),
@@ -183,8 +233,9 @@ def _impossible(data: dict, rs) -> list[str]:
     # tiao72 counts a flower's replacement as 杠上开花 too (RULES.md 7.3)
     replaced = any(m.is_kong for m in melds) or (rs.flower_kaihua and data["flowers"][1])
     if data.get("kong_replacement") and not (tsumo and replaced):
-        said.append(_("A win on a kong's replacement tile is self-drawn, with a kong among "
-                      "the melds."))
+        said.append(
+            _("A win on a kong's replacement tile is self-drawn, with a kong among the melds.")
+        )
     if data.get("haidi_phase") and not tsumo:
         said.append(_("The extra draws after the wall are self-drawn."))
     if ting == "tian_ting" and melds:
@@ -200,6 +251,7 @@ def _at_most(limit: int):
     def check(value):
         if value is not None and value > limit:
             raise forms.ValidationError(_("At most %(n)s.") % {"n": limit})
+
     return check
 
 
@@ -210,10 +262,18 @@ def _not_offered(rs) -> list[str]:
     if "winds" in off:
         off.remove("winds")
         off += ["seat_wind", "round_wind"]
-    off += [name for name, on in (("ting", rs.bao_ting), ("flowers", rs.flowers),
-                                  ("passes", rs.guo_hu), ("wild", rs.wilds),
-                                  ("haidi_phase", rs.haidi_phase), ("robbing_kong", rs.rob_kong))
-            if not on]
+    off += [
+        name
+        for name, on in (
+            ("ting", rs.bao_ting),
+            ("flowers", rs.flowers),
+            ("passes", rs.guo_hu),
+            ("wild", rs.wilds),
+            ("haidi_phase", rs.haidi_phase),
+            ("robbing_kong", rs.rob_kong),
+        )
+        if not on
+    ]
     return off
 
 
@@ -254,8 +314,9 @@ def score(form: HandForm) -> dict:
         "total": result.total,
         "doubling": result.doubling,
         # the cap cut the sum (classic's 13); 过胡's doubling is said on its own line
-        "before_cap": result.raw_total if rs.cap and result.raw_total > rs.cap
-        and not table_for(rs).multiplicative else None,
+        "before_cap": result.raw_total
+        if rs.cap and result.raw_total > rs.cap and not table_for(rs).multiplicative
+        else None,
         "below_minimum": result.below_minimum,
         "min_fan": rs.min_fan,
         "soft": result.soft,
@@ -266,6 +327,14 @@ def score(form: HandForm) -> dict:
 def _reading(decomposition, ctx: WinContext) -> list[list[dict]]:
     """The winning reading, each tile a 财神 plays marked (fans.wild_reading), and each
     白板 playing as the wild's kind."""
-    return [[{"tile": format_tile(kind), "wild": wild,
-              "white": white_stands_in(kind, wild, ctx.wild)} for kind, wild in block]
-            for block in wild_reading(decomposition, ctx)]
+    return [
+        [
+            {
+                "tile": format_tile(kind),
+                "wild": wild,
+                "white": white_stands_in(kind, wild, ctx.wild),
+            }
+            for kind, wild in block
+        ]
+        for block in wild_reading(decomposition, ctx)
+    ]

@@ -57,9 +57,7 @@ class StageProgress(models.Model):
                 {"best_hands": _("A stage cleared took at least 1 hand: say how many.")}
             )
         if not stage and hands is not None:
-            raise ValidationError(
-                {"best_hands": _("No stage is cleared: leave this empty.")}
-            )
+            raise ValidationError({"best_hands": _("No stage is cleared: leave this empty.")})
 
     def record_clear(self, stage: int, hands: int) -> bool:
         """Keep the best result: a higher stage, or the same stage in fewer hands."""

@@ -100,9 +100,11 @@ def _staked_rate(user, stake: int, table_ref: str, number: int) -> int:
     """Beans per point of the hand in play: the rate its stake was placed at, read off
     the stake's ledger row. An operator who changes the rate mid-hand changes the next
     hand's: this one pays out (stake back, hand score) at the rate it was staked at."""
-    paid = LedgerEntry.objects.filter(
-        idempotency_key=_stake_key(table_ref, number), account=user
-    ).values_list("amount", flat=True).first()
+    paid = (
+        LedgerEntry.objects.filter(idempotency_key=_stake_key(table_ref, number), account=user)
+        .values_list("amount", flat=True)
+        .first()
+    )
     return -paid // stake if paid else 0
 
 
@@ -115,8 +117,10 @@ def _refusal(user, run: StageRun) -> str | None:
     """Why the next hand cannot start, placing nothing: a table note (``notes.encode``),
     read in the language of whoever reads it (``notes.text``)."""
     if run.status == stage_run.CLEARED:
-        return notes.encode(gettext_noop(
-            "Stage %(n)s cleared! Go on to the next stage from the stage screen."), n=run.stage)
+        return notes.encode(
+            gettext_noop("Stage %(n)s cleared! Go on to the next stage from the stage screen."),
+            n=run.stage,
+        )
     if run.status == stage_run.COMPLETE:
         return notes.encode(gettext_noop("All four stages cleared!"))
     if run.status == stage_run.FAILED:
@@ -124,8 +128,10 @@ def _refusal(user, run: StageRun) -> str | None:
     if run.status != stage_run.READY:
         return notes.encode(gettext_noop("A stage hand is already being played."))
     if not _can_cover(user, run):
-        return notes.encode(gettext_noop("You need %(beans)s beans for this stake."),
-                            beans=f"{_beans(run.level.stake):,}")
+        return notes.encode(
+            gettext_noop("You need %(beans)s beans for this stake."),
+            beans=f"{_beans(run.level.stake):,}",
+        )
     return None
 
 
@@ -164,7 +170,9 @@ def play(user) -> Table:
             raise StageError(_("Stage failed: your score cannot cover the stake."))
         try:  # checked again under the player's row lock: another tab may have sat down
             table = tables.open_table(
-                stage_ruleset(), [user, bot_for(COMPUTER_LEVEL)], bot_level=COMPUTER_LEVEL,
+                stage_ruleset(),
+                [user, bot_for(COMPUTER_LEVEL)],
+                bot_level=COMPUTER_LEVEL,
                 stage=run.stage,
             )
         except tables.TableError as exc:

@@ -115,15 +115,17 @@ class HandAdmin(ReadOnlyAdmin):
                 "index": s["seat"],
                 "concealed": tiles_of(s["concealed"]),
                 "count": s["concealed_count"],
-                "melds": [{"tiles": tiles_of(m.partition(" ")[2].replace(" ", ""))}
-                          for m in s["melds"]],
+                "melds": [
+                    {"tiles": tiles_of(m.partition(" ")[2].replace(" ", ""))} for m in s["melds"]
+                ],
                 "flowers": tiles_of(s["flowers"]),
                 "river": tiles_of(s["river"]),
             }
             for s in public["seats"]
         ]
-        return render_to_string("admin/tables/hand/public_view.html",
-                                {"view": public, "seats": seats})
+        return render_to_string(
+            "admin/tables/hand/public_view.html", {"view": public, "seats": seats}
+        )
 
 
 @admin.register(Event)

@@ -23,8 +23,8 @@ tables' models have no receivers.
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from django.db import DatabaseError, connections
 from django.db.models import QuerySet

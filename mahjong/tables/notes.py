@@ -19,8 +19,9 @@ NAME_LIMIT = 60  # a user name may be 150 characters; the note's column holds 20
 def encode(message: str, **args) -> str:
     """``message`` is a msgid (marked with gettext_noop at the call site). A long
     argument (a player's name) is cut so that the note fits its column."""
-    args = {k: v[:NAME_LIMIT - 1] + "…" if len(str(v)) > NAME_LIMIT else v
-            for k, v in args.items()}
+    args = {
+        k: v[: NAME_LIMIT - 1] + "…" if len(str(v)) > NAME_LIMIT else v for k, v in args.items()
+    }
     return json.dumps({"msg": message, "args": args}, ensure_ascii=False)
 
 

@@ -1,4 +1,4 @@
-""""How points are counted" under a hand's result: each ruleset's payment formula (RULES.md
+""" "How points are counted" under a hand's result: each ruleset's payment formula (RULES.md
 4.3, 5.3, 6.3, 7.2, 8.5, 9.5) in the player's words, with this table's numbers -- the
 ruleset's multipliers, cap and rake as the operator set them, the room's 底分 and beans
 per point -- so the line above it can be checked by hand."""
@@ -8,7 +8,6 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 
 from mahjong.engine.settlement import GB_BONUS_FAN, STAGE_STREAK_BONUS_FROM, STAGE_YAKUMAN_SCORE
-
 
 STAGE_PLAYER = 0  # 关卡: the player sits at seat 0, the computer at seat 1
 
@@ -49,16 +48,21 @@ def _fan_times_base(rs, base) -> list[str]:
 
 
 def _gb(rs, base) -> list[str]:
-    return [_("Self-drawn or on a discard: (total fan + %(bonus)s) × base %(base)s.")
-            % {"bonus": GB_BONUS_FAN, "base": base}]
+    return [
+        _("Self-drawn or on a discard: (total fan + %(bonus)s) × base %(base)s.")
+        % {"bonus": GB_BONUS_FAN, "base": base}
+    ]
 
 
 def _quesheng(rs, base) -> list[str]:
     said = _fan_times_base(rs, base)
-    said.append(_("Nobody wins or loses more than either player brought to the table (防以小博大)."))
+    said.append(
+        _("Nobody wins or loses more than either player brought to the table (防以小博大).")
+    )
     if rs.rake_percent:
-        said.append(_("The house takes %(percent)s%% of the amount won.")
-                    % {"percent": rs.rake_percent})
+        said.append(
+            _("The house takes %(percent)s%% of the amount won.") % {"percent": rs.rake_percent}
+        )
     return said
 
 
@@ -66,8 +70,11 @@ def _wenzhou(rs, base) -> list[str]:
     levels = " / ".join(str(base * level) for level in rs.base_levels)
     return [
         _("Self-drawn or on a discard: total multiplier × the hand's base B."),
-        _("B is %(levels)s: the dealer's first hand, then one level up for each win that "
-          "keeps the deal (进阶分).") % {"levels": levels},
+        _(
+            "B is %(levels)s: the dealer's first hand, then one level up for each win that "
+            "keeps the deal (进阶分)."
+        )
+        % {"levels": levels},
     ]
 
 
@@ -80,5 +87,11 @@ def _stage(rs, base) -> list[str]:
     ]
 
 
-_FORMULAS = {"classic": _classic, "tiao72": _fan_times_base, "gb": _gb,
-             "quesheng": _quesheng, "wenzhou": _wenzhou, "stage": _stage}
+_FORMULAS = {
+    "classic": _classic,
+    "tiao72": _fan_times_base,
+    "gb": _gb,
+    "quesheng": _quesheng,
+    "wenzhou": _wenzhou,
+    "stage": _stage,
+}

@@ -108,8 +108,8 @@ def reap(now: datetime.datetime | None = None, seat_ids=None) -> list[int]:
     if seat_ids is not None:
         stale = stale.filter(seat_id__in=seat_ids)
     gone = []
-    for seat_id, last in stale.values("seat_id").annotate(last=Max("last_seen")).values_list(
-        "seat_id", "last"
+    for seat_id, last in (
+        stale.values("seat_id").annotate(last=Max("last_seen")).values_list("seat_id", "last")
     ):
         with transaction.atomic():
             Connection.objects.filter(seat_id=seat_id, last_seen__lt=fresh_since(now)).delete()

@@ -92,11 +92,16 @@ def result_blocks(result: dict | None, wild: str | None) -> list[list[dict]]:
     for i, block in enumerate(blocks):
         tiles = tiles_of(block)
         marks = played[i] if played else [wild is not None and t == wild for t in tiles]
-        out.append([
-            {"tile": t, "wild": w,
-             "white": bool(played) and white_stands_in(parse_tile(t), w, kind)}
-            for t, w in zip(tiles, marks)
-        ])
+        out.append(
+            [
+                {
+                    "tile": t,
+                    "wild": w,
+                    "white": bool(played) and white_stands_in(parse_tile(t), w, kind),
+                }
+                for t, w in zip(tiles, marks)
+            ]
+        )
     return out
 
 

@@ -139,8 +139,9 @@ def context_for(table: Table, hand: Hand | None = None) -> dict:
     state = hand.game()
     v = view(state, None)
     ended = v["phase"] == "ended"
-    seats = [_seat(v["seats"][i], rows[i], v["wild"]) | {"doubling": doubling(state, i)}
-             for i in (0, 1)]
+    seats = [
+        _seat(v["seats"][i], rows[i], v["wild"]) | {"doubling": doubling(state, i)} for i in (0, 1)
+    ]
     result = hand.result if ended else None
     scores = list(v["session"]["scores"])
     if result:  # as the next hand will start them, like the players' panel

@@ -103,8 +103,9 @@ def next_hand(request, public_id):
     table, seat = _table_for(request, public_id)
     notice = ""
     try:
-        services.ready_next(table, request.user, _result_hand(request),
-                            request.POST.get("contribution", ""))
+        services.ready_next(
+            table, request.user, _result_hand(request), request.POST.get("contribution", "")
+        )
     except services.TableError as exc:
         notice = str(exc)
     table.refresh_from_db()

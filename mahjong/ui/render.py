@@ -34,7 +34,7 @@ def _lang(lang: str) -> str:
 
 
 def notation(tile: str | int) -> str:
-    """"5m", 4 (a kind) or "back" -> "5m" / "back"; refuses anything else (InvalidAction)."""
+    """ "5m", 4 (a kind) or "back" -> "5m" / "back"; refuses anything else (InvalidAction)."""
     if isinstance(tile, int):
         if not 0 <= tile < NUM_KINDS:
             raise InvalidAction(f"no such tile kind: {tile}")
@@ -44,8 +44,14 @@ def notation(tile: str | int) -> str:
     return format_tile(parse_tile(tile))
 
 
-def tile_label(tile: str | int, lang: str = "zh", *, wild: bool = False,
-               drawn: bool = False, white: bool = False) -> str:
+def tile_label(
+    tile: str | int,
+    lang: str = "zh",
+    *,
+    wild: bool = False,
+    drawn: bool = False,
+    white: bool = False,
+) -> str:
     """The accessible name: 五万 / "Five of characters", with the wild, 白板 and drawn
     markers."""
     code, lang = notation(tile), _lang(lang)
@@ -59,8 +65,14 @@ def tile_label(tile: str | int, lang: str = "zh", *, wild: bool = False,
     return label
 
 
-def tile_classes(tile: str | int, size: str | int = "md", *, wild: bool = False,
-                 drawn: bool = False, white: bool = False) -> str:
+def tile_classes(
+    tile: str | int,
+    size: str | int = "md",
+    *,
+    wild: bool = False,
+    drawn: bool = False,
+    white: bool = False,
+) -> str:
     classes = ["tile"]
     if isinstance(size, str) and size in SIZES:
         classes.append(f"tile--{size}")
@@ -81,15 +93,25 @@ def size_px(size: str | int) -> int:
     try:
         px = int(size)
     except (TypeError, ValueError):
-        raise ValueError(f"tile size must be one of {sorted(SIZES)} or pixels, got {size!r}")
+        raise ValueError(
+            f"tile size must be one of {sorted(SIZES)} or pixels, got {size!r}"
+        ) from None
     if not 8 <= px <= 512:
         raise ValueError(f"tile size {px}px is out of range (8-512)")
     return px
 
 
-def tile_html(tile: str | int, lang: str = "zh", *, src: str, size: str | int = "md",
-              wild: bool = False, drawn: bool = False, attr: str = "data-tile",
-              white: bool = False) -> str:
+def tile_html(
+    tile: str | int,
+    lang: str = "zh",
+    *,
+    src: str,
+    size: str | int = "md",
+    wild: bool = False,
+    drawn: bool = False,
+    attr: str = "data-tile",
+    white: bool = False,
+) -> str:
     """One tile: a span with the CSS modifiers around an img with the accessible name.
     ``attr`` names the data attribute that carries the notation (a page may keep
     ``data-tile`` for the player's own hand and use another, or none, elsewhere)."""
@@ -101,7 +123,8 @@ def tile_html(tile: str | int, lang: str = "zh", *, src: str, size: str | int = 
         raise ValueError(f"tile attr must be a data-* name, got {attr!r}")
     hook = f' {attr}="{escape(code)}"' if attr else ""
     return (
-        f'<span class="{tile_classes(code, size, wild=wild, drawn=drawn, white=white)}"{hook}{style}>'
+        f'<span class="{tile_classes(code, size, wild=wild, drawn=drawn, white=white)}"'
+        f"{hook}{style}>"
         f'<img class="tile__img" src="{escape(src)}" alt="{escape(alt)}" width="{px}" '
         f'height="{px * 4 // 3}" draggable="false"></span>'
     )

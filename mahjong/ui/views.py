@@ -21,10 +21,14 @@ def tiles(request):
     and operators checking the art; public (there is nothing secret in a tile). Its own
     text is bilingual on the page, so it adds nothing to the message catalog."""
     groups = [[format_tile(k) for k in ALL_KINDS if suit_of(k) == suit] for suit in GROUPS]
-    return render(request, "ui/tiles.html", {
-        "groups": groups,
-        "all_tiles": [format_tile(k) for k in ALL_KINDS],
-        "sizes": [("xs", SIZES["xs"]), ("md", SIZES["md"]), ("xl", SIZES["xl"])],
-        "sounds": SOUNDS,
-        "gallery_languages": ["zh-hans", "en"],
-    })
+    return render(
+        request,
+        "ui/tiles.html",
+        {
+            "groups": groups,
+            "all_tiles": [format_tile(k) for k in ALL_KINDS],
+            "sizes": [("xs", SIZES["xs"]), ("md", SIZES["md"]), ("xl", SIZES["xl"])],
+            "sounds": SOUNDS,
+            "gallery_languages": ["zh-hans", "en"],
+        },
+    )

@@ -6,7 +6,7 @@ import copy
 import pytest
 
 from mahjong.engine.actions import Action, parse_action
-from mahjong.engine.bots import LEVELS, LEVEL_SLUGS, choose_for, get_bot
+from mahjong.engine.bots import LEVEL_SLUGS, LEVELS, choose_for, get_bot
 from mahjong.engine.bots.shanten import pungs_shanten, seven_pairs_shanten, standard_shanten
 from mahjong.engine.game import apply, legal_actions, new_hand
 from mahjong.engine.scripted import scripted_hand
@@ -33,10 +33,17 @@ def counts(text):
 
 
 # ----- the bots' shanten ---------------------------------------------------------------
-@pytest.mark.parametrize("tiles, expected", [
-    ("123456789m11222z", -1), ("123456789m1122z", 0), ("12345689m11222z", 0),
-    ("1357m2468p1357s1z", 4), ("11223344556677z", -1), ("1133557799m1357z", 1),
-])
+@pytest.mark.parametrize(
+    "tiles, expected",
+    [
+        ("123456789m11222z", -1),
+        ("123456789m1122z", 0),
+        ("12345689m11222z", 0),
+        ("1357m2468p1357s1z", 4),
+        ("11223344556677z", -1),
+        ("1133557799m1357z", 1),
+    ],
+)
 def test_the_bots_shanten_reads_standard_hands(tiles, expected):
     c = counts(tiles)
     assert min(standard_shanten(c, 4), seven_pairs_shanten(c)) == expected
@@ -52,7 +59,9 @@ def test_all_pungs_shanten_counts_the_missing_copies():
 # ----- efficiency ----------------------------------------------------------------------
 @pytest.mark.parametrize("level", THINKING)
 def test_the_isolated_honor_goes_first(level):
-    state = scripted_hand("classic", dealer_hand="1236788m2345m55z1z", other_hand="99m111222333z44z")
+    state = scripted_hand(
+        "classic", dealer_hand="1236788m2345m55z1z", other_hand="99m111222333z44z"
+    )
     assert decide(level, state, 0) in ("discard 1z", "ting 1z")
 
 
@@ -69,24 +78,28 @@ def test_efficient_declares_no_ready_where_the_ruleset_has_none():
 
 @pytest.mark.parametrize("level", LEVEL_SLUGS[1:])
 def test_every_thinking_level_takes_a_self_drawn_win(level):
-    state = scripted_hand("classic", dealer_hand="123456789m1122z5z", other_hand="8899m333444z66z7z",
-                          draws="6z1z")
+    state = scripted_hand(
+        "classic", dealer_hand="123456789m1122z5z", other_hand="8899m333444z66z7z", draws="6z1z"
+    )
     state, _ = apply(state, 0, parse_action("discard 5z"))
-    state, _ = apply(state, 1, parse_action("discard 7z"))   # no claim: seat 0 draws 1z
+    state, _ = apply(state, 1, parse_action("discard 7z"))  # no claim: seat 0 draws 1z
     assert state.turn == 0 and Action("hu") in legal_actions(state, 0)
     assert decide(level, state, 0) == "hu"
 
 
 def _discard_win(slug):
-    state = scripted_hand(slug, dealer_hand="99m1113334455z6z7z", other_hand="123456789m6677z",
-                          dealer=0)
+    state = scripted_hand(
+        slug, dealer_hand="99m1113334455z6z7z", other_hand="123456789m6677z", dealer=0
+    )
     state, _ = apply(state, 0, parse_action("discard 6z"))
     assert state.turn == 1 and Action("hu") in legal_actions(state, 1)
     return state
 
 
-@pytest.mark.parametrize("level, slug", [("efficient", "classic"), ("efficient", "quesheng"),
-                                         ("strong", "quesheng"), ("strong", "gb")])
+@pytest.mark.parametrize(
+    "level, slug",
+    [("efficient", "classic"), ("efficient", "quesheng"), ("strong", "quesheng"), ("strong", "gb")],
+)
 def test_a_discard_win_is_taken(level, slug):
     assert decide(level, _discard_win(slug), 1) == "hu"
 
@@ -106,15 +119,16 @@ def test_strong_weighs_a_cheap_discard_win_against_a_self_draw_paying_three_time
 @pytest.mark.parametrize("level", THINKING)
 def test_a_chi_that_lowers_shanten_is_claimed(level):
     # seat 1 holds 45m and 78m partials; the 6m completes 456m or 678m
-    state2 = scripted_hand("classic", dealer_hand="1116m2225556667z", other_hand="45m78m123m1z2z3z4z5z6z")
+    state2 = scripted_hand(
+        "classic", dealer_hand="1116m2225556667z", other_hand="45m78m123m1z2z3z4z5z6z"
+    )
     state2, _ = apply(state2, 0, parse_action("discard 6m"))
     choice = decide(level, state2, 1)
     assert choice.startswith("chi 6m")
 
 
 def test_efficient_passes_a_claim_that_does_not_help():
-    state = scripted_hand("classic", dealer_hand="2345678m1234567z",
-                          other_hand="123456789m35m11z")
+    state = scripted_hand("classic", dealer_hand="2345678m1234567z", other_hand="123456789m35m11z")
     state, _ = apply(state, 0, parse_action("discard 1z"))
     assert "pon 1z" in [str(a) for a in legal_actions(state, 1)]
     assert decide("efficient", state, 1) == "pass"
@@ -123,7 +137,9 @@ def test_efficient_passes_a_claim_that_does_not_help():
 # ----- value, defence, 过胡 ---------------------------------------------------------------
 def test_strong_keeps_a_flush_where_efficiency_is_even():
     # both discards leave 1-shanten; 4z keeps the full flush (清一色) in reach
-    state = scripted_hand("quesheng", dealer_hand="1234567m99m1345m4z", other_hand="2223336667z455z")
+    state = scripted_hand(
+        "quesheng", dealer_hand="1234567m99m1345m4z", other_hand="2223336667z455z"
+    )
     choice = decide("strong", state, 0)
     assert choice in ("discard 4z", "ting 4z")
 
@@ -138,7 +154,9 @@ def _ready_opponent_view(state, seat, river_tile):
 
 def test_strong_defends_against_a_ready_opponent_with_a_tile_they_discarded():
     # far from ready; the opponent declared ready and has discarded 5m since
-    state = scripted_hand("classic", dealer_hand="1359m258m1z2z3z5m6z7z4m", other_hand="2223336667z455z")
+    state = scripted_hand(
+        "classic", dealer_hand="1359m258m1z2z3z5m6z7z4m", other_hand="2223336667z455z"
+    )
     shown = _ready_opponent_view(state, 0, "5m")
     offered = legal_actions(state, 0)
     calm = str(get_bot("strong", 1).choose(view(state, 0), offered))
@@ -149,8 +167,9 @@ def test_strong_defends_against_a_ready_opponent_with_a_tile_they_discarded():
 
 def test_quesheng_guo_is_taken_early_and_refused_against_a_ready_opponent():
     # build the decision directly as a view: seat 1 ready on 36m, offered hu or guo on 6m
-    ready = scripted_hand("quesheng", dealer_hand="389m2225556667z6m",
-                          other_hand="45m111222999m11z", dealer=0)
+    ready = scripted_hand(
+        "quesheng", dealer_hand="389m2225556667z6m", other_hand="45m111222999m11z", dealer=0
+    )
     ready, _ = apply(ready, 0, parse_action("discard 6m"))
     offered = legal_actions(ready, 1)
     assert Action("hu") in offered
@@ -190,13 +209,15 @@ def _play(slug, levels, seed):
 
 @pytest.mark.parametrize("slug", ["classic", "quesheng", "gb"])
 def test_bots_replay_the_same_hand_from_the_same_seeds(slug):
-    assert _play(slug, ("strong", "novice"), b"again") == _play(slug, ("strong", "novice"), b"again")
+    assert _play(slug, ("strong", "novice"), b"again") == _play(
+        slug, ("strong", "novice"), b"again"
+    )
 
 
 @pytest.mark.parametrize("level", LEVEL_SLUGS)
 def test_a_bot_reads_only_the_view_and_decides_the_same_whatever_is_hidden(level):
     state = new_hand("classic", b"hidden")
-    for _ in range(12):   # into the hand a little, with random-ish but legal play
+    for _ in range(12):  # into the hand a little, with random-ish but legal play
         seat = state.turn
         state, _ = apply(state, seat, legal_actions(state, seat)[-1])
         if state.phase == ENDED:
@@ -235,7 +256,7 @@ def test_the_discards_a_ready_opponent_let_pass_are_only_ones_made_after_the_dec
     checked = 0
     for n in range(12):
         state = new_hand("classic", f"passed{n}".encode())
-        after = {0: set(), 1: set()}   # per seat: its discards since the other declared
+        after = {0: set(), 1: set()}  # per seat: its discards since the other declared
         while state.phase != ENDED:
             seat = state.turn
             seen = read_view(view(state, seat))
@@ -245,14 +266,16 @@ def test_the_discards_a_ready_opponent_let_pass_are_only_ones_made_after_the_dec
             if action.verb in ("discard", "ting") and state.seat(1 - seat).ting:
                 after[seat].add(action.tile)
             state, _ = apply(state, seat, action)
-    assert checked   # the property was met with something to check
+    assert checked  # the property was met with something to check
 
 
 def test_strong_treats_a_tile_the_ready_opponent_let_pass_as_safe():
-    state = scripted_hand("classic", dealer_hand="1359m258m1z2z3z5m6z7z4m", other_hand="2223336667z455z")
+    state = scripted_hand(
+        "classic", dealer_hand="1359m258m1z2z3z5m6z7z4m", other_hand="2223336667z455z"
+    )
     shown = view(state, 0)
     shown["seats"][1]["ting"], shown["seats"][1]["ting_at"] = "ready", 0
-    shown["moves"] = 9                          # three rounds since: my last 3 discards
+    shown["moves"] = 9  # three rounds since: my last 3 discards
     shown["seats"][0]["river"] = "1p2p5m"
     offered = legal_actions(state, 0)
     calm = str(get_bot("strong", 1).choose(view(state, 0), offered))
@@ -291,6 +314,10 @@ def test_the_bots_shanten_with_wilds_matches_the_engines():
 def test_a_white_dragon_plays_as_the_wilds_kind(level):
     # 财神 3m (the indicator is the first back tile): 5z is a plain 3m and makes 123m,
     # so the lone 7z goes, not the 5z
-    state = scripted_hand("wenzhou", dealer_hand="12456m789p12399s11z5z7z",
-                          other_hand="1111p2222p4444p5555p", back="3m")
+    state = scripted_hand(
+        "wenzhou",
+        dealer_hand="12456m789p12399s11z5z7z",
+        other_hand="1111p2222p4444p5555p",
+        back="3m",
+    )
     assert decide(level, state, 0) in ("discard 7z", "ting 7z")

@@ -2,6 +2,8 @@
 nothing of the opponent's tiles (issue 30: the discarder saw a window exactly when the
 opponent held a pair of the discard)."""
 
+from test_game import play
+
 from mahjong.engine.game import (
     escape,
     is_forced,
@@ -14,10 +16,11 @@ from mahjong.engine.scripted import scripted_hand
 from mahjong.engine.state import GameState
 from mahjong.engine.tiles import parse_tile, parse_tiles
 from mahjong.engine.views import view
-from test_game import play
 
 QUIET = dict(dealer_hand="11122m59m4445566z", other_hand="3455567m112233z", draws="7z")
-ROB = dict(dealer_hand="123456m1112223z3z", other_hand="55m79m1m444z555z6z7z", draws="9m5m", back="2m")
+ROB = dict(
+    dealer_hand="123456m1112223z3z", other_hand="55m79m1m444z555z6z7z", draws="9m5m", back="2m"
+)
 
 
 def paused(**script):
@@ -42,7 +45,13 @@ def test_a_discard_nobody_can_claim_still_opens_the_window_with_only_pass():
 def test_a_discard_that_can_be_claimed_offers_the_claims_as_without_the_pause():
     state, _ = play(paused(**QUIET), "0 discard 5m")
     assert [str(a) for a in legal_actions(state, 1)] == [
-        "kan 5m", "pon 5m", "chi 5m 34m", "chi 5m 46m", "chi 5m 67m", "pass"]
+        "kan 5m",
+        "pon 5m",
+        "chi 5m 34m",
+        "chi 5m 46m",
+        "chi 5m 67m",
+        "pass",
+    ]
     assert not is_forced(state, 1)
 
 
@@ -59,12 +68,23 @@ def test_the_discarder_and_a_spectator_see_the_same_window_with_or_without_an_op
 
 
 def test_an_added_kong_nobody_can_rob_opens_the_rob_window_with_only_pass():
-    state, _ = play(paused(**ROB), "0 discard 5m", "1 pon 5m", "1 discard 7z", "0 pass",
-                    "0 discard 9m", "1 pass")
+    state, _ = play(
+        paused(**ROB),
+        "0 discard 5m",
+        "1 pon 5m",
+        "1 discard 7z",
+        "0 pass",
+        "0 discard 9m",
+        "1 pass",
+    )
     # a hand the kong cannot complete (swapped in: the scripted one waits on 5m)
     state = state.replace_seat(0, concealed=tuple(sorted(parse_tiles("11m99p357s112334z"))))
     state, events = play(state, "1 addkan 5m")
-    assert (state.phase, state.turn, [str(a) for a in legal_actions(state, 0)]) == ("rob", 0, ["pass"])
+    assert (state.phase, state.turn, [str(a) for a in legal_actions(state, 0)]) == (
+        "rob",
+        0,
+        ["pass"],
+    )
     assert is_forced(state, 0)
     state, _ = play(state, "0 pass")
     assert [str(m) for m in state.seat(1).melds] == ["kan 5555m"]

@@ -25,8 +25,10 @@ def test_the_wall_seed_is_sha256_of_the_server_seed_and_both_contributions_in_he
     text = f"mahjong-wall|{SERVER.hex()}|{MINE}|{THEIRS}"
     assert wall_seed(SERVER, (MINE, THEIRS)) == hashlib.sha256(text.encode()).digest()
     # a seat without one is written as empty; the order of the seats counts
-    assert wall_seed(SERVER, ("", THEIRS)) == hashlib.sha256(
-        f"mahjong-wall|{SERVER.hex()}||{THEIRS}".encode()).digest()
+    assert (
+        wall_seed(SERVER, ("", THEIRS))
+        == hashlib.sha256(f"mahjong-wall|{SERVER.hex()}||{THEIRS}".encode()).digest()
+    )
     assert wall_seed(SERVER, (MINE, THEIRS)) != wall_seed(SERVER, (THEIRS, MINE))
 
 
@@ -75,20 +77,26 @@ def run_verify(line: dict) -> dict:
 
 def test_verify_rebuilds_the_wall_from_the_seed_and_both_contributions():
     state = new_hand("classic", SERVER, contributions=(MINE, THEIRS))
-    line = {"ruleset": "classic", "seed": SERVER.hex(), "commitment": state.commitment,
-            "contributions": [MINE, THEIRS],
-            "deal": {"hands": [format_tiles(s.concealed) for s in state.seats]}}
+    line = {
+        "ruleset": "classic",
+        "seed": SERVER.hex(),
+        "commitment": state.commitment,
+        "contributions": [MINE, THEIRS],
+        "deal": {"hands": [format_tiles(s.concealed) for s in state.seats]},
+    }
     verdict = run_verify(line)
     assert verdict["ok"] and verdict["deal"] == "ok"
     assert verdict["rebuilt"]["wall_seed"] == wall_seed(SERVER, (MINE, THEIRS)).hex()
-    assert verdict["rebuilt"]["wall"] == format_tiles(build_wall(state.ruleset,
-                                                                  state.wall_seed)[0])
+    assert verdict["rebuilt"]["wall"] == format_tiles(build_wall(state.ruleset, state.wall_seed)[0])
     assert verdict["rebuilt"]["server_seed_only"] == []
     assert matches_commitment(SERVER, state.salt, state.commitment)
     # without them (or with another) the same seed deals other hands: the check fails
     for other in (None, [MINE, ""], [THEIRS, MINE]):
-        tampered = {**line, "contributions": other} if other else {
-            k: v for k, v in line.items() if k != "contributions"}
+        tampered = (
+            {**line, "contributions": other}
+            if other
+            else {k: v for k, v in line.items() if k != "contributions"}
+        )
         verdict = run_verify(tampered)
         assert not verdict["ok"] and verdict["commitment"] == "ok"
         assert verdict["deal"] == "mismatch"
@@ -96,9 +104,22 @@ def test_verify_rebuilds_the_wall_from_the_seed_and_both_contributions():
 
 def test_verify_names_the_seats_that_used_the_server_seed_only():
     state = new_hand("classic", SERVER, 1, contributions=("", THEIRS))
-    verdict = run_verify({"ruleset": "classic", "seed": SERVER.hex(), "dealer": 1,
-                          "commitment": state.commitment, "contributions": ["", THEIRS]})
+    verdict = run_verify(
+        {
+            "ruleset": "classic",
+            "seed": SERVER.hex(),
+            "dealer": 1,
+            "commitment": state.commitment,
+            "contributions": ["", THEIRS],
+        }
+    )
     assert verdict["ok"] and verdict["rebuilt"]["server_seed_only"] == [0]
-    bad = run_verify({"ruleset": "classic", "seed": SERVER.hex(), "commitment": state.commitment,
-                      "contributions": "ab"})
+    bad = run_verify(
+        {
+            "ruleset": "classic",
+            "seed": SERVER.hex(),
+            "commitment": state.commitment,
+            "contributions": "ab",
+        }
+    )
     assert "error" in json.dumps(bad)

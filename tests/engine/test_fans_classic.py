@@ -3,16 +3,14 @@ scores it and a near miss; yakuman never combine with small fans; the 13 cap.
 Three-suit fans and the yakuman unreachable with 72 tiles are tested under stage."""
 
 import pytest
-
 from test_fans_support import fan_keys, score
 
-H1 = "123456789m1112z 2z"            # 门清 一气通贯 混一色, won on a discard
+H1 = "123456789m1112z 2z"  # 门清 一气通贯 混一色, won on a discard
 MELDED = "456789m1112z 2z | chi 123m"
 MELDED_READY = "456789m1112z 2z ting=ready | chi 123m"
 
 CASES = [
-    ("stage", "tui_dao_hu", "456p789s234s5z 5z | chi 123m",
-     "123m456p789s234s5z 5z") ,
+    ("stage", "tui_dao_hu", "456p789s234s5z 5z | chi 123m", "123m456p789s234s5z 5z"),
     ("classic", "men_qing", H1, MELDED),
     ("classic", "men_qing_bao_ting", H1 + " ting=ready", MELDED_READY),
     ("classic", "tian_ting", H1 + " ting=tian_ting", H1 + " ting=ready"),
@@ -24,11 +22,19 @@ CASES = [
     ("classic", "liang_bei_kou", "112233m778899m1z 1z", "112233m456789m1z 1z"),
     ("classic", "qi_dui_zi", "113355779m1122z 9m", H1),
     ("classic", "long_qi_dui", "111335577m1122z 1m", "1111335577m112z 2z"),
-    ("classic", "peng_peng_hu", "111m444z5z 5z | pon 222m, pon 333m",
-     "111m444z5z 5z | pon 222m, chi 345m"),
+    (
+        "classic",
+        "peng_peng_hu",
+        "111m444z5z 5z | pon 222m, pon 333m",
+        "111m444z5z 5z | pon 222m, chi 345m",
+    ),
     ("classic", "san_an_ke", "111222333z456m5m 5m", "222333z456m5m 5m | pon 111z"),
-    ("classic", "san_lian_ke", "666m789m1z 1z | pon 444m, pon 555m",
-     "777m123m1z 1z | pon 444m, pon 555m"),
+    (
+        "classic",
+        "san_lian_ke",
+        "666m789m1z 1z | pon 444m, pon 555m",
+        "777m123m1z 1z | pon 444m, pon 555m",
+    ),
     ("stage", "san_se_tong_ke", "111m111p111s234m5z 5z", "111m111p222s234m5z 5z"),
     ("stage", "san_se_tong_shun", "123m123p123s555z9m 9m", "123m123p234s555z9m 9m"),
     ("classic", "hun_quan_dai_yao", "123m789m123m111z2z 2z", "234m789m123m111z2z 2z"),
@@ -38,8 +44,12 @@ CASES = [
     ("classic", "qing_yi_se", "1233455677899m 9m", H1),
     ("classic", "xiao_san_yuan", "555666z7z123m456m 7z", "555666z1z123m456m 1z"),
     ("classic", "yi_qi_tong_guan", H1, "123456m678m1112z 2z"),
-    ("classic", "gang_shang_kai_hua", "456789m1112z 2z tsumo kong_replacement | kan 1111m",
-     "456789m1112z 2z tsumo | kan 1111m"),
+    (
+        "classic",
+        "gang_shang_kai_hua",
+        "456789m1112z 2z tsumo kong_replacement | kan 1111m",
+        "456789m1112z 2z tsumo | kan 1111m",
+    ),
     ("classic", "he_di_lao_yue", H1 + " tsumo last_tile", H1 + " tsumo last_tile haidi_phase"),
     ("classic", "he_di_lao_yu", H1 + " last_tile", H1),
     ("classic", "hai_di_lao_yue", H1 + " haidi_phase", H1),
@@ -52,10 +62,18 @@ CASES = [
     ("classic", "da_san_yuan", "555666777z123m9m 9m", "555666z7z123m456m 7z"),
     ("classic", "da_che_lun", "2233445566778m 8m", "1122334455667m 7m"),
     ("classic", "si_an_ke", "111222333z444m5m 5m tsumo", "111222333z44m55m 4m"),
-    ("classic", "si_lian_ke", "222m5z 5z | pon 333m, pon 444m, pon 555m",
-     "777m5z 5z | pon 333m, pon 444m, pon 555m"),
-    ("classic", "si_gang_zi", "5z 5z | kan 1111m, kan 2222m, kan 3333z, ankan 4444z",
-     "55m55z 5z | kan 1111m, kan 2222m, ankan 4444z"),
+    (
+        "classic",
+        "si_lian_ke",
+        "222m5z 5z | pon 333m, pon 444m, pon 555m",
+        "777m5z 5z | pon 333m, pon 444m, pon 555m",
+    ),
+    (
+        "classic",
+        "si_gang_zi",
+        "5z 5z | kan 1111m, kan 2222m, kan 3333z, ankan 4444z",
+        "55m55z 5z | kan 1111m, kan 2222m, ankan 4444z",
+    ),
     ("classic", "bai_wan_dan", "666777888999m5m 5m", "555777888999m6m 6m"),
     ("classic", "zi_yi_se", "111222333555z6z 6z", "1122334455667z 7z"),
     ("stage", "qing_lao_tou", "111999m111999p1s 1s", "111999m111999p1z 1z"),
@@ -82,8 +100,12 @@ def test_every_classic_fan_has_a_case():
 
 def test_small_fans_add_up():
     result = score("classic", H1 + " tsumo")
-    assert {s.key for s in result.fans} == {"men_qing", "men_qing_zi_mo", "hun_yi_se",
-                                           "yi_qi_tong_guan"}
+    assert {s.key for s in result.fans} == {
+        "men_qing",
+        "men_qing_zi_mo",
+        "hun_yi_se",
+        "yi_qi_tong_guan",
+    }
     assert result.total == 1 + 1 + 3 + 2
 
 

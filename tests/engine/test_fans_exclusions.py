@@ -6,26 +6,26 @@ shown in the table tests (test_fans_gb.py, test_fans_quesheng.py, ...)."""
 import random
 
 import pytest
-
 import test_fans_classic
 import test_fans_gb
 import test_fans_quesheng
 import test_fans_tiao72
-from mahjong.engine.fans import TABLES, score_win
-from mahjong.engine.rulesets import RULESETS
 from test_fans_support import score
 from test_gb_oracle_hands import random_deal
 
+from mahjong.engine.fans import TABLES, score_win
+from mahjong.engine.rulesets import RULESETS
+
 
 def case_hands():
-    for key, hand, miss in test_fans_gb.CASES:
+    for _key, hand, miss in test_fans_gb.CASES:
         yield "gb", hand
         yield "gb", miss
-    for slug, key, hand, miss in test_fans_classic.CASES:
+    for slug, _key, hand, miss in test_fans_classic.CASES:
         yield slug, hand
         yield slug, miss
     for slug, module in (("quesheng", test_fans_quesheng), ("tiao72", test_fans_tiao72)):
-        for key, hand, miss in module.CASES:
+        for _key, hand, miss in module.CASES:
             yield slug, hand
             yield slug, miss
 

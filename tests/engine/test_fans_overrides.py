@@ -2,12 +2,11 @@
 against the scorer's tables)."""
 
 import pytest
+from test_fans_support import score
 
 from mahjong.engine.errors import InvalidRuleset
 from mahjong.engine.fans import TABLES, known_fan_keys
 from mahjong.engine.rulesets import RULESETS, SLUGS, get_ruleset
-
-from test_fans_support import score
 
 
 @pytest.mark.parametrize("slug", SLUGS)
@@ -23,12 +22,15 @@ def test_gb_has_its_81_fans_plus_ming_an_gang():
     assert len(known_fan_keys(RULESETS["gb"])) == 82
 
 
-@pytest.mark.parametrize("overrides,words", [
-    ({"fan_values": {"no_such_fan": 3}}, "no_such_fan"),
-    ({"fan_values": {"qing_yi_se": -1}}, "qing_yi_se"),
-    ({"fan_values": {"qing_yi_se": "24"}}, "qing_yi_se"),
-    ({"fan_values": {"long_qi_dui": 6}}, "long_qi_dui"),     # a classic fan, not gb's
-])
+@pytest.mark.parametrize(
+    "overrides,words",
+    [
+        ({"fan_values": {"no_such_fan": 3}}, "no_such_fan"),
+        ({"fan_values": {"qing_yi_se": -1}}, "qing_yi_se"),
+        ({"fan_values": {"qing_yi_se": "24"}}, "qing_yi_se"),
+        ({"fan_values": {"long_qi_dui": 6}}, "long_qi_dui"),  # a classic fan, not gb's
+    ],
+)
 def test_bad_fan_overrides_are_refused_naming_the_fan(overrides, words):
     with pytest.raises(InvalidRuleset) as err:
         get_ruleset("gb", overrides)

@@ -2,10 +2,9 @@
 doubling; the Guobiao counting principles apply to its set combinations."""
 
 import pytest
-
 from test_fans_support import fan_keys, score
 
-H1 = "123456789m1112z 2z"            # 清龙 混一色 门前清
+H1 = "123456789m1112z 2z"  # 清龙 混一色 门前清
 MELDED = "456789m1112z 2z | chi 123m"
 
 CASES = [
@@ -15,8 +14,11 @@ CASES = [
     ("da_yu_wu", "666777888m678m9m 9m", "666777888m567m9m 9m"),
     ("xiao_yu_wu", "222333444m234m1m 1m", "222333444m345m1m 1m"),
     ("da_qi_xing", "1122334455667z 7z", "1122334455z119m 9m"),
-    ("si_gang", "5m 5m | kan 1111m, kan 2222m, ankan 3333z, kan 4444z",
-     "55m55z 5z | kan 1111m, kan 2222m, ankan 3333z"),
+    (
+        "si_gang",
+        "5m 5m | kan 1111m, kan 2222m, ankan 3333z, kan 4444z",
+        "55m55z 5z | kan 1111m, kan 2222m, ankan 3333z",
+    ),
     ("lian_qi_dui", "1122334455667m 7m", "1122334455668m 8m"),
     ("tian_hu", H1 + " tsumo first_turn dealer", H1 + " tsumo first_turn"),
     ("di_hu", H1 + " tsumo first_turn", H1 + " tsumo"),
@@ -29,12 +31,18 @@ CASES = [
     ("si_tong_shun", "111122223333m5z 5z", "111222333456m5z 5z"),
     ("san_yuan_qi_dui", "556677z1133557m 7m", "5566z113355779m 9m"),
     ("si_xi_qi_dui", "11223344z11335m 5m", "112233z55z11335m 5m"),
-    ("si_lian_ke", "222m5z 5z | pon 333m, pon 444m, pon 555m",
-     "777m5z 5z | pon 333m, pon 444m, pon 555m"),
+    (
+        "si_lian_ke",
+        "222m5z 5z | pon 333m, pon 444m, pon 555m",
+        "777m5z 5z | pon 333m, pon 444m, pon 555m",
+    ),
     ("si_bu_gao", "122333444556m5z 5z", "122333445567m5z 5z"),
     ("hun_yao_jiu", "111999m111z22z33z 2z", "111999m111z22z55m 2z"),
-    ("san_gang", "456m5z 5z | kan 1111m, kan 2222z, kan 3333z",
-     "456m5z 5z | kan 1111m, kan 2222z, pon 333z"),
+    (
+        "san_gang",
+        "456m5z 5z | kan 1111m, kan 2222z, kan 3333z",
+        "456m5z 5z | kan 1111m, kan 2222z, pon 333z",
+    ),
     ("tian_ting", H1 + " ting=tian_ting", H1 + " ting=ready"),
     ("si_zi_ke", "111222555666z9m 9m", "111222555z678m9m 9m"),
     ("da_san_feng", "111222333z123m5m 5m", "111222z555z123m5m 5m"),
@@ -48,20 +56,32 @@ CASES = [
     ("qing_yi_se", "1233455677899m 9m", H1),
     ("miao_shou_hui_chun", H1 + " tsumo last_tile", H1 + " last_tile"),
     ("hai_di_lao_yue", H1 + " last_tile", H1),
-    ("gang_shang_kai_hua", "456789m1112z 2z tsumo kong_replacement | kan 1111m",
-     "456789m1112z 2z tsumo | kan 1111m"),
+    (
+        "gang_shang_kai_hua",
+        "456789m1112z 2z tsumo kong_replacement | kan 1111m",
+        "456789m1112z 2z tsumo | kan 1111m",
+    ),
     ("qiang_gang_hu", "12345678m11122z 9m robbing_kong", H1 + " robbing_kong"),
     ("xiao_san_feng", "111222z3z456m789m 3z", "111222z5z456m789m 5z"),
     ("shuang_jian_ke", "555666z123m456m9m 9m", "555z123m456m789m9m 9m"),
     ("peng_peng_hu", "111m444z5z 5z | pon 222m, pon 333m", "111m444z5z 5z | pon 222m, chi 345m"),
-    ("shuang_an_gang", "123m5z 5z | ankan 1111z, ankan 2222z, chi 456m",
-     "123m5z 5z | ankan 1111z, kan 2222z, chi 456m"),
+    (
+        "shuang_an_gang",
+        "123m5z 5z | ankan 1111z, ankan 2222z, chi 456m",
+        "123m5z 5z | ankan 1111z, kan 2222z, chi 456m",
+    ),
     ("hun_yi_se", H1, "1233455677899m 9m"),
-    ("quan_qiu_ren", "5z 5z | chi 123m, chi 456m, pon 777m, pon 111z",
-     "5z 5z tsumo | chi 123m, chi 456m, pon 777m, pon 111z"),
+    (
+        "quan_qiu_ren",
+        "5z 5z | chi 123m, chi 456m, pon 777m, pon 111z",
+        "5z 5z tsumo | chi 123m, chi 456m, pon 777m, pon 111z",
+    ),
     ("quan_dai_yao", "123m789m123m111z2z 2z", "234m789m123m111z2z 2z"),
-    ("shuang_ming_gang", "123m5z 5z | kan 1111z, kan 2222z, chi 456m",
-     "123m5z 5z | kan 1111z, pon 222z, chi 456m"),
+    (
+        "shuang_ming_gang",
+        "123m5z 5z | kan 1111z, kan 2222z, chi 456m",
+        "123m5z 5z | kan 1111z, pon 222z, chi 456m",
+    ),
     ("bu_qiu_ren", H1 + " tsumo", "456789m1112z 2z tsumo | chi 123m"),
     ("he_jue_zhang", "12345678m11122z 9m last_of_kind", H1 + " last_of_kind"),
     ("jian_ke", "123456789m5552z 2z", "123456789m3332z 2z"),
@@ -103,12 +123,17 @@ def test_each_pass_on_a_win_doubles_the_fan_up_to_three(passes, factor):
     assert result.total == result.raw_total * factor
 
 
-@pytest.mark.parametrize("hand,excluded", [
-    ("113355779m1122z 9m tsumo", {"zi_mo", "bu_qiu_ren", "men_qian_qing", "dan_diao_jiang"}),
-    ("1122334455667z 7z tsumo", {"qi_dui", "si_xi_qi_dui", "san_yuan_qi_dui", "zi_yi_se",
-                                  "zi_mo"}),
-    ("111222333444z5m 5m", {"peng_peng_hu", "da_san_feng", "xiao_san_feng", "si_zi_ke"}),
-    (H1 + " ting=tian_ting", {"bao_ting"}),
-])
+@pytest.mark.parametrize(
+    "hand,excluded",
+    [
+        ("113355779m1122z 9m tsumo", {"zi_mo", "bu_qiu_ren", "men_qian_qing", "dan_diao_jiang"}),
+        (
+            "1122334455667z 7z tsumo",
+            {"qi_dui", "si_xi_qi_dui", "san_yuan_qi_dui", "zi_yi_se", "zi_mo"},
+        ),
+        ("111222333444z5m 5m", {"peng_peng_hu", "da_san_feng", "xiao_san_feng", "si_zi_ke"}),
+        (H1 + " ting=tian_ting", {"bao_ting"}),
+    ],
+)
 def test_exclusions(hand, excluded):
     assert not excluded & set(fan_keys("quesheng", hand))

@@ -5,10 +5,10 @@ decides itself), and ``hand.has_one_winning_kind`` says what ``hand.waits`` says
 import random
 
 import pytest
+from test_gb_oracle_hands import random_deal
 
 from mahjong.engine import hand
 from mahjong.engine.rulesets import RULESETS
-from test_gb_oracle_hands import random_deal
 
 
 def deals(n, seed):
@@ -35,7 +35,8 @@ def test_one_winning_kind_agrees_with_the_waits(ctx):
     found = hand.readings(ctx.hand, ctx.melds, ctx.win, gb, tsumo=ctx.tsumo)
     assert hand.has_one_winning_kind(ctx.hand, ctx.melds, ctx.win, gb) == (len(waits) == 1)
     assert hand.has_one_winning_kind(ctx.hand, ctx.melds, ctx.win, gb, readings=found) == (
-        len(waits) == 1)
+        len(waits) == 1
+    )
 
 
 @pytest.mark.parametrize("ctx", deals(300, 5))
@@ -56,9 +57,11 @@ def test_the_plain_search_finds_what_the_wild_search_finds(ctx):
 def test_one_winning_kind_agrees_with_the_waits_in_other_rulesets(slug):
     ruleset = RULESETS[slug]
     for ctx in deals(200, 6):
-        if not hand.readings(ctx.hand, ctx.melds, ctx.win, ruleset) or not set(
-                ctx.hand) <= set(ruleset.kinds):
+        if not hand.readings(ctx.hand, ctx.melds, ctx.win, ruleset) or not set(ctx.hand) <= set(
+            ruleset.kinds
+        ):
             continue
         waits = hand.waits(list(ctx.hand), list(ctx.melds), ruleset)
         assert hand.has_one_winning_kind(ctx.hand, ctx.melds, ctx.win, ruleset) == (
-            len(waits) == 1), ctx
+            len(waits) == 1
+        ), ctx

@@ -30,5 +30,10 @@ def fan_keys(slug: str, text: str, overrides=None) -> dict[str, int]:
 
 def test_the_one_line_notation_reads_every_field():
     assert request("123m 4m tsumo seat=W flowers=2 | pon 777z, chi 123p") == {
-        "hand": "123m", "win": "4m", "tsumo": True, "seat": "W", "flowers": 2,
-        "melds": ["pon 777z", "chi 123p"]}
+        "hand": "123m",
+        "win": "4m",
+        "tsumo": True,
+        "seat": "W",
+        "flowers": 2,
+        "melds": ["pon 777z", "chi 123p"],
+    }

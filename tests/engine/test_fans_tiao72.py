@@ -4,7 +4,6 @@ miss; the gb supplement switches off; corrected fans read as corrected."""
 import re
 
 import pytest
-
 from test_fans_support import fan_keys, score
 
 
@@ -25,8 +24,11 @@ CASES = [
     ("da_san_yuan", s("555666777z123m9m 9m"), s("555666z123m456m9m 9m")),
     ("jiu_lian_bao_deng", s("1112345678999m 5m"), s("1112345678899m 9m")),
     ("lv_yi_se", "223344666888s6z 6z", "223344666777s6z 6z"),
-    ("si_gang", s("5m 5m | kan 1111m, kan 2222m, ankan 3333z, kan 4444z"),
-     s("55m55z 5z | kan 1111m, kan 2222m, ankan 3333z")),
+    (
+        "si_gang",
+        s("5m 5m | kan 1111m, kan 2222m, ankan 3333z, kan 4444z"),
+        s("55m55z 5z | kan 1111m, kan 2222m, ankan 3333z"),
+    ),
     ("da_si_xi", s("111222333444z5m 5m"), s("111222333z555z5m 5m")),
     ("lian_qi_dui", s("1122334455667m 7m"), s("1122334455668m 8m")),
     ("xiao_san_yuan", s("555666z7z123m456m 7z"), s("555666z1z123m456m 1z")),
@@ -36,17 +38,26 @@ CASES = [
     ("xiao_si_xi", s("111222333z4z123m 4z"), s("111222333z5z123m 5z")),
     ("tian_hu", H1 + " tsumo first_turn dealer", H1 + " tsumo first_turn"),
     ("yi_se_si_tong_shun", s("111122223333m5z 5z"), s("111222333456m5z 5z")),
-    ("yi_se_si_jie_gao", s("222m5z 5z | pon 333m, pon 444m, pon 555m"),
-     s("777m5z 5z | pon 333m, pon 444m, pon 555m")),
+    (
+        "yi_se_si_jie_gao",
+        s("222m5z 5z | pon 333m, pon 444m, pon 555m"),
+        s("777m5z 5z | pon 333m, pon 444m, pon 555m"),
+    ),
     ("di_hu", H1 + " tsumo first_turn", H1 + " tsumo"),
     ("yi_se_si_bu_gao", s("122333444556m5z 5z"), s("122333445567m5z 5z")),
     ("hun_yao_jiu", s("111999m111z22z33z 2z"), s("111999m111z22z55m 2z")),
-    ("san_gang", s("456m5z 5z | kan 1111m, kan 2222z, kan 3333z"),
-     s("456m5z 5z | kan 1111m, kan 2222z, pon 333z")),
+    (
+        "san_gang",
+        s("456m5z 5z | kan 1111m, kan 2222z, kan 3333z"),
+        s("456m5z 5z | kan 1111m, kan 2222z, pon 333z"),
+    ),
     ("ren_hu", H1 + " first_turn", H1 + " first_turn dealer"),
     ("yi_se_san_tong_shun", s("112233m456m9m 9m | chi 123m"), s("122334m456m9m 9m | chi 123m")),
-    ("yi_se_san_jie_gao", s("666m789m1z 1z | pon 444m, pon 555m"),
-     s("777m123m1z 1z | pon 444m, pon 555m")),
+    (
+        "yi_se_san_jie_gao",
+        s("666m789m1z 1z | pon 444m, pon 555m"),
+        s("777m123m1z 1z | pon 444m, pon 555m"),
+    ),
     ("qing_yi_se", s("1233455677899m 9m"), H1),
     ("qi_dui", s("113355779m1122z 9m"), H1),
     ("san_an_ke", s("111222333z456m5m 5m"), s("222333z456m5m 5m | pon 111z")),
@@ -58,22 +69,37 @@ CASES = [
     ("xiao_yu_wu", s("222333444m234m1m 1m"), s("222333444m345m1m 1m")),
     ("tui_bu_dao", "222444666888s5z 5z", "222444666777s5z 5z"),
     ("hai_di_lao_yue", H1 + " tsumo last_tile", H1 + " tsumo"),
-    ("gang_shang_kai_hua", s("456789m1112z 2z tsumo kong_replacement | kan 1111m"),
-     s("456789m1112z 2z tsumo | kan 1111m")),
+    (
+        "gang_shang_kai_hua",
+        s("456789m1112z 2z tsumo kong_replacement | kan 1111m"),
+        s("456789m1112z 2z tsumo | kan 1111m"),
+    ),
     ("qiang_gang_he", s("12345678m11122z 9m robbing_kong"), H1 + " robbing_kong"),
     ("hun_yi_se", H1, s("1233455677899m 9m")),
-    ("quan_qiu_ren", s("5z 5z | chi 123m, chi 456m, pon 777m, pon 111z"),
-     s("5z 5z tsumo | chi 123m, chi 456m, pon 777m, pon 111z")),
-    ("peng_peng_hu", s("111m444z5z 5z | pon 222m, pon 333m"),
-     s("111m444z5z 5z | pon 222m, chi 345m")),
-    ("shuang_an_gang", s("123m5z 5z | ankan 1111z, ankan 2222z, chi 456m"),
-     s("123m5z 5z | ankan 1111z, kan 2222z, chi 456m")),
+    (
+        "quan_qiu_ren",
+        s("5z 5z | chi 123m, chi 456m, pon 777m, pon 111z"),
+        s("5z 5z tsumo | chi 123m, chi 456m, pon 777m, pon 111z"),
+    ),
+    (
+        "peng_peng_hu",
+        s("111m444z5z 5z | pon 222m, pon 333m"),
+        s("111m444z5z 5z | pon 222m, chi 345m"),
+    ),
+    (
+        "shuang_an_gang",
+        s("123m5z 5z | ankan 1111z, ankan 2222z, chi 456m"),
+        s("123m5z 5z | ankan 1111z, kan 2222z, chi 456m"),
+    ),
     ("shuang_jian_ke", s("555666z123m456m9m 9m"), s("555z123m456m789m9m 9m")),
     ("quan_dai_yao", s("123m789m123m111z2z 2z"), s("234m789m123m111z2z 2z")),
     ("he_jue_zhang", s("12345678m11122z 9m last_of_kind"), H1 + " last_of_kind"),
     ("bu_qiu_ren", H1 + " tsumo", s("456789m1112z 2z tsumo | chi 123m")),
-    ("shuang_ming_gang", s("123m5z 5z | kan 1111z, kan 2222z, chi 456m"),
-     s("123m5z 5z | kan 1111z, pon 222z, chi 456m")),
+    (
+        "shuang_ming_gang",
+        s("123m5z 5z | kan 1111z, kan 2222z, chi 456m"),
+        s("123m5z 5z | kan 1111z, pon 222z, chi 456m"),
+    ),
     ("li_zhi", H1 + " ting=ready", s("456789m1112z 2z ting=ready | chi 123m")),
     ("duan_yao_jiu", s("234m567m234m56m88m 4m"), s("234m567m234m56m99m 4m")),
     ("ping_hu", s("123456m234m56m99m 7m"), s("123456m234m56m11z 7m")),
@@ -116,7 +142,7 @@ def test_the_gb_supplement_can_be_switched_off():
     off = {"options": {"gb_supplement": False}}
     assert "qi_dui" in fan_keys("tiao72", s("113355779m1122z 9m"))
     keys = fan_keys("tiao72", s("113355779m1122z 9m"), off)
-    assert "qi_dui" not in keys and keys     # seven pairs still wins, with its other fans
+    assert "qi_dui" not in keys and keys  # seven pairs still wins, with its other fans
 
 
 def test_last_tile_self_draw_is_hai_di_lao_yue_without_zi_mo():
@@ -129,18 +155,27 @@ def test_three_wind_pungs_absorb_their_terminal_pungs():
     assert "san_feng_ke" in keys and "yao_jiu_ke" not in keys
 
 
-@pytest.mark.parametrize("hand,key,excluded", [
-    (s("1122334455667m 7m tsumo"), "lian_qi_dui", {"qi_dui", "qing_yi_se", "bu_qiu_ren",
-                                                    "dan_diao", "men_qian_qing"}),
-    (s("1112345678999m 5m"), "jiu_lian_bao_deng", {"qing_yi_se", "men_qian_qing"}),
-    (s("111122223333m5z 5z"), "yi_se_si_tong_shun", {"yi_se_san_tong_shun", "yi_ban_gao",
-                                                      "si_gui_yi", "yi_se_san_jie_gao"}),
-    (s("123m789m123m111z2z 2z"), "quan_dai_yao", {"duan_yao_jiu", "wu_zi"}),
-    ("111222333555z6z 6z", "zi_yi_se", {"peng_peng_hu", "quan_dai_yao", "yao_jiu_ke"}),
-    (s("111222333444z5m 5m"), "da_si_xi", {"san_feng_ke", "peng_peng_hu", "yao_jiu_ke"}),
-    (H1 + " ting=tian_ting", "tian_ting", {"li_zhi"}),
-    (H1 + " tsumo first_turn dealer", "tian_hu", {"zi_mo", "bu_qiu_ren"}),
-])
+@pytest.mark.parametrize(
+    "hand,key,excluded",
+    [
+        (
+            s("1122334455667m 7m tsumo"),
+            "lian_qi_dui",
+            {"qi_dui", "qing_yi_se", "bu_qiu_ren", "dan_diao", "men_qian_qing"},
+        ),
+        (s("1112345678999m 5m"), "jiu_lian_bao_deng", {"qing_yi_se", "men_qian_qing"}),
+        (
+            s("111122223333m5z 5z"),
+            "yi_se_si_tong_shun",
+            {"yi_se_san_tong_shun", "yi_ban_gao", "si_gui_yi", "yi_se_san_jie_gao"},
+        ),
+        (s("123m789m123m111z2z 2z"), "quan_dai_yao", {"duan_yao_jiu", "wu_zi"}),
+        ("111222333555z6z 6z", "zi_yi_se", {"peng_peng_hu", "quan_dai_yao", "yao_jiu_ke"}),
+        (s("111222333444z5m 5m"), "da_si_xi", {"san_feng_ke", "peng_peng_hu", "yao_jiu_ke"}),
+        (H1 + " ting=tian_ting", "tian_ting", {"li_zhi"}),
+        (H1 + " tsumo first_turn dealer", "tian_hu", {"zi_mo", "bu_qiu_ren"}),
+    ],
+)
 def test_exclusions(hand, key, excluded):
     keys = fan_keys("tiao72", hand)
     assert key in keys and not excluded & set(keys)

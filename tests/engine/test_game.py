@@ -8,8 +8,15 @@ import pytest
 
 from mahjong.engine.actions import parse_action
 from mahjong.engine.errors import ILLEGAL_ACTIONS, IllegalAction
-from mahjong.engine.game import apply, default_action, escape, is_forced, legal_actions, pending_seats
-from mahjong.engine.game import call_off
+from mahjong.engine.game import (
+    apply,
+    call_off,
+    default_action,
+    escape,
+    is_forced,
+    legal_actions,
+    pending_seats,
+)
 from mahjong.engine.offers import chi_pairs
 from mahjong.engine.scripted import scripted_hand
 from mahjong.engine.shapes import DISCARD_WIN, DRAW, ESCAPE, SELF_DRAW
@@ -44,32 +51,44 @@ def near_the_end(state, live_left):
 
 # ----- the claim window -----------------------------------------------------------------
 
+
 def test_claims_are_offered_in_priority_order_win_kong_pon_chi_then_pass():
     state = scripted_hand("classic", dealer_hand="11122m59m4445566z", other_hand="3455567m112233z")
     state, _ = play(state, "0 discard 5m")
     assert (state.phase, state.turn, pending_seats(state)) == ("claim", 1, (1,))
-    assert offered(state, 1) == ["kan 5m", "pon 5m", "chi 5m 34m", "chi 5m 46m", "chi 5m 67m", "pass"]
+    assert offered(state, 1) == [
+        "kan 5m",
+        "pon 5m",
+        "chi 5m 34m",
+        "chi 5m 46m",
+        "chi 5m 67m",
+        "pass",
+    ]
     assert offered(state, 0) == []
 
 
 def test_a_discard_nobody_can_claim_goes_straight_to_the_opponents_draw():
-    state = scripted_hand("classic", dealer_hand="11122m59m4445566z", other_hand="3455567m112233z",
-                          draws="7z")
+    state = scripted_hand(
+        "classic", dealer_hand="11122m59m4445566z", other_hand="3455567m112233z", draws="7z"
+    )
     state, events = play(state, "0 discard 4z")
     assert (state.phase, state.turn) == ("turn", 1)
     assert state.seat(1).drawn == parse_tile("7z")
     assert [e["type"] for e in events] == ["discard", "draw"]
 
 
-@pytest.mark.parametrize("hand,discard,pairs", [
-    ("3467m", "5m", ["34m", "46m", "67m"]),     # 吃头 / 吃中 / 吃尾
-    ("12m", "3m", ["12m"]),
-    ("12m", "9m", []),                          # 9-1-2 does not wrap
-    ("89m", "1m", []),
-    ("12m11z", "3z", []),                       # no chi of honors
-    ("8m9p", "7m", []),                         # one suit only
-    ("4456m", "5m", ["46m"]),                   # duplicates give one option
-])
+@pytest.mark.parametrize(
+    "hand,discard,pairs",
+    [
+        ("3467m", "5m", ["34m", "46m", "67m"]),  # 吃头 / 吃中 / 吃尾
+        ("12m", "3m", ["12m"]),
+        ("12m", "9m", []),  # 9-1-2 does not wrap
+        ("89m", "1m", []),
+        ("12m11z", "3z", []),  # no chi of honors
+        ("8m9p", "7m", []),  # one suit only
+        ("4456m", "5m", ["46m"]),  # duplicates give one option
+    ],
+)
 def test_chi_options_are_runs_of_one_number_suit_that_do_not_wrap(hand, discard, pairs):
     found = chi_pairs(parse_tiles(hand), parse_tile(discard), None)
     assert [format_tiles(p) for p in found] == pairs
@@ -95,9 +114,15 @@ def test_a_chi_may_be_followed_by_discarding_a_tile_of_the_claimed_kind():
 
 # ----- kongs ------------------------------------------------------------------------------
 
+
 def test_an_exposed_kong_draws_its_replacement_from_the_back():
-    state = scripted_hand("classic", dealer_hand="11122m59m4445566z", other_hand="3455567m112233z",
-                          back="7z", draws="9m")
+    state = scripted_hand(
+        "classic",
+        dealer_hand="11122m59m4445566z",
+        other_hand="3455567m112233z",
+        back="7z",
+        draws="9m",
+    )
     state, events = play(state, "0 discard 5m", "1 kan 5m")
     player = state.seat(1)
     assert [str(m) for m in player.melds] == ["kan 5555m"]
@@ -107,8 +132,9 @@ def test_an_exposed_kong_draws_its_replacement_from_the_back():
 
 
 # dealer discards 9m, the other draws and lets 6z go, then claims the dealer's 1z as a kong
-KONG_ON_SECOND_DISCARD = dict(dealer_hand="1z123456789m2345m", other_hand="111z2345678m556z",
-                              draws="6z7z", back="7z")
+KONG_ON_SECOND_DISCARD = dict(
+    dealer_hand="1z123456789m2345m", other_hand="111z2345678m556z", draws="6z7z", back="7z"
+)
 
 
 def test_a_turn_that_came_by_a_claim_says_so_until_the_claimer_discards():
@@ -128,17 +154,25 @@ def test_a_turn_that_came_by_a_claim_says_so_until_the_claimer_discards():
 
 
 def test_a_concealed_kong_is_offered_on_own_turn_and_replaced_from_the_back():
-    state = scripted_hand("classic", dealer_hand="1111m234m567m1z222z", other_hand="5689m113344556z",
-                          back="9m")
+    state = scripted_hand(
+        "classic", dealer_hand="1111m234m567m1z222z", other_hand="5689m113344556z", back="9m"
+    )
     assert "ankan 1111m" in offered(state, 0)
     state, events = play(state, "0 ankan 1111m")
     assert [str(m) for m in state.seat(0).melds] == ["ankan 1111m"]
     assert state.seat(0).drawn == parse_tile("9m")
-    assert events[0] == {"type": "ankan", "seat": 0, "private": 0, "secret": {"meld": "ankan 1111m"}}
+    assert events[0] == {
+        "type": "ankan",
+        "seat": 0,
+        "private": 0,
+        "secret": {"meld": "ankan 1111m"},
+    }
 
 
 def test_no_kong_when_the_live_wall_is_empty():
-    state = scripted_hand("classic", dealer_hand="1111m234m567m1z222z", other_hand="5689m113344556z")
+    state = scripted_hand(
+        "classic", dealer_hand="1111m234m567m1z222z", other_hand="5689m113344556z"
+    )
     state = near_the_end(state, 0)
     assert not any(a.startswith(("ankan", "addkan")) for a in offered(state, 0))
 
@@ -158,7 +192,12 @@ def test_an_added_kong_can_be_robbed_by_a_hand_it_completes():
     assert (state.phase, state.turn, offered(state, 0)) == ("rob", 0, ["hu", "pass"])
     state, events = play(state, "0 hu")
     outcome = state.outcome
-    assert (outcome.kind, outcome.winner, outcome.loser, outcome.robbed_kong) == (DISCARD_WIN, 0, 1, True)
+    assert (outcome.kind, outcome.winner, outcome.loser, outcome.robbed_kong) == (
+        DISCARD_WIN,
+        0,
+        1,
+        True,
+    )
     assert outcome.context.robbing_kong and not outcome.context.tsumo
     assert outcome.context.win == parse_tile("5m")
     assert [str(m) for m in state.seat(1).melds] == ["pon 555m"]  # the kong is cancelled
@@ -167,25 +206,30 @@ def test_an_added_kong_can_be_robbed_by_a_hand_it_completes():
 
 def test_passing_on_a_robbable_kong_lets_the_kong_stand():
     state = scripted_hand("classic", back="2m", **ROB)
-    state, _ = play(state, "0 discard 5m", "1 pon 5m", "1 discard 7z", "0 discard 9m",
-                    "1 addkan 5m", "0 pass")
+    state, _ = play(
+        state, "0 discard 5m", "1 pon 5m", "1 discard 7z", "0 discard 9m", "1 addkan 5m", "0 pass"
+    )
     assert [str(m) for m in state.seat(1).melds] == ["kan 5555m"]
     assert (state.turn, state.seat(1).drawn, state.rob_tile) == (1, parse_tile("2m"), None)
 
 
 def test_without_rob_kong_the_added_kong_completes_at_once():
     from mahjong.engine.rulesets import get_ruleset
+
     state = scripted_hand(get_ruleset("classic", {"rob_kong": False}), **ROB)
-    state, _ = play(state, "0 discard 5m", "1 pon 5m", "1 discard 7z", "0 discard 9m",
-                    "1 addkan 5m")
+    state, _ = play(
+        state, "0 discard 5m", "1 pon 5m", "1 discard 7z", "0 discard 9m", "1 addkan 5m"
+    )
     assert state.phase == "turn" and [str(m) for m in state.seat(1).melds] == ["kan 5555m"]
 
 
 # ----- flowers ----------------------------------------------------------------------------
 
+
 def test_dealt_flowers_are_replaced_from_the_back_dealer_first():
-    state = scripted_hand("classic", dealer_hand="1f123456789m1112z", other_hand="2f23456789m3334z",
-                          back="3f5z6z")
+    state = scripted_hand(
+        "classic", dealer_hand="1f123456789m1112z", other_hand="2f23456789m3334z", back="3f5z6z"
+    )
     dealer, other = state.seat(0), state.seat(1)
     assert format_tiles(dealer.flowers) == "13f" and parse_tile("5z") in dealer.concealed
     assert format_tiles(other.flowers) == "2f" and parse_tile("6z") in other.concealed
@@ -193,8 +237,13 @@ def test_dealt_flowers_are_replaced_from_the_back_dealer_first():
 
 
 def test_a_flower_drawn_in_play_is_exposed_and_replaced_from_the_back():
-    state = scripted_hand("classic", dealer_hand="11122m59m4445566z", other_hand="3455567m112233z",
-                          draws="4f", back="7z")
+    state = scripted_hand(
+        "classic",
+        dealer_hand="11122m59m4445566z",
+        other_hand="3455567m112233z",
+        draws="4f",
+        back="7z",
+    )
     state, events = play(state, "0 discard 4z")
     assert format_tiles(state.seat(1).flowers) == "4f"
     assert state.seat(1).drawn == parse_tile("7z") and state.draw_source == "flower"
@@ -228,8 +277,9 @@ def test_ready_locks_the_hand_then_the_server_discards_what_does_not_win():
 
 def test_a_locked_player_is_asked_only_about_the_win():
     # The dealer, ready on 5m, could also chi it with 46m: only hu / pass is offered.
-    state = scripted_hand("classic", dealer_hand=READY_DEALER, other_hand="5m89m789m4445556z",
-                          draws="6z")
+    state = scripted_hand(
+        "classic", dealer_hand=READY_DEALER, other_hand="5m89m789m4445556z", draws="6z"
+    )
     state, _ = play(state, "0 ting 5m", "1 discard 5m")
     assert offered(state, 0) == ["hu", "pass"]
     declined, _ = play(state, "0 pass")
@@ -253,8 +303,9 @@ def test_a_locked_player_makes_no_claims_and_no_kongs():
 
 
 def test_non_dealer_ready_on_first_turn_with_the_dealt_hand_is_tian_ting():
-    state = scripted_hand("classic", dealer_hand="789m789m4445556z6z", other_hand="123456m1112223z",
-                          draws="3z")
+    state = scripted_hand(
+        "classic", dealer_hand="789m789m4445556z6z", other_hand="123456m1112223z", draws="3z"
+    )
     state, _ = play(state, "0 discard 6z")
     assert "ting 3z" in offered(state, 1)
     tian, _ = play(state, "1 ting 3z")
@@ -273,6 +324,7 @@ def test_ready_after_a_meld_is_ordinary_ready():
 
 # ----- quesheng 过胡 --------------------------------------------------------------------
 
+
 def test_guo_counts_passes_on_a_win_and_after_three_only_hu_is_offered():
     state = scripted_hand("quesheng", dealer_hand=READY_DEALER, other_hand=QUIET, draws="7z5m")
     state, _ = play(state, "0 ting 5m", "1 discard 7z")
@@ -285,12 +337,15 @@ def test_guo_counts_passes_on_a_win_and_after_three_only_hu_is_offered():
 
 
 def test_an_unready_quesheng_player_passes_an_offered_win_with_pass():
-    state = scripted_hand("quesheng", dealer_hand="123456m1112223z3z", other_hand="46m123m789m555z33z")
+    state = scripted_hand(
+        "quesheng", dealer_hand="123456m1112223z3z", other_hand="46m123m789m555z33z"
+    )
     state, _ = play(state, "0 discard 5m")
     assert offered(state, 1)[0] == "hu" and offered(state, 1)[-1] == "pass"
 
 
 # ----- wins -------------------------------------------------------------------------------
+
 
 def test_a_self_drawn_win_records_its_context():
     state = scripted_hand("classic", dealer_hand=READY_DEALER, other_hand=QUIET, draws="7z5m")
@@ -304,7 +359,9 @@ def test_a_self_drawn_win_records_its_context():
 
 
 def test_a_discard_win_on_the_dealers_first_discard_is_a_first_turn_win():
-    state = scripted_hand("classic", dealer_hand="789m789m4445556z5m", other_hand="123m46m111z222z33z")
+    state = scripted_hand(
+        "classic", dealer_hand="789m789m4445556z5m", other_hand="123m46m111z222z33z"
+    )
     state, _ = play(state, "0 discard 5m", "1 hu")
     ctx = state.outcome.context
     assert state.outcome.kind == DISCARD_WIN and ctx.first_turn and not ctx.tsumo and not ctx.dealer
@@ -319,6 +376,7 @@ def test_the_dealer_may_win_with_the_dealt_hand():
 
 # ----- exhaustive draw, 海底捞月 ----------------------------------------------------------
 
+
 def test_an_empty_live_wall_ends_a_hand_without_haidi_phase_in_a_draw():
     state = scripted_hand("quesheng", dealer_hand="11122m59m4445566z", other_hand=QUIET_HONORS)
     state = near_the_end(state, 0)
@@ -329,8 +387,12 @@ def test_an_empty_live_wall_ends_a_hand_without_haidi_phase_in_a_draw():
 
 def test_haidi_phase_gives_the_only_ready_player_the_reserve_draws():
     # The opponent is ready on 5m/8m (67m), the dealer is not; reserve 9m 8m 1z.
-    state = scripted_hand("classic", dealer_hand="11122m59m4445566z", other_hand="67m123m111z222z33z",
-                          reserve="9m8m3z")
+    state = scripted_hand(
+        "classic",
+        dealer_hand="11122m59m4445566z",
+        other_hand="67m123m111z222z33z",
+        reserve="9m8m3z",
+    )
     state = near_the_end(state, 0)
     state, events = play(state, "0 discard 9m")
     assert (state.phase, state.haidi_seat, offered(state, 1)) == ("haidi", 1, ["hu", "pass"])
@@ -344,30 +406,42 @@ def test_haidi_phase_gives_the_only_ready_player_the_reserve_draws():
 
 
 def test_haidi_phase_with_nobody_ready_is_a_plain_draw():
-    state = scripted_hand("classic", dealer_hand="11122m59m4445566z", other_hand="147799m1234567z",
-                          reserve="9m8m3z")
+    state = scripted_hand(
+        "classic", dealer_hand="11122m59m4445566z", other_hand="147799m1234567z", reserve="9m8m3z"
+    )
     state, _ = play(near_the_end(state, 0), "0 discard 5m")
     assert state.outcome.kind == DRAW and state.haidi_seat is None
 
 
-@pytest.mark.parametrize("dealer,other,first", [
-    ((5, None), (3, None), 1),        # the earlier declaration
-    ((5, None), (None, 2), 0),        # a declaration beats none
-    ((None, 1), (7, None), 1),
-    ((None, 10), (None, 4), 1),       # undeclared: ready since the earlier move
-    ((None, 4), (None, 4), 0),        # remaining tie: the dealer
-    ((None, None), (None, None), 0),
-])
+@pytest.mark.parametrize(
+    "dealer,other,first",
+    [
+        ((5, None), (3, None), 1),  # the earlier declaration
+        ((5, None), (None, 2), 0),  # a declaration beats none
+        ((None, 1), (7, None), 1),
+        ((None, 10), (None, 4), 1),  # undeclared: ready since the earlier move
+        ((None, 4), (None, 4), 0),  # remaining tie: the dealer
+        ((None, None), (None, None), 0),
+    ],
+)
 def test_haidi_phase_order_between_two_ready_players(dealer, other, first):
     from mahjong.engine.flow import haidi_player
-    state = scripted_hand("classic", dealer_hand="11122m59m4445566z", other_hand="67m123m111z222z33z")
-    state = state.replace_seat(0, concealed=tuple(parse_tiles("12346m11122233z")),
-                               ting_at=dealer[0], tenpai_since=dealer[1])
+
+    state = scripted_hand(
+        "classic", dealer_hand="11122m59m4445566z", other_hand="67m123m111z222z33z"
+    )
+    state = state.replace_seat(
+        0,
+        concealed=tuple(parse_tiles("12346m11122233z")),
+        ting_at=dealer[0],
+        tenpai_since=dealer[1],
+    )
     state = state.replace_seat(1, ting_at=other[0], tenpai_since=other[1])
     assert haidi_player(state) == first
 
 
 # ----- escape, illegal input ---------------------------------------------------------------
+
 
 def test_escape_ends_the_hand_with_the_escaper_as_loser():
     state = scripted_hand("classic", dealer_hand="11122m59m4445566z", other_hand=QUIET_HONORS)
@@ -393,15 +467,18 @@ def test_call_off_ends_the_hand_drawn_with_nobody_to_blame():
         call_off(ended)
 
 
-@pytest.mark.parametrize("seat,text,words,code", [
-    (1, "discard 5m", "not your turn", "not_your_turn"),
-    (0, "discard 3p", "3p is not in your hand", "not_held"),
-    (0, "pass", "not allowed now", "not_offered"),
-    (0, "chi 5m 46m", "not allowed now", "not_offered"),
-    (0, "exchange 19m", "not allowed now", "not_offered"),  # stage offers: parse-only here
-    (0, "hu", "not allowed now", "not_offered"),
-    (2, "discard 5m", "no seat 2", "no_seat"),
-])
+@pytest.mark.parametrize(
+    "seat,text,words,code",
+    [
+        (1, "discard 5m", "not your turn", "not_your_turn"),
+        (0, "discard 3p", "3p is not in your hand", "not_held"),
+        (0, "pass", "not allowed now", "not_offered"),
+        (0, "chi 5m 46m", "not allowed now", "not_offered"),
+        (0, "exchange 19m", "not allowed now", "not_offered"),  # stage offers: parse-only here
+        (0, "hu", "not allowed now", "not_offered"),
+        (2, "discard 5m", "no seat 2", "no_seat"),
+    ],
+)
 def test_illegal_actions_raise_naming_the_action_and_change_nothing(seat, text, words, code):
     state = scripted_hand("classic", dealer_hand="11122m59m4445566z", other_hand=QUIET_HONORS)
     before = state.to_json()
@@ -434,22 +511,25 @@ def test_a_stale_action_after_the_window_closed_is_refused():
 
 # ----- default actions (3.12) --------------------------------------------------------------
 
+
 def test_default_actions_follow_the_timeout_rules():
-    state = scripted_hand("classic", dealer_hand="11122m59m4445566z", other_hand="3455567m112233z",
-                          draws="7z")
+    state = scripted_hand(
+        "classic", dealer_hand="11122m59m4445566z", other_hand="3455567m112233z", draws="7z"
+    )
     assert str(default_action(state, 0)) == "discard 6z"  # dealer's first turn: rightmost
-    assert default_action(state, 1) is None               # not their decision
+    assert default_action(state, 1) is None  # not their decision
     window, _ = play(state, "0 discard 5m")
     assert str(default_action(window, 1)) == "pass"
     drawn, _ = play(window, "1 pass")
     assert str(default_action(drawn, 1)) == "discard 7z"  # the drawn tile
     chi, _ = play(window, "1 chi 5m 34m")
-    assert str(default_action(chi, 1)) == "discard 3z"    # after a claim: rightmost
+    assert str(default_action(chi, 1)) == "discard 3z"  # after a claim: rightmost
 
 
 @pytest.mark.parametrize("auto_win,expected", [(True, "hu"), (False, "pass")])
 def test_default_on_a_win_offer_follows_auto_win_on_timeout(auto_win, expected):
     from mahjong.engine.rulesets import get_ruleset
+
     rs = get_ruleset("classic", {"auto_win_on_timeout": auto_win})
     state = scripted_hand(rs, dealer_hand="123456m1112223z3z", other_hand="46m123m789m555z33z")
     state, _ = play(state, "0 discard 5m")
@@ -458,15 +538,18 @@ def test_default_on_a_win_offer_follows_auto_win_on_timeout(auto_win, expected):
 
 def test_default_on_an_unlocked_self_drawn_win_without_auto_win_discards_the_drawn_tile():
     from mahjong.engine.rulesets import get_ruleset
+
     rs = get_ruleset("classic", {"auto_win_on_timeout": False})
-    state = scripted_hand(rs, dealer_hand="789m789m4446667z7z", other_hand="46m123m789m555z33z",
-                          draws="5m")
+    state = scripted_hand(
+        rs, dealer_hand="789m789m4446667z7z", other_hand="46m123m789m555z33z", draws="5m"
+    )
     state, _ = play(state, "0 discard 7z")
     assert offered(state, 1)[0] == "hu"
     assert str(default_action(state, 1)) == "discard 5m"
 
 
 # ----- JSON ------------------------------------------------------------------------------
+
 
 def test_states_round_trip_through_json_exactly_including_the_outcome():
     state = scripted_hand("classic", dealer_hand=READY_DEALER, other_hand=QUIET, draws="7z5m")
@@ -479,6 +562,7 @@ def test_states_round_trip_through_json_exactly_including_the_outcome():
 
 def test_a_derived_ruleset_survives_the_round_trip():
     from mahjong.engine.rulesets import get_ruleset
+
     rs = get_ruleset("classic", {"cap": 8, "timers": {"decision": 20}})
     state = scripted_hand(rs, dealer_hand=READY_DEALER, other_hand=QUIET)
     again = GameState.from_json(state.to_json())
@@ -487,9 +571,11 @@ def test_a_derived_ruleset_survives_the_round_trip():
 
 # ----- tiao72 上杠 while ready, gb minimum fan ------------------------------------------
 
+
 def test_a_ready_tiao72_hand_may_still_add_a_kong_and_a_claim_spoils_tian_ting():
-    state = scripted_hand("tiao72", dealer_hand="245689s44556677z", other_hand="55s123s789s1122z3z",
-                          draws="9s5s")
+    state = scripted_hand(
+        "tiao72", dealer_hand="245689s44556677z", other_hand="55s123s789s1122z3z", draws="9s5s"
+    )
     state, _ = play(state, "0 discard 5s", "1 pon 5s", "1 ting 3z")
     assert state.seat(1).ting == "ready"  # a pon before the declaration: no 天听
     state, _ = play(state, "0 discard 9s")
@@ -497,10 +583,13 @@ def test_a_ready_tiao72_hand_may_still_add_a_kong_and_a_claim_spoils_tian_ting()
     assert not is_forced(state, 1)
 
 
-@pytest.mark.parametrize("other,wins", [
-    ("123m456m789m67s55z", True),    # 清龙 16: enough
-    ("234m345p567s67s55z", False),   # 门前清 only: below 8, not offered
-])
+@pytest.mark.parametrize(
+    "other,wins",
+    [
+        ("123m456m789m67s55z", True),  # 清龙 16: enough
+        ("234m345p567s67s55z", False),  # 门前清 only: below 8, not offered
+    ],
+)
 def test_gb_offers_a_win_only_when_it_reaches_eight_fan(other, wins):
     state = scripted_hand("gb", dealer_hand="8s1199p11223344z6z", other_hand=other)
     state, _ = play(state, "0 discard 8s")
@@ -510,6 +599,7 @@ def test_gb_offers_a_win_only_when_it_reaches_eight_fan(other, wins):
 def test_the_deal_events_show_each_hand_only_to_its_seat():
     from mahjong.engine.game import opening_events
     from mahjong.engine.views import event_for
+
     state = scripted_hand("classic", dealer_hand=READY_DEALER, other_hand=QUIET)
     deal, mine, theirs = opening_events(state)
     assert deal["commitment"] == state.commitment and deal["dealer"] == 0
@@ -519,6 +609,7 @@ def test_the_deal_events_show_each_hand_only_to_its_seat():
 
 def test_the_decision_timer_is_short_only_for_a_ready_hand_with_nothing_to_decide():
     from mahjong.engine.game import decision_seconds
+
     state = scripted_hand("classic", dealer_hand=READY_DEALER, other_hand=QUIET, draws="7z9m")
     assert decision_seconds(state, 0) == 15 and decision_seconds(state, 1) is None
     state, _ = play(state, "0 ting 5m", "1 discard 7z")
@@ -527,6 +618,7 @@ def test_the_decision_timer_is_short_only_for_a_ready_hand_with_nothing_to_decid
 
 def test_a_recorded_hand_replays_from_its_moves():
     from mahjong.engine.game import replay
+
     start = scripted_hand("classic", dealer_hand=READY_DEALER, other_hand=QUIET, draws="7z5m")
     played, events = play(start, "0 ting 5m", "1 discard 7z", "0 hu")
     again, same_events = replay(start, [(0, "ting 5m"), (1, "discard 7z"), (0, parse_action("hu"))])
@@ -549,8 +641,9 @@ def test_a_win_on_a_kong_replacement_is_marked_so():
 
 
 def test_a_win_on_a_flower_replacement_is_marked_so():
-    state = scripted_hand("classic", dealer_hand=PLAIN_DEALER, other_hand=WAITING_5M,
-                          draws="1f", back="5m")
+    state = scripted_hand(
+        "classic", dealer_hand=PLAIN_DEALER, other_hand=WAITING_5M, draws="1f", back="5m"
+    )
     state, _ = play(state, "0 discard 4z", "1 hu")
     ctx = state.outcome.context
     assert ctx.flower_replacement and not ctx.kong_replacement
@@ -565,9 +658,20 @@ def test_a_win_on_the_last_live_tile_is_marked_so():
 
 def test_winning_on_the_last_copy_of_a_kind_counts_the_visible_ones():
     # The dealer throws three 5m (the opponent passes each); the fourth is self-drawn.
-    state = scripted_hand("classic", dealer_hand="555m111m22m3z444z6z7z", other_hand=WAITING_5M,
-                          draws="2z1z2z1z5m")
-    state, _ = play(state, "0 discard 5m", "1 pass", "1 discard 2z", "0 discard 5m", "1 pass",
-                    "1 discard 2z", "0 discard 5m", "1 pass", "1 hu")
+    state = scripted_hand(
+        "classic", dealer_hand="555m111m22m3z444z6z7z", other_hand=WAITING_5M, draws="2z1z2z1z5m"
+    )
+    state, _ = play(
+        state,
+        "0 discard 5m",
+        "1 pass",
+        "1 discard 2z",
+        "0 discard 5m",
+        "1 pass",
+        "1 discard 2z",
+        "0 discard 5m",
+        "1 pass",
+        "1 hu",
+    )
     ctx = state.outcome.context
     assert ctx.last_of_kind and ctx.tsumo and not ctx.first_turn

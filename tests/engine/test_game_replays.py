@@ -20,19 +20,32 @@ GAMES = sorted((Path(__file__).parent / "games").glob("*.json"))
 def start(game):
     seed = bytes.fromhex(game["seed"])
     if "wall" in game:
-        return scripted_hand(game["ruleset"], seed=seed, dealer=game.get("dealer", 0), **game["wall"])
+        return scripted_hand(
+            game["ruleset"], seed=seed, dealer=game.get("dealer", 0), **game["wall"]
+        )
     return new_hand(game["ruleset"], seed, dealer=game.get("dealer"))
 
 
 def observed(state):
     outcome = state.outcome
-    out = {"kind": outcome.kind, "winner": outcome.winner, "loser": outcome.loser,
-           "robbed_kong": outcome.robbed_kong, "moves": state.moves}
+    out = {
+        "kind": outcome.kind,
+        "winner": outcome.winner,
+        "loser": outcome.loser,
+        "robbed_kong": outcome.robbed_kong,
+        "moves": state.moves,
+    }
     if outcome.context is not None:
         ctx = outcome.context
-        out.update(win=format_tile(ctx.win), hand=format_tiles(ctx.hand),
-                   melds=[str(m) for m in ctx.melds], tsumo=ctx.tsumo, ting=ctx.ting,
-                   flowers=format_tiles(ctx.flowers), passes=ctx.passes)
+        out.update(
+            win=format_tile(ctx.win),
+            hand=format_tiles(ctx.hand),
+            melds=[str(m) for m in ctx.melds],
+            tsumo=ctx.tsumo,
+            ting=ctx.ting,
+            flowers=format_tiles(ctx.flowers),
+            passes=ctx.passes,
+        )
     return out
 
 

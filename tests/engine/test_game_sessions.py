@@ -17,11 +17,16 @@ def win_by(seat):
 
 
 @pytest.mark.parametrize("slug", ["classic", "stage", "tiao72", "wenzhou"])
-@pytest.mark.parametrize("outcome,dealer", [
-    (win_by(0), 0), (win_by(1), 1), (Outcome(DRAW), 0),
-    (Outcome(ESCAPE, winner=1, loser=0, escaper=0), 1),   # as if the opponent had won
-    (Outcome(DISCARD_WIN, winner=1, loser=0), 1),
-])
+@pytest.mark.parametrize(
+    "outcome,dealer",
+    [
+        (win_by(0), 0),
+        (win_by(1), 1),
+        (Outcome(DRAW), 0),
+        (Outcome(ESCAPE, winner=1, loser=0, escaper=0), 1),  # as if the opponent had won
+        (Outcome(DISCARD_WIN, winner=1, loser=0), 1),
+    ],
+)
 def test_the_winner_deals_next_and_a_draw_keeps_the_dealer(slug, outcome, dealer):
     session = next_session(RULESETS[slug], Session(dealer=0), outcome, SEED)
     assert session.dealer == dealer and session.hand_number == 2
@@ -30,8 +35,10 @@ def test_the_winner_deals_next_and_a_draw_keeps_the_dealer(slug, outcome, dealer
 
 def test_quesheng_draws_the_dealer_at_random_from_each_hands_seed():
     rs = RULESETS["quesheng"]
-    dealers = {next_session(rs, Session(dealer=0), win_by(0), n.to_bytes(2, "big")).dealer
-               for n in range(30)}
+    dealers = {
+        next_session(rs, Session(dealer=0), win_by(0), n.to_bytes(2, "big")).dealer
+        for n in range(30)
+    }
     assert dealers == {0, 1}
 
 
@@ -71,6 +78,7 @@ def test_next_hand_starts_a_fresh_hand_with_a_new_commitment_and_carries_scores(
 
 def test_next_hand_refuses_a_hand_that_has_not_ended():
     from mahjong.engine.errors import IllegalAction
+
     with pytest.raises(IllegalAction):
         next_hand(new_hand("classic", SEED), None, b"x")
 

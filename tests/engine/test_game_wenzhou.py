@@ -8,8 +8,8 @@ from mahjong.engine.scripted import scripted_hand
 from mahjong.engine.tiles import parse_tile, parse_tiles
 
 # back="3m": the indicator is 3m, so the other three 3m are wild and each 5z plays as 3m.
-DEALER = "1233m456789m1112223z"    # 17 tiles, two wilds (3m)
-OTHER = "24m555z678999p11123s"     # 16 tiles: 2m 4m and three 白板 (as 3m)
+DEALER = "1233m456789m1112223z"  # 17 tiles, two wilds (3m)
+OTHER = "24m555z678999p11123s"  # 16 tiles: 2m 4m and three 白板 (as 3m)
 
 
 def offered(state, seat):
@@ -31,7 +31,7 @@ def test_a_white_dragon_plays_as_the_wilds_face_in_chi_and_pon():
     state = deal()
     state, _ = apply(state, 0, parse_action("discard 4m"))
     claims = offered(state, 1)
-    assert "chi 4m 2m5z" in claims           # 2m + 白板 (as 3m) + 4m
+    assert "chi 4m 2m5z" in claims  # 2m + 白板 (as 3m) + 4m
     state2 = deal(dealer="1234567899m1112225z")
     state2, _ = apply(state2, 0, parse_action("discard 5z"))
     claims2 = offered(state2, 1)
@@ -48,10 +48,14 @@ def test_wilds_never_complete_a_claim():
 def test_no_claim_leaves_a_hand_of_only_wilds():
     state = deal()
     state, _ = apply(state, 0, parse_action("discard 4m"))
-    only_wilds_after = state.replace_seat(1, concealed=tuple(parse_tiles("2m4m")) + (parse_tile("3m"),) * 2)
+    only_wilds_after = state.replace_seat(
+        1, concealed=tuple(parse_tiles("2m4m")) + (parse_tile("3m"),) * 2
+    )
     state3 = only_wilds_after.replace_seat(0, river=(parse_tile("5z"),))
     assert claim_offers(state3, 1) == []
-    with_spare = state3.replace_seat(1, concealed=tuple(sorted(parse_tiles("2m4m9p") + [parse_tile("3m")] * 2)))
+    with_spare = state3.replace_seat(
+        1, concealed=tuple(sorted(parse_tiles("2m4m9p") + [parse_tile("3m")] * 2))
+    )
     assert "chi 5z 24m" in [str(a) for a in claim_offers(with_spare, 1)]
 
 

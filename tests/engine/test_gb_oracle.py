@@ -22,15 +22,17 @@ import pytest
 
 MahjongGB = pytest.importorskip("MahjongGB")
 
+from test_gb_oracle_hands import calculator_args, random_deal  # noqa: E402
+
 from mahjong.engine import hand  # noqa: E402
 from mahjong.engine.fans import TABLES, score_decompositions, score_win  # noqa: E402
 from mahjong.engine.rulesets import RULESETS  # noqa: E402
-from test_gb_oracle_hands import calculator_args, random_deal  # noqa: E402
 
 GB = RULESETS["gb"]
 KEY_BY_NAME = {fan.zh: fan.key for fan in TABLES["gb"].fans}
-KEY_BY_NAME.update({"独听・单钓": "dan_diao_jiang", "独听・嵌张": "kan_zhang",
-                    "独听・边张": "bian_zhang"})
+KEY_BY_NAME.update(
+    {"独听・单钓": "dan_diao_jiang", "独听・嵌张": "kan_zhang", "独听・边张": "bian_zhang"}
+)
 
 
 def calculator_fans(deal) -> Counter:
@@ -43,9 +45,9 @@ def expected_under_rules(deal, fans: Counter) -> Counter:
     c = deal.ctx
     concealed_kongs = sum(1 for m in c.melds if m.type == "ankan")
     kongs = sum(1 for m in c.melds if m.is_kong)
-    if kongs >= 3 and concealed_kongs == 2:       # 3.15.2
+    if kongs >= 3 and concealed_kongs == 2:  # 3.15.2
         fans.pop("shuang_an_ke", None)
-    if "qing_yao_jiu" in fans:                    # 8.2 #8
+    if "qing_yao_jiu" in fans:  # 8.2 #8
         fans.pop("san_tong_ke", None)
     return fans
 
@@ -69,7 +71,7 @@ def our_fans(deal, *, wait_fans=True) -> Counter:
 def check(deal):
     expected = expected_under_rules(deal, calculator_fans(deal))
     ours = our_fans(deal)
-    if ours != expected and holds_a_dead_kind(deal):   # 3.15.1
+    if ours != expected and holds_a_dead_kind(deal):  # 3.15.1
         ours = our_fans(deal, wait_fans=False)
     assert ours == expected, deal.as_json("mismatch")
 

@@ -24,12 +24,20 @@ class Deal:
     def as_json(self, ident) -> dict:
         """The score CLI's input line for this hand."""
         c = self.ctx
-        return {"id": ident, "hand": format_tiles(sorted(c.hand)),
-                "melds": [str(m) for m in c.melds], "win": format_tiles([c.win]),
-                "tsumo": c.tsumo, "seat": format_tiles([c.seat_wind]),
-                "round": format_tiles([c.round_wind]), "flowers": c.flower_count,
-                "last_of_kind": c.last_of_kind, "last_tile": c.last_tile,
-                "kong_replacement": c.kong_replacement, "robbing_kong": c.robbing_kong}
+        return {
+            "id": ident,
+            "hand": format_tiles(sorted(c.hand)),
+            "melds": [str(m) for m in c.melds],
+            "win": format_tiles([c.win]),
+            "tsumo": c.tsumo,
+            "seat": format_tiles([c.seat_wind]),
+            "round": format_tiles([c.round_wind]),
+            "flowers": c.flower_count,
+            "last_of_kind": c.last_of_kind,
+            "last_tile": c.last_tile,
+            "kong_replacement": c.kong_replacement,
+            "robbing_kong": c.robbing_kong,
+        }
 
 
 # ----- generation ------------------------------------------------------------------------
@@ -43,7 +51,12 @@ def _pool(rng) -> list[int]:
     if roll < 0.35:
         return [k for k in range(34) if k >= 27 or k % 9 in (0, 8)]
     if roll < 0.45:
-        return [k for k in range(27) if k % 9 in rng.choice([(0, 1, 2), (3, 4, 5), (6, 7, 8), (1, 3, 5, 7), (3, 4, 5, 6, 7, 8, 2)])]
+        return [
+            k
+            for k in range(27)
+            if k % 9
+            in rng.choice([(0, 1, 2), (3, 4, 5), (6, 7, 8), (1, 3, 5, 7), (3, 4, 5, 6, 7, 8, 2)])
+        ]
     return list(range(34))
 
 
@@ -148,9 +161,13 @@ def _knitted_straight(rng):
     return numbers + tiles + [pair, pair], []
 
 
-BUILDERS = {"standard": _standard_deal, "seven_pairs": _seven_pairs,
-            "thirteen_orphans": _thirteen_orphans, "knitted": _knitted,
-            "knitted_straight": _knitted_straight}
+BUILDERS = {
+    "standard": _standard_deal,
+    "seven_pairs": _seven_pairs,
+    "thirteen_orphans": _thirteen_orphans,
+    "knitted": _knitted,
+    "knitted_straight": _knitted_straight,
+}
 
 
 def random_deal(rng: random.Random) -> Deal:
@@ -168,12 +185,18 @@ def _situation(rng, concealed: list[int], melds: list[Meld]) -> Deal:
     tsumo = rng.random() < 0.5
     has_kong = any(m.is_kong for m in melds)
     ctx = WinContext(
-        hand=tuple(sorted(hand)), melds=tuple(melds), win=win, tsumo=tsumo,
-        seat_wind=EAST + rng.randrange(4), round_wind=EAST + rng.randrange(4),
+        hand=tuple(sorted(hand)),
+        melds=tuple(melds),
+        win=win,
+        tsumo=tsumo,
+        seat_wind=EAST + rng.randrange(4),
+        round_wind=EAST + rng.randrange(4),
         flower_count=rng.choice((0, 0, 0, 1, 2)),
-        last_of_kind=rng.random() < 0.15, last_tile=rng.random() < 0.1,
+        last_of_kind=rng.random() < 0.15,
+        last_tile=rng.random() < 0.1,
         kong_replacement=tsumo and has_kong and rng.random() < 0.3,
-        robbing_kong=not tsumo and rng.random() < 0.1)
+        robbing_kong=not tsumo and rng.random() < 0.1,
+    )
     return Deal(ctx)
 
 
@@ -183,7 +206,7 @@ def calculator_tile(kind: int) -> str:
         return "WBT"[kind // 9] + str(kind % 9 + 1)
     if kind < 31:
         return f"F{kind - 26}"
-    return f"J{34 - kind}"      # J1 中, J2 發, J3 白
+    return f"J{34 - kind}"  # J1 中, J2 發, J3 白
 
 
 def calculator_args(deal: Deal) -> dict:
@@ -196,11 +219,18 @@ def calculator_args(deal: Deal) -> dict:
             packs.append(("PENG", calculator_tile(m.tiles[0]), 1))
         else:
             packs.append(("GANG", calculator_tile(m.tiles[0]), 0 if m.type == "ankan" else 1))
-    return dict(pack=tuple(packs), hand=tuple(calculator_tile(k) for k in c.hand),
-                winTile=calculator_tile(c.win), flowerCount=c.flower_count,
-                isSelfDrawn=c.tsumo, is4thTile=c.last_of_kind,
-                isAboutKong=c.kong_replacement or c.robbing_kong, isWallLast=c.last_tile,
-                seatWind=c.seat_wind - EAST, prevalentWind=c.round_wind - EAST)
+    return dict(
+        pack=tuple(packs),
+        hand=tuple(calculator_tile(k) for k in c.hand),
+        winTile=calculator_tile(c.win),
+        flowerCount=c.flower_count,
+        isSelfDrawn=c.tsumo,
+        is4thTile=c.last_of_kind,
+        isAboutKong=c.kong_replacement or c.robbing_kong,
+        isWallLast=c.last_tile,
+        seatWind=c.seat_wind - EAST,
+        prevalentWind=c.round_wind - EAST,
+    )
 
 
 # ----- the generator itself ------------------------------------------------------------

@@ -19,6 +19,7 @@ SETS = CHOWS + [(k, k, k) for k in KINDS]
 
 # ----- strategies ------------------------------------------------------------------------
 
+
 @st.composite
 def near_complete(draw, sets: int, missing: int):
     """``sets`` sets + a pair, then ``missing`` + 1 tiles removed and ``missing``
@@ -48,6 +49,7 @@ def dead(tiles, kind):
 
 
 # ----- the slow reference -------------------------------------------------------------
+
 
 def ref_standard(counts, sets, pair=True):
     """Plain recursion: take the smallest tile as pair, pung or chow start."""
@@ -95,8 +97,9 @@ def ref_shanten_by_distance(tiles, melded=()):
     best = 99
     for groups in combinations_with_replacement(touching + [spare] * sets, sets):
         base = Counter(k for g in groups for k in g)
-        for pair in list(held) + [next(k for k in KINDS if k not in held + outside
-                                       and k != spare[0])]:
+        for pair in list(held) + [
+            next(k for k in KINDS if k not in held + outside and k != spare[0])
+        ]:
             target = base + Counter({pair: 2})
             if max((target + outside).values()) > 4:
                 continue
@@ -105,6 +108,7 @@ def ref_shanten_by_distance(tiles, melded=()):
 
 
 # ----- properties -------------------------------------------------------------------------
+
 
 @given(hands(4))
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
@@ -143,7 +147,7 @@ def test_shanten_agrees_with_brute_force_on_small_hands(sets, data):
     tiles = data.draw(hands(sets))
     expected = ref_shanten_by_distance(tiles)
     if expected == 0 and not waits(tiles):
-        expected = 1     # only dead waits: not ready
+        expected = 1  # only dead waits: not ready
     assert shanten(tiles) == expected
 
 
@@ -155,9 +159,13 @@ def test_shanten_is_one_more_than_the_best_exchange(tiles):
     n = shanten(tiles)
     if n <= 0:
         return
-    best = min(shanten(_exchange(tiles, draw, discard))
-               for draw in KINDS if tiles.count(draw) < 4
-               for discard in set(tiles) if discard != draw)
+    best = min(
+        shanten(_exchange(tiles, draw, discard))
+        for draw in KINDS
+        if tiles.count(draw) < 4
+        for discard in set(tiles)
+        if discard != draw
+    )
     assert best == n - 1
 
 
@@ -192,8 +200,12 @@ def test_wenzhou_waits_complete_the_hand_with_wilds(tiles, wild):
 
 # ----- gb forms against PyMahjongGB (the official-rules library) ---------------------
 
-GB_NAMES = ([f"W{i}" for i in range(1, 10)] + [f"B{i}" for i in range(1, 10)]
-            + [f"T{i}" for i in range(1, 10)] + ["F1", "F2", "F3", "F4", "J1", "J2", "J3"])
+GB_NAMES = (
+    [f"W{i}" for i in range(1, 10)]
+    + [f"B{i}" for i in range(1, 10)]
+    + [f"T{i}" for i in range(1, 10)]
+    + ["F1", "F2", "F3", "F4", "J1", "J2", "J3"]
+)
 GB_FORMS = [  # our form, PyMahjongGB's shanten function for it
     ("standard", "RegularShanten"),
     ("seven_pairs", "SevenPairsShanten"),
@@ -209,8 +221,7 @@ def knitted_leaning(draw, size):
     from mahjong.engine.hand_forms import KNITTED
 
     pool = sorted(draw(st.sampled_from(KNITTED))) + list(range(27, 34))
-    tiles = draw(st.lists(st.sampled_from(pool), min_size=size - 2, max_size=size - 2,
-                          unique=True))
+    tiles = draw(st.lists(st.sampled_from(pool), min_size=size - 2, max_size=size - 2, unique=True))
     return sorted(tiles + draw(st.lists(st.sampled_from(KINDS), min_size=2, max_size=2)))
 
 
@@ -233,22 +244,27 @@ def test_each_gb_form_agrees_with_pymahjonggb(data):
 
 # ----- special forms: waits found by the shortcuts == every kind tried ---------------
 
+
 @pytest.mark.parametrize("slug", ["gb", "stage"])
 @given(data=st.data())
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
 def test_special_form_waits_are_every_kind_that_wins(slug, data):
     ruleset = RULESETS[slug]
-    strategy = st.one_of(knitted_leaning(13), hands(4),
-                         st.lists(st.sampled_from([19, 20, 21, 23, 25, 32]), min_size=13,
-                                  max_size=13))
+    strategy = st.one_of(
+        knitted_leaning(13),
+        hands(4),
+        st.lists(st.sampled_from([19, 20, 21, 23, 25, 32]), min_size=13, max_size=13),
+    )
     tiles = data.draw(strategy.filter(lambda t: max(Counter(t).values()) <= 4))
-    expected = [k for k in ruleset.kinds
-                if not dead(tiles, k) and is_win(add(tiles, k), (), ruleset)]
+    expected = [
+        k for k in ruleset.kinds if not dead(tiles, k) and is_win(add(tiles, k), (), ruleset)
+    ]
     assert waits(tiles, (), ruleset) == expected
     assert (shanten(tiles, (), ruleset) == 0) == bool(expected)
 
 
 # ----- melds -----------------------------------------------------------------------------
+
 
 @st.composite
 def melded(draw, sets=3):

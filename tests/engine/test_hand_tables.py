@@ -35,24 +35,27 @@ def test_the_builder_walks_every_small_suit():
 
     data = zlib.decompress(suit_table_build.build(3))
     count = array("I", data[:4])[0]
-    vectors = [tuple(data[4 + i * 12:16 + i * 12]) for i in range(count)]
-    index = array("H", data[4 + count * 12:])
+    vectors = [tuple(data[4 + i * 12 : 16 + i * 12]) for i in range(count)]
+    index = array("H", data[4 + count * 12 :])
     built = [key for key in range(5**9) if index[key]]
-    assert len(built) == 220        # count vectors of 9 kinds holding 0 to 3 tiles
+    assert len(built) == 220  # count vectors of 9 kinds holding 0 to 3 tiles
     for key in built[::7]:
         assert vectors[index[key] - 1] == closed(suit_tables._number_vector(decode(key, 9)))
 
 
-@pytest.mark.parametrize("counts,splits", [
-    ((1, 1, 1, 0, 0, 0, 0, 0, 0), True),
-    ((3, 1, 1, 1, 1, 1, 1, 1, 3), False),
-    ((3, 1, 1, 1, 2, 1, 1, 1, 3), True),
-    ((4, 4, 4, 2, 0, 0, 0, 0, 0), True),
-    ((2, 2, 2, 2, 2, 2, 2, 0, 0), True),     # 123 123 456 456 + 77
-    ((0, 0, 0, 0, 0, 0, 0, 1, 1), False),
-    ((4, 0, 0, 0, 0, 0, 0, 0, 0), False),
-    ((0, 0, 0, 0, 0, 0, 1, 1, 1), True),
-])
+@pytest.mark.parametrize(
+    "counts,splits",
+    [
+        ((1, 1, 1, 0, 0, 0, 0, 0, 0), True),
+        ((3, 1, 1, 1, 1, 1, 1, 1, 3), False),
+        ((3, 1, 1, 1, 2, 1, 1, 1, 3), True),
+        ((4, 4, 4, 2, 0, 0, 0, 0, 0), True),
+        ((2, 2, 2, 2, 2, 2, 2, 0, 0), True),  # 123 123 456 456 + 77
+        ((0, 0, 0, 0, 0, 0, 0, 1, 1), False),
+        ((4, 0, 0, 0, 0, 0, 0, 0, 0), False),
+        ((0, 0, 0, 0, 0, 0, 1, 1, 1), True),
+    ],
+)
 def test_a_suit_is_complete_when_its_vector_covers_every_tile(counts, splits):
     """Sets only when the suit holds 3n tiles (the pair is then 11z), sets + the pair
     when it holds 3n + 2."""

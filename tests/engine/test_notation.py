@@ -55,29 +55,85 @@ def test_melds_round_trip(text):
     assert str(parse_meld(text)) == text
 
 
-@pytest.mark.parametrize("bad", ["chi 124m", "chi 123z", "chi 891m", "pon 778z", "kan 111m",
-                                 "ankan 1112p", "grab 123m", "pon", "chi 12m3p"])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        "chi 124m",
+        "chi 123z",
+        "chi 891m",
+        "pon 778z",
+        "kan 111m",
+        "ankan 1112p",
+        "grab 123m",
+        "pon",
+        "chi 12m3p",
+    ],
+)
 def test_bad_melds_are_refused(bad):
     with pytest.raises(InvalidAction):
         parse_meld(bad)
 
 
-@pytest.mark.parametrize("text", ["draw", "discard 5m", "chi 3m 45m", "pon 7z", "kan 7z",
-                                  "ankan 2222p", "addkan 5m", "hu", "pass", "ting 9m", "guo",
-                                  "exchange 19m5z", "cuo 5m", "swap 258m"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "draw",
+        "discard 5m",
+        "chi 3m 45m",
+        "pon 7z",
+        "kan 7z",
+        "ankan 2222p",
+        "addkan 5m",
+        "hu",
+        "pass",
+        "ting 9m",
+        "guo",
+        "exchange 19m5z",
+        "cuo 5m",
+        "swap 258m",
+    ],
+)
 def test_actions_round_trip(text):
     assert str(parse_action(text)) == text
 
 
 def test_every_verb_has_a_round_trip_case():
-    tested = {"draw", "discard", "chi", "pon", "kan", "ankan", "addkan", "hu", "pass", "ting",
-              "guo", "exchange", "cuo", "swap"}
+    tested = {
+        "draw",
+        "discard",
+        "chi",
+        "pon",
+        "kan",
+        "ankan",
+        "addkan",
+        "hu",
+        "pass",
+        "ting",
+        "guo",
+        "exchange",
+        "cuo",
+        "swap",
+    }
     assert tested == set(VERBS)
 
 
-@pytest.mark.parametrize("bad", ["discard", "discard 5m6m", "chi 3m", "chi 3m 4m", "ankan 222p",
-                                 "hu 5m", "fly 5m", "discard 0m", "swap 25m", 5, None,
-                                 "discard " + "1m" * 40])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        "discard",
+        "discard 5m6m",
+        "chi 3m",
+        "chi 3m 4m",
+        "ankan 222p",
+        "hu 5m",
+        "fly 5m",
+        "discard 0m",
+        "swap 25m",
+        5,
+        None,
+        "discard " + "1m" * 40,
+    ],
+)
 def test_bad_actions_are_refused(bad):
     with pytest.raises(InvalidAction):
         parse_action(bad)

@@ -16,7 +16,12 @@ from mahjong.engine.state import ENDED
 
 SETTINGS = settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 MAX_STEPS = 250
-NEVER_OFFERED = {"draw", "exchange", "cuo", "swap"}  # draws are the server's; stage offers come later
+NEVER_OFFERED = {
+    "draw",
+    "exchange",
+    "cuo",
+    "swap",
+}  # draws are the server's; stage offers come later
 
 seeds = st.binary(min_size=4, max_size=16)
 choices = st.lists(st.integers(min_value=0, max_value=1000), min_size=MAX_STEPS, max_size=MAX_STEPS)
@@ -27,9 +32,16 @@ def unoffered_actions(state, seat, offered):
     claims that do not fit."""
     tiles = sorted(set(state.ruleset.kinds))
     probes = [Action("discard", (t,)) for t in tiles[:: max(1, len(tiles) // 8)]]
-    probes += [Action("pon", (tiles[0],)), Action("hu"), Action("pass"), Action("guo"),
-               Action("ankan", (tiles[-1],) * 4), Action("addkan", (tiles[1],)),
-               Action("chi", (tiles[2], tiles[0], tiles[1])), Action("exchange", (tiles[0],))]
+    probes += [
+        Action("pon", (tiles[0],)),
+        Action("hu"),
+        Action("pass"),
+        Action("guo"),
+        Action("ankan", (tiles[-1],) * 4),
+        Action("addkan", (tiles[1],)),
+        Action("chi", (tiles[2], tiles[0], tiles[1])),
+        Action("exchange", (tiles[0],)),
+    ]
     return [a for a in probes if a not in offered]
 
 
@@ -48,7 +60,7 @@ def test_random_legal_play_keeps_every_invariant(slug, seed, picks):
         assert legal_actions(state, 1 - seat) == []
         assert not {a.verb for a in offered} & NEVER_OFFERED
         before = state.to_json()
-        for probe in unoffered_actions(state, seat, offered)[pick % 3::3]:
+        for probe in unoffered_actions(state, seat, offered)[pick % 3 :: 3]:
             with pytest.raises(IllegalAction):
                 apply(state, seat, probe)
         with pytest.raises(IllegalAction):

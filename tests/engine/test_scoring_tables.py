@@ -26,20 +26,20 @@ def test_chow_fans_depend_only_on_the_pattern_of_the_chows():
 
 
 def _suit_counts(key: int) -> list[int]:
-    return [key // 5 ** i % 5 for i in range(9)]
+    return [key // 5**i % 5 for i in range(9)]
 
 
 @pytest.mark.parametrize("suit", [0, 2])
 def test_the_split_table_is_the_search(suit):
     rng = random.Random(suit)
     keys = list(hand_readings._number_splits())
-    keys = rng.sample(keys, 3000) + [rng.randrange(5 ** 9) for _ in range(3000)]
+    keys = rng.sample(keys, 3000) + [rng.randrange(5**9) for _ in range(3000)]
     for key in keys:
         held = _suit_counts(key)
         if sum(held) > 14:
             continue
         counts = [0] * 34
-        counts[9 * suit:9 * suit + 9] = held
+        counts[9 * suit : 9 * suit + 9] = held
         found: set = set()
         size = sum(held)
         if size % 3 != 1:
@@ -51,7 +51,7 @@ def test_the_split_table_is_the_search(suit):
 def test_the_completing_kinds_are_those_a_tile_completes():
     rng = random.Random(7)
     keys = rng.sample(list(hand_readings.number_suit_completing()), 3000)
-    keys += [rng.randrange(5 ** 9) for _ in range(3000)]
+    keys += [rng.randrange(5**9) for _ in range(3000)]
     for key in keys:
         held = _suit_counts(key)
         size = sum(held)
@@ -60,7 +60,7 @@ def test_the_completing_kinds_are_those_a_tile_completes():
         expected = []
         for i in range(9):
             if held[i] < 4:
-                done, pair = suit_tables.suit_complete(1, key + 5 ** i, size + 1)
+                done, pair = suit_tables.suit_complete(1, key + 5**i, size + 1)
                 if done:
                     expected.append((9 + i, pair))
         hand._COMPLETING[1].pop(key, None)
@@ -78,19 +78,34 @@ def test_tile_facts_of_the_hand_are_those_of_its_blocks():
         for reading in hand.readings(ctx.hand, ctx.melds, ctx.win, RULESETS["gb"]):
             of_hand, of_blocks = TileFacts.of_hand(ctx), TileFacts.of_blocks(reading.blocks)
             assert (of_hand.bits, of_hand.counts, of_hand.hogs) == (
-                of_blocks.bits, of_blocks.counts, of_blocks.hogs)
+                of_blocks.bits,
+                of_blocks.counts,
+                of_blocks.hogs,
+            )
 
 
-@pytest.mark.parametrize("slug, line, message", [
-    ("gb", '"hand": "1111m234p567s789s", "win": "1m"',
-     "5 copies of 1m in hand, win and melds: a set has only 4"),
-    ("gb", '"hand": "111m234p567s789s1f", "win": "1m"', "1f is not in the gb tile set"),
-    ("gb", '"hand": "111m234p567s8s", "win": "8s", "melds": ["pon 888s", "kan 8888s"]',
-     "hand and melds make 16 tiles"),
-    ("tiao72", '"hand": "1112345678999m", "win": "5m"', "1m is not in the tiao72 tile set"),
-    ("gb", '"hand": "111m234p567s8s", "win": "1m", "melds": ["pon 111m"]',
-     "7 copies of 1m in hand, win and melds: a set has only 4"),
-])
+@pytest.mark.parametrize(
+    "slug, line, message",
+    [
+        (
+            "gb",
+            '"hand": "1111m234p567s789s", "win": "1m"',
+            "5 copies of 1m in hand, win and melds: a set has only 4",
+        ),
+        ("gb", '"hand": "111m234p567s789s1f", "win": "1m"', "1f is not in the gb tile set"),
+        (
+            "gb",
+            '"hand": "111m234p567s8s", "win": "8s", "melds": ["pon 888s", "kan 8888s"]',
+            "hand and melds make 16 tiles",
+        ),
+        ("tiao72", '"hand": "1112345678999m", "win": "5m"', "1m is not in the tiao72 tile set"),
+        (
+            "gb",
+            '"hand": "111m234p567s8s", "win": "1m", "melds": ["pon 111m"]',
+            "7 copies of 1m in hand, win and melds: a set has only 4",
+        ),
+    ],
+)
 def test_the_tile_checks_name_what_is_wrong(slug, line, message):
     import io
     import json

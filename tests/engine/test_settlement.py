@@ -19,11 +19,14 @@ def won(total, **fields):
     return ScoreResult(is_win=True, total=total, **fields)
 
 
-@pytest.mark.parametrize("outcome,points", [
-    (SELF_DRAWN, 5 * 3 * 2),
-    (ON_DISCARD, 5 * 1 * 2),
-    (replace(ON_DISCARD, robbed_kong=True), 5 * 3 * 2),   # a robbed kong pays as a self-draw
-])
+@pytest.mark.parametrize(
+    "outcome,points",
+    [
+        (SELF_DRAWN, 5 * 3 * 2),
+        (ON_DISCARD, 5 * 1 * 2),
+        (replace(ON_DISCARD, robbed_kong=True), 5 * 3 * 2),  # a robbed kong pays as a self-draw
+    ],
+)
 def test_classic_pays_basic_times_three_on_self_draw_and_once_on_discard(outcome, points):
     result = settle(RULESETS["classic"], outcome, won(5), Table(base=2, per_point=50))
     assert result.points == points
@@ -44,13 +47,16 @@ def test_tiao72_pays_fan_times_base():
     assert settle(RULESETS["tiao72"], ON_DISCARD, won(30), Table(base=2)).points == 60
 
 
-@pytest.mark.parametrize("fan,bring_ins,paid,rake", [
-    (30, (1000, 1000), 300, 15),     # X = A × B = 300, rake floor(5%) = 15
-    (31, (1000, 1000), 310, 15),     # 15.5 rounds down
-    (200, (1000, 80), 80, 4),        # 防以小博大: the winner brought 80, wins at most 80
-    (200, (80, 1000), 80, 4),        # ... and a loser who brought 80 loses at most 80
-    (1, (1000, 1000), 10, 0),        # 5% of 10 rounds down to nothing
-])
+@pytest.mark.parametrize(
+    "fan,bring_ins,paid,rake",
+    [
+        (30, (1000, 1000), 300, 15),  # X = A × B = 300, rake floor(5%) = 15
+        (31, (1000, 1000), 310, 15),  # 15.5 rounds down
+        (200, (1000, 80), 80, 4),  # 防以小博大: the winner brought 80, wins at most 80
+        (200, (80, 1000), 80, 4),  # ... and a loser who brought 80 loses at most 80
+        (1, (1000, 1000), 10, 0),  # 5% of 10 rounds down to nothing
+    ],
+)
 def test_quesheng_caps_by_bring_ins_then_takes_the_rake(fan, bring_ins, paid, rake):
     table = Table(base=10, bring_ins=(bring_ins[1], bring_ins[0]))  # seat 0 wins, 1 loses
     result = settle(RULESETS["quesheng"], ON_DISCARD, won(fan), table)
@@ -69,14 +75,19 @@ def test_wenzhou_progressive_base(streak, base):
 
 
 def test_wenzhou_pays_base_times_multiplier():
-    result = settle(RULESETS["wenzhou"], SELF_DRAWN, won(8, multiplier=8, soft=False),
-                    Table(dealer_streak=2))
+    result = settle(
+        RULESETS["wenzhou"], SELF_DRAWN, won(8, multiplier=8, soft=False), Table(dealer_streak=2)
+    )
     assert result.points == 30 * 8
 
 
 def test_wenzhou_takes_a_given_base_level():
-    result = settle(RULESETS["wenzhou"], ON_DISCARD, won(2, multiplier=2, soft=True),
-                    Table(base=40, per_point=3))
+    result = settle(
+        RULESETS["wenzhou"],
+        ON_DISCARD,
+        won(2, multiplier=2, soft=True),
+        Table(base=40, per_point=3),
+    )
     assert result.points == 80 and result.delta(0) == 240
 
 
@@ -87,16 +98,18 @@ def test_wenzhou_escape_costs_sixteen_or_eight_bases(escaper, dealer, points):
     assert result.points == points and result.delta(escaper) == -points
 
 
-@pytest.mark.parametrize("slug,points", [("classic", 13 * 2), ("tiao72", 60 * 2),
-                                         ("gb", 96 * 2)])
+@pytest.mark.parametrize("slug,points", [("classic", 13 * 2), ("tiao72", 60 * 2), ("gb", 96 * 2)])
 def test_escape_penalties(slug, points):
     result = settle(RULESETS[slug], Outcome(ESCAPE, escaper=0), table=Table(base=2))
     assert result.delta(0) == -points and result.delta(1) == points
 
 
 def test_quesheng_escape_is_a_loss_to_88_fan_with_cap_and_rake():
-    result = settle(RULESETS["quesheng"], Outcome(ESCAPE, escaper=1),
-                    table=Table(base=10, bring_ins=(500, 2000)))
+    result = settle(
+        RULESETS["quesheng"],
+        Outcome(ESCAPE, escaper=1),
+        table=Table(base=10, bring_ins=(500, 2000)),
+    )
     assert result.delta(1) == -500 and result.rake == 25
 
 
@@ -109,8 +122,9 @@ def test_a_drawn_hand_moves_nothing():
     assert settle(RULESETS["classic"], Outcome(DRAW)).transfers == ()
 
 
-@pytest.mark.parametrize("fan,score", [(1, 100), (2, 300), (3, 600), (5, 1500), (8, 3600),
-                                       (13, 9100)])
+@pytest.mark.parametrize(
+    "fan,score", [(1, 100), (2, 300), (3, 600), (5, 1500), (8, 3600), (13, 9100)]
+)
 def test_stage_hand_score_is_fan_times_fan_plus_one_times_50(fan, score):
     assert stage_hand_score(won(fan)) == score
 

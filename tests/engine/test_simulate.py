@@ -7,17 +7,23 @@ import sys
 
 import pytest
 
-from mahjong.engine.cli.simulate import play_hand, simulate
 from mahjong.engine.bots import RandomBot
+from mahjong.engine.cli.simulate import play_hand, simulate
 from mahjong.engine.game import new_hand
 from mahjong.engine.rulesets import SLUGS
 
-LAST_LINE = re.compile(r"^(\d+) hands, (\d+) actions, (\d+) invariant violations, (\d+\.\d) hands/s$")
+LAST_LINE = re.compile(
+    r"^(\d+) hands, (\d+) actions, (\d+) invariant violations, (\d+\.\d) hands/s$"
+)
 
 
 def run_cli(*args):
-    return subprocess.run([sys.executable, "-m", "mahjong.engine", "simulate", *args],
-                          capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "mahjong.engine", "simulate", *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 def test_the_cli_plays_the_hands_and_ends_with_the_summary_line():
@@ -44,6 +50,7 @@ def test_every_ruleset_plays_whole_hands_without_violations(slug):
 
 def test_a_violation_is_reported_and_makes_the_exit_code_non_zero(monkeypatch):
     import mahjong.engine.cli.simulate as cli
+
     monkeypatch.setattr(cli, "check_all", lambda state: ["tiles not accounted for: test"])
     state, played, problems = play_hand(new_hand("classic", b"x"), RandomBot(b"x"), True)
     assert problems == ["tiles not accounted for: test"] and played == 0
@@ -52,7 +59,13 @@ def test_a_violation_is_reported_and_makes_the_exit_code_non_zero(monkeypatch):
         rules, hands, seed, no_checks = "classic", 1, "1", False
 
     import io
+
     out = io.StringIO()
     assert cli.run(Args, io.StringIO(), out) == 1
     assert "tiles not accounted for" in out.getvalue()
-    assert out.getvalue().strip().splitlines()[-1].startswith("1 hands, 0 actions, 1 invariant violations")
+    assert (
+        out.getvalue()
+        .strip()
+        .splitlines()[-1]
+        .startswith("1 hands, 0 actions, 1 invariant violations")
+    )

@@ -4,6 +4,7 @@ reserve, the stage table and its cumulative features, 五张海底摸牌 and the
 from collections import Counter
 
 import pytest
+from test_fans_support import score
 
 from mahjong.engine.errors import EngineError
 from mahjong.engine.game import apply, new_hand, next_hand, parse_action
@@ -16,8 +17,6 @@ from mahjong.engine.state import EXCHANGE, GameState, Session
 from mahjong.engine.tiles import parse_tiles
 from mahjong.engine.wall import build_wall, seed_bytes
 
-from test_fans_support import score
-
 
 def stage_rules(**options):
     return get_ruleset("stage", {"options": options})
@@ -25,10 +24,20 @@ def stage_rules(**options):
 
 def test_the_stage_table_and_cumulative_features():
     assert [(s.pass_score, s.start_score, s.stake) for s in STAGES] == [
-        (4000, 1500, 300), (10000, 3000, 600), (20000, 5000, 1000), (50000, 10000, 2500)]
+        (4000, 1500, 300),
+        (10000, 3000, 600),
+        (20000, 5000, 1000),
+        (50000, 10000, 2500),
+    ]
     assert stage_level(1).features == ("streak_bonus",)
-    assert stage_level(4).features == ("streak_bonus", "start_exchange", "five_haidi",
-                                       "draw_any", "bleed", "bleed_yakuman")
+    assert stage_level(4).features == (
+        "streak_bonus",
+        "start_exchange",
+        "five_haidi",
+        "draw_any",
+        "bleed",
+        "bleed_yakuman",
+    )
     with pytest.raises(EngineError, match="no stage 5"):
         stage_level(5)
 
@@ -100,10 +109,13 @@ def _bleed_hand(stage, seed, **options):
     raise AssertionError("no rigged deal in 200 seeds")
 
 
-@pytest.mark.parametrize("stage, options, targets", [
-    (3, {"p_bleed": 1.0}, REGULAR_TARGETS),
-    (4, {"p_bleed_yakuman": 1.0}, YAKUMAN_TARGETS),
-])
+@pytest.mark.parametrize(
+    "stage, options, targets",
+    [
+        (3, {"p_bleed": 1.0}, REGULAR_TARGETS),
+        (4, {"p_bleed_yakuman": 1.0}, YAKUMAN_TARGETS),
+    ],
+)
 def test_a_rigged_deal_gives_10_target_tiles_and_hides_4_early_in_the_wall(stage, options, targets):
     state = _bleed_hand(stage, "bleed", **options)
     target = Counter(parse_tiles(targets[state.stage.bleed]))
@@ -161,9 +173,13 @@ def _discard_to_the_end(state):
 @pytest.mark.parametrize("stage, draws", [(1, 3), (2, 5)])
 def test_five_haidi_draws_from_stage_two(stage, draws):
     # both hands stay ready to the wall's end: the 海底捞月 phase draws 3, or 5 from stage 2
-    state = scripted_hand("stage", dealer_hand="1112345678999m5z",
-                          other_hand="19m19p19s1234567z",
-                          session=Session(dealer=0, stage=stage, stage_player=0), seed=stage)
+    state = scripted_hand(
+        "stage",
+        dealer_hand="1112345678999m5z",
+        other_hand="19m19p19s1234567z",
+        session=Session(dealer=0, stage=stage, stage_player=0),
+        seed=stage,
+    )
     assert state.ruleset.haidi_draws == draws and len(state.reserve) == draws
     state, events = _discard_to_the_end(state)
     haidi = [e for e in events if e["type"] == "haidi"]

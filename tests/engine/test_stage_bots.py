@@ -46,8 +46,12 @@ def play_with(levels, stage, seed, player):
 def test_every_level_plays_the_human_seat_of_stage_hands_to_the_end(level):
     seen = set()
     for n in range(3):
-        for decision in play_with([level, "strong"] if n % 2 == 0 else ["strong", level],
-                                  stage=2 + n, seed=f"bots-{level}-{n}", player=n % 2):
+        for decision in play_with(
+            [level, "strong"] if n % 2 == 0 else ["strong", level],
+            stage=2 + n,
+            seed=f"bots-{level}-{n}",
+            player=n % 2,
+        ):
             seen.add(decision[1])
     assert "exchange" in seen and seen & {"cuo", "swap"}  # the bot met the offers
 
@@ -57,7 +61,7 @@ def test_the_levels_that_play_for_a_human_decline_every_offer(level):
     for n in range(3):
         decisions = play_with([level, "random"], stage=4, seed=f"decline-{level}-{n}", player=0)
         assert decisions
-        for phase, offer, action in decisions:
+        for phase, _offer, action in decisions:
             assert action.verb not in OFFERS
             if phase == EXCHANGE:
                 assert action.verb == "pass"
@@ -68,10 +72,12 @@ def test_the_levels_that_play_for_a_human_decline_every_offer(level):
 def test_auto_play_of_an_absent_player_passes_the_exchange_and_discards_past_an_offer():
     """tables.bot_moves.decide (托管 at the ``efficient`` level, or the timer's
     default_action for a present player) on the player's open offers."""
-    away = SimpleNamespace(is_bot=False, bot_level=None, auto_play=False,
-                           disconnected_at=1, connections=0)
-    here = SimpleNamespace(is_bot=False, bot_level=None, auto_play=False,
-                           disconnected_at=None, connections=1)
+    away = SimpleNamespace(
+        is_bot=False, bot_level=None, auto_play=False, disconnected_at=1, connections=0
+    )
+    here = SimpleNamespace(
+        is_bot=False, bot_level=None, auto_play=False, disconnected_at=None, connections=1
+    )
     state = new_hand(RULES, "toguan", stage=4, stage_player=0)
     assert state.phase == EXCHANGE and state.turn == 0
     assert bot_moves.decide(state, away, "s") == (default_action(state, 0), "auto")

@@ -50,13 +50,17 @@ def player_offer(kind):
 
 # ----- 起始换牌 ----------------------------------------------------------------------
 
+
 def test_the_start_exchange_swaps_the_chosen_tiles_with_live_wall_tiles():
     state = new_hand(ruleset(), "ex", stage=2, stage_player=0)
     assert state.phase == "exchange" and state.turn == 0
     offered = legal_actions(state, 0)
     hand = state.seat(0).concealed
-    assert offered == [*(Action("exchange", (k,)) for k in sorted(set(hand))),
-                       Action("exchange", hand), Action("pass")]
+    assert offered == [
+        *(Action("exchange", (k,)) for k in sorted(set(hand))),
+        Action("exchange", hand),
+        Action("pass"),
+    ]
     assert legal_actions(state, 1) == []
     give = state.seat(0).concealed[:3]
     after, events = apply(state, 0, Action("exchange", give))
@@ -96,6 +100,7 @@ def test_stage_one_has_no_exchange():
 
 # ----- 搓牌 ----------------------------------------------------------------------------
 
+
 def test_cuo_offers_every_live_kind_and_puts_the_drawn_tile_in_its_place():
     state = new_hand(ruleset(p_cuo=1.0), "cuo", stage=3, stage_player=0)
     state, _ = until(state, player_offer("cuo"))
@@ -103,14 +108,16 @@ def test_cuo_offers_every_live_kind_and_puts_the_drawn_tile_in_its_place():
     offered = [a for a in legal_actions(state, 0) if a.verb == "cuo"]
     assert [a.tile for a in offered] == sorted(set(state.live))
     shown = view(state, 0)["stage"]["offer"]
-    assert shown == {"kind": "cuo", "wall": {format_tile(k): n
-                                             for k, n in sorted(Counter(state.live).items())}}
+    assert shown == {
+        "kind": "cuo",
+        "wall": {format_tile(k): n for k, n in sorted(Counter(state.live).items())},
+    }
     wanted = max(set(state.live) - {player.drawn})
     after, events = apply(state, 0, Action("cuo", (wanted,)))
     assert after.seat(0).drawn == wanted and after.stage.offer is None and after.stage.cuo == 1
     assert Counter(after.live) == Counter(state.live) - Counter([wanted]) + Counter([player.drawn])
     assert check_all(after) == []
-    assert "cuo" not in verbs(after, 0)                  # at most one per turn
+    assert "cuo" not in verbs(after, 0)  # at most one per turn
     assert event_for(events[0], 1) == {"type": "cuo", "seat": 0, "private": 0}
     with pytest.raises(IllegalAction):
         apply(state, 0, Action("cuo", (next(k for k in range(34) if k not in state.live),)))
@@ -126,7 +133,9 @@ def test_an_unused_offer_expires_with_the_discard():
 def test_the_computer_never_gets_an_offer_or_sees_one():
     state = new_hand(ruleset(p_cuo=1.0), "cpu", stage=4, stage_player=0)
     for _ in range(30):
-        state, _ = until(state, lambda s: s.phase == "turn" and s.turn == 1 and s.seat(1).drawn is not None)
+        state, _ = until(
+            state, lambda s: s.phase == "turn" and s.turn == 1 and s.seat(1).drawn is not None
+        )
         assert not verbs(state, 1) & {"cuo", "swap", "exchange"}
         assert view(state, 1)["stage"]["offer"] is None
         state, _ = apply(state, 1, Action("discard", (state.seat(1).drawn,)))
@@ -145,9 +154,13 @@ def test_no_offers_before_stage_three_or_while_ready():
     from mahjong.engine.scripted import scripted_hand
     from mahjong.engine.state import Session
 
-    state = scripted_hand(ruleset(p_cuo=1.0, p_swap=1.0), dealer_hand="1112345678999m5z",
-                          other_hand="19p19s1234567z66p", draws="2p3p4p5p6p7p8p",
-                          session=Session(dealer=0, stage=3, stage_player=0))
+    state = scripted_hand(
+        ruleset(p_cuo=1.0, p_swap=1.0),
+        dealer_hand="1112345678999m5z",
+        other_hand="19p19s1234567z66p",
+        draws="2p3p4p5p6p7p8p",
+        session=Session(dealer=0, stage=3, stage_player=0),
+    )
     state, _ = apply(state, 0, parse_action("pass"))  # no 起始换牌
     state, _ = apply(state, 0, parse_action("ting 5z"))
     state, _ = until(state, lambda s: s.turn == 0 and s.phase == "turn")
@@ -157,6 +170,7 @@ def test_no_offers_before_stage_three_or_while_ready():
 
 # ----- 游戏中换牌 -----------------------------------------------------------------------
 
+
 def test_swap_offers_a_live_triplet_for_any_three_concealed_tiles():
     state = new_hand(ruleset(p_swap=1.0), "swap", stage=3, stage_player=0)
     state, _ = until(state, player_offer("swap"))
@@ -164,9 +178,13 @@ def test_swap_offers_a_live_triplet_for_any_three_concealed_tiles():
     assert Counter(state.live)[kind] >= 3
     hand = state.seat(0).hand
     assert [a for a in legal_actions(state, 0) if a.verb == "swap"] == [
-        Action("swap", give) for give in sorted(set(combinations(sorted(hand), 3)))]
-    assert view(state, 0)["stage"]["offer"] == {"kind": "swap", "triplet": format_tiles((kind,) * 3),
-                                                "choose": 3}
+        Action("swap", give) for give in sorted(set(combinations(sorted(hand), 3)))
+    ]
+    assert view(state, 0)["stage"]["offer"] == {
+        "kind": "swap",
+        "triplet": format_tiles((kind,) * 3),
+        "choose": 3,
+    }
     with pytest.raises(IllegalAction, match="exactly 3"):
         apply(state, 0, Action("swap", hand[:2]))
     give = tuple(sorted(hand)[:3])
@@ -212,13 +230,13 @@ def test_regression_a_swap_of_the_whole_hand_is_refused_and_changes_nothing():
     with pytest.raises(InvalidAction):  # the notation refuses it before the engine does
         parse_action("swap 12678m2358p256s44z")
     with pytest.raises(IllegalAction, match="swap: 4z not in your hand") as err:
-        apply(state, 0, parse_action("swap 444z"))   # two 4z held, not three
+        apply(state, 0, parse_action("swap 444z"))  # two 4z held, not three
     assert err.value.code == "not_held" and err.value.facts == {"tiles": "4z"}  # for the page
     with pytest.raises(IllegalAction, match="9s not in your hand"):
         apply(state, 0, parse_action("swap 12m9s"))
-    with pytest.raises(IllegalAction):               # not the open offer's verb
+    with pytest.raises(IllegalAction):  # not the open offer's verb
         apply(state, 0, Action("exchange", state.seat(0).hand[:1]))
-    with pytest.raises(IllegalAction):               # out of turn
+    with pytest.raises(IllegalAction):  # out of turn
         apply(state, 1, parse_action("swap 126m"))
     assert state.to_json() == before
 
@@ -238,19 +256,21 @@ def test_the_exchange_lists_representative_choices_and_allows_any_part_of_the_ha
     state = new_hand(ruleset(), "ex4", stage=2, stage_player=0)
     hand = state.seat(0).hand
     offered = legal_actions(state, 0)
-    for action in offered:                         # every listed action applies
+    for action in offered:  # every listed action applies
         after, _ = apply(state, 0, action)
         assert check_all(after) == [] and after.phase == "turn"
         assert Counter(after.seat(0).hand).total() == len(hand)
-    part = hand[1::3]                              # not listed, still allowed
+    part = hand[1::3]  # not listed, still allowed
     assert Action("exchange", part) not in offered
     after, _ = apply(state, 0, Action("exchange", part))
     assert after.stage.exchanged == len(part) and check_all(after) == []
     before = state.to_json()
     kind = max(hand, key=hand.count)
-    for bad, why in (((kind,) * (hand.count(kind) + 1), "not in your hand"),
-                     ((), "at least one tile"),
-                     ((*hand, hand[0]), "not in your hand")):
+    for bad, why in (
+        ((kind,) * (hand.count(kind) + 1), "not in your hand"),
+        ((), "at least one tile"),
+        ((*hand, hand[0]), "not in your hand"),
+    ):
         with pytest.raises(IllegalAction, match=why):
             apply(state, 0, Action("exchange", bad))
     assert state.to_json() == before
@@ -258,11 +278,14 @@ def test_the_exchange_lists_representative_choices_and_allows_any_part_of_the_ha
 
 # ----- rolls from the seed; replays ------------------------------------------------------
 
+
 def test_offer_rolls_follow_the_probabilities():
     counts = Counter()
     for n in range(40):
         state = new_hand(ruleset(p_cuo=0.5, p_swap=0.5), f"roll{n}", stage=3, stage_player=0)
-        state, _ = until(state, lambda s: s.turn == 0 and s.phase == "turn" and s.seat(0).drawn is not None)
+        state, _ = until(
+            state, lambda s: s.turn == 0 and s.phase == "turn" and s.seat(0).drawn is not None
+        )
         counts[state.stage.offer] += 1
     assert counts["cuo"] and counts["swap"] and counts[None]
     never = new_hand(ruleset(p_cuo=0.0, p_swap=0.0), "never", stage=4, stage_player=0)

@@ -19,8 +19,9 @@ from mahjong.engine.state import ENDED, EXCHANGE
 from mahjong.engine.wall import ByteStream
 
 # Offers and rigged deals far more often than the shipped odds, so a few hands meet them all.
-RULES = get_ruleset("stage", {"options": {"p_cuo": 0.25, "p_swap": 0.5, "p_bleed": 0.3,
-                                          "p_bleed_yakuman": 0.3}})
+RULES = get_ruleset(
+    "stage", {"options": {"p_cuo": 0.25, "p_swap": 0.5, "p_bleed": 0.3, "p_bleed_yakuman": 0.3}}
+)
 MAX_STEPS = 400
 
 
@@ -34,9 +35,14 @@ def unoffered(state, seat, offered) -> list[Action]:
     """Offers the seat does not have now: wrong sizes, tiles not held, closed offers."""
     hand = state.seat(seat).hand
     absent = next(k for k in range(34) if k not in hand)
-    probes = [Action("swap", tuple(sorted(hand))), Action("swap", (absent,) * 3),
-              Action("swap", hand[:2]), Action("exchange", (absent,)),
-              Action("exchange", (*hand, hand[0])), Action("cuo", (absent,))]
+    probes = [
+        Action("swap", tuple(sorted(hand))),
+        Action("swap", (absent,) * 3),
+        Action("swap", hand[:2]),
+        Action("exchange", (absent,)),
+        Action("exchange", (*hand, hand[0])),
+        Action("cuo", (absent,)),
+    ]
     if state.stage.offer != "cuo":
         probes.append(Action("cuo", (hand[0],)))
     return [p for p in probes if p not in offered]
@@ -74,8 +80,11 @@ def play(stage: int, seed: bytes, player: int):
 
 
 @settings(max_examples=24, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(stage=st.integers(min_value=1, max_value=4), seed=st.binary(min_size=4, max_size=16),
-       player=st.integers(min_value=0, max_value=1))
+@given(
+    stage=st.integers(min_value=1, max_value=4),
+    seed=st.binary(min_size=4, max_size=16),
+    player=st.integers(min_value=0, max_value=1),
+)
 def test_random_stage_play_keeps_every_invariant_and_replays(stage, seed, player):
     play(stage, seed, player)
 

@@ -2,16 +2,26 @@
 clearing and failing -- as rules, and as whole climbs played by bots on fixed seeds."""
 
 import pytest
+from test_fans_support import score
 
 from mahjong.engine.bots import choose_for, get_bot
 from mahjong.engine.errors import EngineError
 from mahjong.engine.fans import score_win
 from mahjong.engine.game import apply, legal_actions, new_hand, next_hand
 from mahjong.engine.settlement import stage_hand_score
-from mahjong.engine.stage_run import (CLEARED, COMPLETE, FAILED, IN_HAND, READY, StageRun,
-                                      begin_hand, finish_hand, next_stage, retry, start)
-
-from test_fans_support import score
+from mahjong.engine.stage_run import (
+    CLEARED,
+    COMPLETE,
+    FAILED,
+    IN_HAND,
+    READY,
+    StageRun,
+    begin_hand,
+    finish_hand,
+    next_stage,
+    retry,
+    start,
+)
 
 
 def test_entering_a_stage_sets_its_starting_score():
@@ -47,9 +57,9 @@ def test_three_dealer_wins_in_a_row_double_the_score():
         run = finish_hand(begin_hand(run), won=True, base_score=100, player_dealt=True)
         paid.append(run.last_score)
     assert paid == [100, 100, 200, 200] and run.streak == 4
-    run = finish_hand(begin_hand(run), drawn=True)        # a draw keeps the streak
+    run = finish_hand(begin_hand(run), drawn=True)  # a draw keeps the streak
     assert run.streak == 4
-    run = finish_hand(begin_hand(run))                   # a computer win resets it
+    run = finish_hand(begin_hand(run))  # a computer win resets it
     assert run.streak == 0
     run = finish_hand(begin_hand(run), won=True, base_score=100, player_dealt=False)
     assert run.streak == 0 and run.last_score == 100
@@ -86,6 +96,7 @@ def test_the_run_round_trips_through_json():
 
 # ----- whole climbs on fixed seeds --------------------------------------------------
 
+
 def climb(stage, player_level, computer_level, name, max_hands=60):
     """Hands of one stage attempt, the human seat 0 played by ``player_level``, until
     the stage is cleared or failed; each hand replays to its recorded state."""
@@ -95,7 +106,9 @@ def climb(stage, player_level, computer_level, name, max_hands=60):
         if run.status == FAILED:
             break
         seed = f"{name}-{run.hands}"
-        state = new_hand("stage", seed, stage=stage) if state is None else next_hand(state, None, seed)
+        state = (
+            new_hand("stage", seed, stage=stage) if state is None else next_hand(state, None, seed)
+        )
         bots = [get_bot(player_level, seed), get_bot(computer_level, seed)]
         while not state.ended:
             seat = state.turn
@@ -103,8 +116,13 @@ def climb(stage, player_level, computer_level, name, max_hands=60):
         outcome = state.outcome
         won = outcome.winner == 0 and outcome.context is not None
         base = stage_hand_score(score_win(state.ruleset, outcome.context)) if won else 0
-        run = finish_hand(run, won=won, drawn=outcome.kind == "draw", base_score=base,
-                          player_dealt=state.dealer == 0)
+        run = finish_hand(
+            run,
+            won=won,
+            drawn=outcome.kind == "draw",
+            base_score=base,
+            player_dealt=state.dealer == 0,
+        )
     return run
 
 

@@ -81,8 +81,13 @@ def test_mismatches_are_named_and_the_exit_code_is_one():
     other = new_hand("classic", b"another seed")
     cases = [
         {**line, "commitment": other.commitment},
-        {**line, "deal": {**line["deal"], "hands": [format_tiles(other.seats[0].concealed),
-                                                    line["deal"]["hands"][1]]}},
+        {
+            **line,
+            "deal": {
+                **line["deal"],
+                "hands": [format_tiles(other.seats[0].concealed), line["deal"]["hands"][1]],
+            },
+        },
         {**line, "wall": format_tiles(build_wall(other.ruleset, other.seed)[0][:10])},
     ]
     code, verdicts = run_lines(cases)
@@ -95,8 +100,9 @@ def test_mismatches_are_named_and_the_exit_code_is_one():
 
 def test_the_commitment_alone_can_be_checked():
     state = new_hand("tiao72", b"just the hash")
-    code, [verdict] = run_lines([{"ruleset": "tiao72", "seed": state.seed.hex(),
-                                  "commitment": state.commitment}])
+    code, [verdict] = run_lines(
+        [{"ruleset": "tiao72", "seed": state.seed.hex(), "commitment": state.commitment}]
+    )
     assert code == 0 and verdict["deal"] == "not given"
     assert verdict["rebuilt"]["hands"] == [format_tiles(s.concealed) for s in state.seats]
 
@@ -112,9 +118,15 @@ def test_the_tables_overrides_are_read_and_validated_by_the_engine():
 
 def test_bad_lines_get_an_error_each_and_the_good_ones_still_run():
     good = published(new_hand("quesheng", b"good"))
-    code, verdicts = run_lines(["{not json", {"ruleset": "nope", "seed": "00", "commitment": "x"},
-                                {"ruleset": "classic", "commitment": "x"},
-                                {**good, "dealer": 3}, good])
+    code, verdicts = run_lines(
+        [
+            "{not json",
+            {"ruleset": "nope", "seed": "00", "commitment": "x"},
+            {"ruleset": "classic", "commitment": "x"},
+            {**good, "dealer": 3},
+            good,
+        ]
+    )
     assert code == 1
     assert [("error" in v) for v in verdicts] == [True, True, True, True, False]
     assert "seed" in verdicts[2]["error"] and "dealer" in verdicts[3]["error"]
@@ -123,9 +135,13 @@ def test_bad_lines_get_an_error_each_and_the_good_ones_still_run():
 
 def test_the_command_is_registered_and_reads_stdin():
     state = new_hand("classic", b"cli")
-    proc = subprocess.run([sys.executable, "-m", "mahjong.engine", "verify"],
-                          input=json.dumps(published(state)) + "\n", capture_output=True,
-                          text=True, timeout=60)
+    proc = subprocess.run(
+        [sys.executable, "-m", "mahjong.engine", "verify"],
+        input=json.dumps(published(state)) + "\n",
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["ok"] is True
 

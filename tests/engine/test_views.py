@@ -20,8 +20,9 @@ def _text(shown):
 
 
 def test_a_player_sees_their_own_tiles_and_only_the_opponents_count():
-    state = scripted_hand("classic", dealer_hand="11122m59m4445566z", other_hand="3455567m112233z",
-                          draws="7z")
+    state = scripted_hand(
+        "classic", dealer_hand="11122m59m4445566z", other_hand="3455567m112233z", draws="7z"
+    )
     state, _ = apply(state, 0, parse_action("discard 4z"))
     mine, theirs = view(state, 1), view(state, 0)
     assert mine["seats"][1]["concealed"] == "3455567m112233z" and mine["seats"][1]["drawn"] == "7z"
@@ -41,8 +42,9 @@ def test_a_spectator_sees_no_concealed_tiles_and_no_actions():
 
 
 def test_an_opponents_concealed_kong_shows_without_its_tiles():
-    state = scripted_hand("classic", dealer_hand="1111m234m567m1z222z", other_hand="5689m113344556z",
-                          back="9m")
+    state = scripted_hand(
+        "classic", dealer_hand="1111m234m567m1z222z", other_hand="5689m113344556z", back="9m"
+    )
     state, events = apply(state, 0, parse_action("ankan 1111m"))
     assert view(state, 1)["seats"][0]["melds"] == ["ankan"]
     assert view(state, None)["seats"][0]["melds"] == ["ankan"]
@@ -53,8 +55,9 @@ def test_an_opponents_concealed_kong_shows_without_its_tiles():
 
 
 def test_draw_events_show_the_tile_only_to_the_drawer():
-    state = scripted_hand("classic", dealer_hand="11122m59m4445566z", other_hand="3455567m112233z",
-                          draws="7z")
+    state = scripted_hand(
+        "classic", dealer_hand="11122m59m4445566z", other_hand="3455567m112233z", draws="7z"
+    )
     _, events = apply(state, 0, parse_action("discard 4z"))
     draw = events[-1]
     assert event_for(draw, 1)["tile"] == "7z"
@@ -72,7 +75,9 @@ def test_the_seed_and_both_hands_are_revealed_only_at_the_end():
     for viewer in (0, 1, None):
         shown = view(ended, viewer)
         assert shown["seed"] == state.seed.hex() and shown["salt"] == state.salt.hex()
-        assert [s["concealed"] for s in shown["seats"]] == [format_tiles(p.concealed) for p in state.seats]
+        assert [s["concealed"] for s in shown["seats"]] == [
+            format_tiles(p.concealed) for p in state.seats
+        ]
         assert shown["outcome"]["kind"] == "escape"
 
 
@@ -85,8 +90,9 @@ def test_no_view_leaks_the_wall_order(slug):
 
 
 def test_wenzhou_views_show_the_indicator_and_the_wild():
-    state = scripted_hand("wenzhou", dealer_hand="111234567899m11122z", other_hand="12345667899p11123s",
-                          back="3m")
+    state = scripted_hand(
+        "wenzhou", dealer_hand="111234567899m11122z", other_hand="12345667899p11123s", back="3m"
+    )
     shown = view(state, None)
     assert shown["indicator"] == "3m" and shown["wild"] == "3m"
 
@@ -99,6 +105,7 @@ def test_views_are_plain_json():
 
 
 # ----- indistinguishability: hidden tiles do not change what a viewer gets ---------------
+
 
 def _hide_differently(state, hidden_seat):
     """The same public situation with the hidden seat's concealed tiles exchanged for
@@ -131,8 +138,12 @@ def test_a_viewer_cannot_tell_hidden_tiles_apart(slug, seed, steps):
 
 
 def test_the_haidi_tile_being_decided_is_public():
-    state = scripted_hand("classic", dealer_hand="11122m59m4445566z", other_hand="67m123m111z222z33z",
-                          reserve="9m8m3z")
+    state = scripted_hand(
+        "classic",
+        dealer_hand="11122m59m4445566z",
+        other_hand="67m123m111z222z33z",
+        reserve="9m8m3z",
+    )
     state = state.evolve(live=(), unused=state.live)
     state, _ = apply(state, 0, parse_action("discard 9m"))
     assert view(state, 0)["haidi"] == {"seat": 1, "shown": "9m", "drawn": "8m"}

@@ -8,8 +8,17 @@ import pytest
 
 from mahjong.engine.rulesets import RULESETS, get_ruleset
 from mahjong.engine.tiles import is_flower
-from mahjong.engine.wall import (ByteStream, build_wall, commitment, deal, derive_salt,
-                                 new_seed, random_seat, seed_bytes, shuffled)
+from mahjong.engine.wall import (
+    ByteStream,
+    build_wall,
+    commitment,
+    deal,
+    derive_salt,
+    new_seed,
+    random_seat,
+    seed_bytes,
+    shuffled,
+)
 
 SEED = bytes(range(32))
 
@@ -43,9 +52,15 @@ def test_the_commitment_is_sha256_of_seed_and_salt():
     assert len(salt) == 16 and SEED.hex() not in commitment(SEED, salt)
 
 
-@pytest.mark.parametrize("given,expected", [
-    (b"\x01\x02", b"\x01\x02"), ("0102", b"\x01\x02"), ("hello", b"hello"), (7, b"\x07"),
-])
+@pytest.mark.parametrize(
+    "given,expected",
+    [
+        (b"\x01\x02", b"\x01\x02"),
+        ("0102", b"\x01\x02"),
+        ("hello", b"hello"),
+        (7, b"\x07"),
+    ],
+)
 def test_seeds_are_bytes_hex_text_or_small_ints(given, expected):
     assert seed_bytes(given) == expected
 
@@ -106,7 +121,7 @@ def test_flowers_are_replaced_dealer_first_from_the_back():
     else:  # pragma: no cover - some of 50 seeds deal flowers to both
         pytest.fail("no seed dealt flowers to both seats")
     back = list(reversed(wall[27:]))
-    replacements = back[:len(dealt.flowers[0]) + len(dealt.flowers[1])]
+    replacements = back[: len(dealt.flowers[0]) + len(dealt.flowers[1])]
     # the dealer's replacements come first from the back
     first_plain = next(t for t in replacements if not is_flower(t))
     assert first_plain in dealt.hands[1]
@@ -121,6 +136,7 @@ def test_random_seats_come_from_the_seed():
 def test_a_revealed_seed_is_checked_against_the_commitment_and_rebuilds_the_wall():
     from mahjong.engine.game import escape, new_hand
     from mahjong.engine.wall import matches_commitment
+
     state = new_hand("classic", SEED, dealer=0)
     ended, events = escape(state, 0)
     seed, salt = bytes.fromhex(events[-1]["seed"]), bytes.fromhex(events[-1]["salt"])

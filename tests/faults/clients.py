@@ -114,7 +114,7 @@ class Player:
         if self.ws is not None:
             try:
                 self.ws.close()
-            except Exception:  # noqa: BLE001 - a dead server: nothing to close politely
+            except Exception:
                 pass
         self.ws = None
 

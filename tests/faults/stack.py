@@ -82,7 +82,6 @@ class Child:
         self._log_file.close()
 
 
-
 class Redis:
     """A private redis-server on a unix socket, without persistence: a restart loses every
     queued timer, channel-layer group and message, the worst case for the stack."""

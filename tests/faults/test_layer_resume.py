@@ -74,9 +74,15 @@ def test_an_outage_logs_its_first_failed_read_and_then_one_line_when_redis_is_ba
 
 
 def _record(error: BaseException) -> logging.LogRecord:
-    return logging.LogRecord("channels_redis.pubsub", logging.ERROR, __file__, 1,
-                             "Unexpected exception in receive task", None,
-                             (type(error), error, None))
+    return logging.LogRecord(
+        "channels_redis.pubsub",
+        logging.ERROR,
+        __file__,
+        1,
+        "Unexpected exception in receive task",
+        None,
+        (type(error), error, None),
+    )
 
 
 def test_failed_reads_are_logged_once_a_minute_and_other_errors_always():

@@ -168,7 +168,7 @@ def test_wallet_invariants_under_parallel_settlements_grants_adjustments_and_han
         def run():
             try:
                 work(arg)
-            except Exception as exc:  # noqa: BLE001 - reported below
+            except Exception as exc:
                 errors.append(exc)
 
         return run
@@ -223,9 +223,7 @@ def assert_wallet_invariants() -> None:
         assert kind == User.Kind.BANK or beans >= 0, (username, beans)
     assert sum(beans for _u, _k, beans, _l in rows) == 0
     unbalanced = (
-        LedgerEntry.objects.values("idempotency_key")
-        .annotate(total=Sum("amount"))
-        .exclude(total=0)
+        LedgerEntry.objects.values("idempotency_key").annotate(total=Sum("amount")).exclude(total=0)
     )
     assert not unbalanced.exists(), list(unbalanced[:5])
 

@@ -68,8 +68,8 @@ def holder_of(hand_id: int) -> str:
     for _ in range(3):  # it may re-arm between the read and the inspection
         version = Hand.objects.values_list("timer_version", flat=True).get(pk=hand_id)
         scheduled = app.control.inspect(timeout=3).scheduled() or {}
-        for worker, tasks in scheduled.items():
-            for task in tasks:
+        for worker, queued in scheduled.items():
+            for task in queued:
                 request = task["request"]
                 if request["name"].endswith(".advance") and list(request["args"]) == [
                     hand_id,

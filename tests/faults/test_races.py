@@ -31,7 +31,7 @@ def race(use_stack_db, calls) -> list:
             barrier.wait(timeout=30)
             try:
                 outcomes[i] = call()
-            except Exception as exc:  # noqa: BLE001 - the outcome under test
+            except Exception as exc:
                 outcomes[i] = exc
 
     threads = [threading.Thread(target=run, args=(i, c)) for i, c in enumerate(calls)]

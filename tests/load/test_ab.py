@@ -14,9 +14,14 @@ def line(moves: float, p99: float, cpu: float, relay_cpu: float = 0.7) -> dict:
     return {
         "tables": 200,
         "relay": {"server_cpu_ms_per_message": {"all": relay_cpu}},
-        "game": {"table_moves_per_s": moves, "p50_ms": 10.0, "p95_ms": 50.0, "p99_ms": p99,
-                 "server_cpu_ms_per_move": {"all": cpu, "web": cpu / 2},
-                 "queries_web_per_move": 5.8},
+        "game": {
+            "table_moves_per_s": moves,
+            "p50_ms": 10.0,
+            "p95_ms": 50.0,
+            "p99_ms": p99,
+            "server_cpu_ms_per_move": {"all": cpu, "web": cpu / 2},
+            "queries_web_per_move": 5.8,
+        },
     }
 
 
@@ -51,8 +56,9 @@ def test_a_figure_missing_from_an_older_load_py_is_left_out_of_its_pairs():
 
 def test_the_options_after_the_double_dash_go_to_load_py():
     ab = bench_ab()
-    args, load_args = ab.arguments(["--base", "abc123", "--pairs", "2", "--",
-                                    "--tables", "200", "--think", "1", "3"])
+    args, load_args = ab.arguments(
+        ["--base", "abc123", "--pairs", "2", "--", "--tables", "200", "--think", "1", "3"]
+    )
     assert (args.base, args.change, args.pairs) == ("abc123", "HEAD", 2)
     assert load_args == ["--tables", "200", "--think", "1", "3"]
     assert ab.load_lines('noise\n{"tables": 10}\n') == [{"tables": 10}]

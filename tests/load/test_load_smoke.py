@@ -36,8 +36,22 @@ def test_the_load_driver_plays_two_tables_and_reports(tmp_path):
     load = bench_module("load")  # the name ``load`` is this test package's
 
     args = load.arguments(
-        ["--seconds", "8", "--warmup", "3", "--relay-seconds", "2", "--think", "0.2", "0.5",
-         "--bots", "0", "--durable-relay", "--profile", str(tmp_path)]
+        [
+            "--seconds",
+            "8",
+            "--warmup",
+            "3",
+            "--relay-seconds",
+            "2",
+            "--think",
+            "0.2",
+            "0.5",
+            "--bots",
+            "0",
+            "--durable-relay",
+            "--profile",
+            str(tmp_path),
+        ]
     )
     out = asyncio.run(load.one_count(args, 2, db_name="mahjong_bench_smoke", redis_db=13))
     relay, game = out["relay"], out["game"]

@@ -11,12 +11,19 @@ from tests.load.bench_modules import BENCH
 
 
 def stages(*args: str) -> dict[str, list[float]]:
-    done = subprocess.run([sys.executable, str(BENCH / "move_cost.py"), *args],
-                          capture_output=True, text=True, timeout=300, check=True)
+    done = subprocess.run(
+        [sys.executable, str(BENCH / "move_cost.py"), *args],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=True,
+    )
     lines = done.stdout.splitlines()
     head = next(i for i, line in enumerate(lines) if line.startswith("stage"))
-    return {line.rsplit(maxsplit=3)[0]: [float(x) for x in line.split()[-3:]]
-            for line in lines[head + 1:-1]}
+    return {
+        line.rsplit(maxsplit=3)[0]: [float(x) for x in line.split()[-3:]]
+        for line in lines[head + 1 : -1]
+    }
 
 
 def test_a_room_tiers_table_is_played_and_the_ends_of_its_hands_measured_apart():

@@ -12,7 +12,6 @@ from urllib.parse import urlsplit, urlunsplit
 from asgiref.sync import async_to_sync
 
 
-
 def _test_redis_url() -> str:
     """REDIS_URL's server, database 14: the cache's clear() between web tests (and other
     processes sharing the server) FLUSHDB the configured database, which would drop our
@@ -96,5 +95,3 @@ async def refused_connect(communicator):
 def run(coro_fn, *args):
     """Run an async test helper from a sync test (sync consumer code then runs here)."""
     return async_to_sync(coro_fn)(*args)
-
-

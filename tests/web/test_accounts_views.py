@@ -82,7 +82,7 @@ def test_a_nickname_may_not_copy_another_players_shown_name_or_the_bots_badge(
 def test_a_nickname_may_not_hide_invisible_characters_or_full_width_lookalikes(
     alice, client_of, builtin
 ):
-    """"Alice\u200b" (zero-width space) passed as a second "Alice", "\u200b" alone showed
+    """ "Alice\u200b" (zero-width space) passed as a second "Alice", "\u200b" alone showed
     as a blank name, and a full-width "Ａｌｉｃｅ" looked the same as "Alice"."""
     c = client_of(alice)
     for name in ["Bob\u200b", "\u200b", "\u202eecila", "a\u0007b"]:
@@ -93,8 +93,12 @@ def test_a_nickname_may_not_hide_invisible_characters_or_full_width_lookalikes(
     for name in ["Alice\u200b", "Ａｌｉｃｅ"]:
         response = Client().post(
             reverse("accounts:signup"),
-            {"username": "mimic", "nickname": name,
-             "password1": "a-long-pass-phrase", "password2": "a-long-pass-phrase"},
+            {
+                "username": "mimic",
+                "nickname": name,
+                "password1": "a-long-pass-phrase",
+                "password2": "a-long-pass-phrase",
+            },
         )
         assert response.context["form"].errors["nickname"], repr(name)
     assert not User.objects.filter(username="mimic").exists()
@@ -116,17 +120,21 @@ def test_a_friend_invited_to_a_room_signs_up_and_lands_in_the_room(alice, client
 
     room = rooms.create(alice, Ruleset.objects.get(slug="classic"), 1)
     page = client.get(room.get_absolute_url()).content.decode()
-    signup = f'{reverse("accounts:signup")}?next=/rooms/{room.code}/'
+    signup = f"{reverse('accounts:signup')}?next=/rooms/{room.code}/"
     assert f'href="{signup}"' in page  # offered beside "log in to join"
-    login = client.get(f'{reverse("accounts:login")}?next=/rooms/{room.code}/').content.decode()
+    login = client.get(f"{reverse('accounts:login')}?next=/rooms/{room.code}/").content.decode()
     assert f'href="{signup}"' in login
     form = client.get(signup).content.decode()
     assert re.search(rf'name="next" value="/rooms/{room.code}/"', form)
     assert f'?next=/rooms/{room.code}/"' in form.split("<form")[1].split("</section>")[0]
     response = client.post(
         reverse("accounts:signup"),
-        {"username": "friend", "password1": PASSWORD, "password2": PASSWORD,
-         "next": room.get_absolute_url()},
+        {
+            "username": "friend",
+            "password1": PASSWORD,
+            "password2": PASSWORD,
+            "next": room.get_absolute_url(),
+        },
     )
     assert response.status_code == 302 and response.url == room.get_absolute_url()
     assert User.objects.filter(username="friend").exists()
@@ -136,16 +144,15 @@ def test_with_no_sign_up_grant_the_welcome_does_not_count_zero_beans(builtin, cl
     EconomySettings.objects.update_or_create(pk=1, defaults={"signup_grant": 0})
     response = client.post(
         reverse("accounts:signup"),
-        {"username": "newbie", "password1": PASSWORD, "password2": PASSWORD}, follow=True,
+        {"username": "newbie", "password1": PASSWORD, "password2": PASSWORD},
+        follow=True,
     )
     said = [str(m) for m in response.context["messages"]]
     assert said == ["欢迎！"]
     assert not LedgerEntry.objects.filter(account__username="newbie").exists()
 
 
-def test_the_sign_up_page_and_the_lobby_promise_the_grant_only_when_there_is_one(
-    builtin, client
-):
+def test_the_sign_up_page_and_the_lobby_promise_the_grant_only_when_there_is_one(builtin, client):
     """They promised free beans (注册即送欢乐豆) without a number, and still did when the
     operator had set the grant to 0: the new player found none. The amount is said, or
     nothing is."""
@@ -169,11 +176,15 @@ def test_the_sign_up_page_and_the_lobby_promise_the_grant_only_when_there_is_one
 def test_sign_up_goes_to_the_lobby_when_next_is_another_site(builtin, client):
     response = client.post(
         reverse("accounts:signup"),
-        {"username": "lured", "password1": PASSWORD, "password2": PASSWORD,
-         "next": "https://evil.example/"},
+        {
+            "username": "lured",
+            "password1": PASSWORD,
+            "password2": PASSWORD,
+            "next": "https://evil.example/",
+        },
     )
     assert response.status_code == 302 and response.url == reverse("lobby:home")
-    page = client.get(f'{reverse("accounts:signup")}?next=//evil.example/').content.decode()
+    page = client.get(f"{reverse('accounts:signup')}?next=//evil.example/").content.decode()
     assert "evil" not in page
 
 
@@ -185,8 +196,11 @@ def test_a_user_name_is_held_to_a_nicknames_length(builtin, client):
     for name, ok in [("L" * 25, False), ("L" * 24, True)]:
         response = client.post(
             reverse("accounts:signup"),
-            {"username": name, "password1": "a-long-pass-phrase",
-             "password2": "a-long-pass-phrase"},
+            {
+                "username": name,
+                "password1": "a-long-pass-phrase",
+                "password2": "a-long-pass-phrase",
+            },
         )
         assert User.objects.filter(username=name).exists() is ok, len(name)
         if not ok:
@@ -202,8 +216,10 @@ def test_a_user_names_error_says_chinese_characters_are_allowed(builtin, client)
     assert errors == ["请输入有效的用户名：只能包含汉字、字母、数字和 @ . + - _，不能有空格。"]
     client.cookies.load({"django_language": "en"})
     errors = client.post(url, {"username": "小 明", **pw}).context["form"].errors["username"]
-    assert errors == ["Enter a valid user name: letters (Chinese characters too), digits and"
-                      " @ . + - _ only, without spaces."]
+    assert errors == [
+        "Enter a valid user name: letters (Chinese characters too), digits and"
+        " @ . + - _ only, without spaces."
+    ]
     client.post(url, {"username": "小明", **pw})
     assert User.objects.filter(username="小明").exists()
 
@@ -225,8 +241,7 @@ def test_the_user_name_is_matched_in_any_case_as_sign_up_keeps_it_unique(
     client.cookies.load({"django_language": "en"})
     wrong = client.post(url, {"username": "ALICE", "password": "wrong"})
     assert wrong.context["form"].errors["__all__"] == [
-        "Please enter a correct username and password. Note that both fields may be"
-        " case-sensitive."
+        "Please enter a correct username and password. Note that both fields may be case-sensitive."
     ]
     assert client.post(url, {"username": "ALICE", "password": PASSWORD}).status_code == 302
     assert client.get("/").context["user"] == alice
@@ -395,8 +410,10 @@ def test_the_biggest_hand_is_named_in_the_pages_language(alice, client):
     assert '62 番</span><span class="fans muted small">清龙、混一色、门前清、花牌</span>' in page
     client.post(reverse("set_language"), {"language": "en", "next": "/"})
     page = client.get(alice.get_absolute_url()).content.decode()
-    assert ('>62 fan</span><span class="fans muted small">'
-            "Pure straight, Half flush, Concealed hand, Flower<") in page
+    assert (
+        '>62 fan</span><span class="fans muted small">'
+        "Pure straight, Half flush, Concealed hand, Flower<"
+    ) in page
     assert "混一色" not in page
 
 
@@ -475,17 +492,19 @@ def _described_by(html: str) -> dict[str, list[str]]:
         ids = re.search(r'aria-describedby="([^"]*)"', tag)
         name = re.search(r'name="([^"]*)"', tag)
         if ids and name:
-            missing[name.group(1)] = [i for i in ids.group(1).split()
-                                      if f'id="{i}"' not in html]
+            missing[name.group(1)] = [i for i in ids.group(1).split() if f'id="{i}"' not in html]
     return missing
 
 
-def test_a_fields_error_and_help_are_tied_to_it_for_screen_readers(alice, builtin, client,
-                                                                   client_of):
+def test_a_fields_error_and_help_are_tied_to_it_for_screen_readers(
+    alice, builtin, client, client_of
+):
     """Django points each field's aria-describedby at <id>_helptext and <id>_error; the
     pages gave neither an id, so a screen reader read the field without its error."""
-    page = client.post(reverse("accounts:signup"), {"username": "x", "password1": "a-long-pass",
-                                                    "password2": "different-pass"})
+    page = client.post(
+        reverse("accounts:signup"),
+        {"username": "x", "password1": "a-long-pass", "password2": "different-pass"},
+    )
     html = page.content.decode()
     assert 'aria-invalid="true"' in html and 'id="id_password2_error"' in html
     assert _described_by(html) and not any(_described_by(html).values())
@@ -518,6 +537,8 @@ def test_the_profiles_empty_nickname_box_says_what_it_is(make_player, client_of)
     html = client_of(make_player("nonick")).get(reverse("accounts:profile"), follow=True)
     field = re.search(r'<input type="text" name="nickname"[^>]*>', html.content.decode()).group(0)
     assert 'placeholder="昵称"' in field and 'aria-label="昵称"' in field, field
+
+
 def test_a_bots_profile_has_no_rank_progress(client, builtin):
     """A bot is never ranked: its profile (linked from a match page) shows no level and no
     "40 more to 雀仔" it could never earn."""

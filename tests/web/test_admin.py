@@ -137,8 +137,7 @@ def test_every_fan_is_a_field_with_its_names_and_default_and_saves_in_place(staf
     for fan in fans:
         assert f'name="fan__{fan.key}"' in page
     assert "清一色 / Full flush" in page and "qing_yi_se · engine default: 24" in page
-    response = client.post(change_url(gb), ruleset_form(gb, fan__qing_yi_se="30",
-                                                        fan__hua_pai="0"))
+    response = client.post(change_url(gb), ruleset_form(gb, fan__qing_yi_se="30", fan__hua_pai="0"))
     assert response.status_code == 302
     gb.refresh_from_db()
     assert gb.overrides == {"fan_values": {"qing_yi_se": 30, "hua_pai": 0}}
@@ -217,8 +216,7 @@ def test_overrides_that_are_no_json_object_are_refused_with_the_fields_above(
     response = client.post(change_url(classic), ruleset_form(classic, cap="9", overrides=typed))
     assert response.status_code == 200
     assert form_errors(response, "overrides") == [
-        'Other overrides (JSON) must be a JSON object such as {"name": value}; got '
-        f"{shown}."
+        f'Other overrides (JSON) must be a JSON object such as {{"name": value}}; got {shown}.'
     ]
     classic.refresh_from_db()
     assert classic.overrides == {}
@@ -239,83 +237,179 @@ ALLOWED = (
 # RULESET_CHECKS): the ruleset row, what the operator typed, the field the message is
 # under, and the message in the English and in the Chinese admin.
 REFUSALS = [
-    ("classic", {"decision_timer": "0"}, "decision_timer",
-     "Decision timer (s) must be from 3 to 300; got 0.",
-     "出牌时限（秒）必须在 3 到 300 之间，当前为 0。"),
-    ("classic", {"cap": "-1"}, "cap",
-     "Cap must be left empty or be a whole number from 1 to 1000; got -1.",
-     "封顶必须留空或是 1 到 1000 之间的整数，当前为 -1。"),
-    ("classic", {"min_fan": "-1"}, "min_fan",
-     "Minimum fan must be a whole number from 0 to 1000; got -1.",
-     "起胡番数必须是 0 到 1000 之间的整数，当前为 -1。"),
-    ("classic", {"base_points": "0"}, "base_points",
-     "Base must be a whole number from 1 to 1000; got 0.",
-     "底分必须是 1 到 1000 之间的整数，当前为 0。"),
+    (
+        "classic",
+        {"decision_timer": "0"},
+        "decision_timer",
+        "Decision timer (s) must be from 3 to 300; got 0.",
+        "出牌时限（秒）必须在 3 到 300 之间，当前为 0。",
+    ),
+    (
+        "classic",
+        {"cap": "-1"},
+        "cap",
+        "Cap must be left empty or be a whole number from 1 to 1000; got -1.",
+        "封顶必须留空或是 1 到 1000 之间的整数，当前为 -1。",
+    ),
+    (
+        "classic",
+        {"min_fan": "-1"},
+        "min_fan",
+        "Minimum fan must be a whole number from 0 to 1000; got -1.",
+        "起胡番数必须是 0 到 1000 之间的整数，当前为 -1。",
+    ),
+    (
+        "classic",
+        {"base_points": "0"},
+        "base_points",
+        "Base must be a whole number from 1 to 1000; got 0.",
+        "底分必须是 1 到 1000 之间的整数，当前为 0。",
+    ),
     # A typo of many digits: saved, it failed the settlement of the first hand it ended.
-    ("classic", {"base_points": "99999999999"}, "base_points",
-     "Base must be a whole number from 1 to 1000; got 99999999999.",
-     "底分必须是 1 到 1000 之间的整数，当前为 99999999999。"),
-    ("classic", {"escape_penalty": "1000000000000"}, "escape_penalty",
-     "Escape penalty must be a whole number from 0 to 1000; got 1000000000000.",
-     "逃跑惩罚必须是 0 到 1000 之间的整数，当前为 1000000000000。"),
-    ("classic", {"self_draw_multiplier": "1000"}, "self_draw_multiplier",
-     "Self-draw multiplier must be a whole number from 1 to 10; got 1000.",
-     "自摸倍数必须是 1 到 10 之间的整数，当前为 1000。"),
-    ("classic", {"cap": "100000"}, "cap",
-     "Cap must be left empty or be a whole number from 1 to 1000; got 100000.",
-     "封顶必须留空或是 1 到 1000 之间的整数，当前为 100000。"),
-    ("classic", {"rake_percent": "150"}, "rake_percent",
-     "Rake % must be a whole number from 0 to 50; got 150.",
-     "台费 %必须是 0 到 50 之间的整数，当前为 150。"),
-    ("classic", {"overrides": '{"bao_ting": "yes"}'}, "overrides",
-     '"bao_ting" must be true or false; got "yes".',
-     '"bao_ting"必须是 true 或 false，当前为 "yes"。'),
-    ("classic", {"overrides": '{"timers": 5}'}, "overrides",
-     '"timers" must be a JSON object such as {"name": value}; got 5.',
-     '"timers"必须是 JSON 对象，例如 {"name": value}，当前为 5。'),
-    ("classic", {"overrides": "[1, 2]"}, "overrides",
-     'Other overrides (JSON) must be a JSON object such as {"name": value}; got [1, 2].',
-     '其他覆盖设置（JSON）必须是 JSON 对象，例如 {"name": value}，当前为 [1, 2]。'),
-    ("classic", {"overrides": '{"tiles": 3}'}, "overrides",
-     f'"tiles" cannot be overridden. Settings that can: {ALLOWED}.',
-     f'"tiles"不能覆盖。可以覆盖的设置：{ALLOWED}。'),
-    ("classic", {"overrides": '{"timers": {"nap": 3}}'}, "overrides",
-     'There is no timer "nap". The timers are: decision, locked_delay, escape, bot_delay, claim_pause.',
-     '没有计时器"nap"。计时器有：decision, locked_delay, escape, bot_delay, claim_pause。'),
-    ("classic", {"overrides": '{"options": {"nope": true}}'}, "overrides",
-     'Two-player Mahjong has no option "nope". Its options: none.',
-     '二人麻将没有选项"nope"。它的选项：无。'),
-    ("stage", {"option__p_cuo": "1.5"}, "option__p_cuo",
-     "Chance of a pick-from-the-wall offer after a draw (搓牌) is a probability: it must be "
-     "from 0 to 1; got 1.5.",
-     "搓牌出现概率是概率，必须在 0 到 1 之间，当前为 1.5。"),
-    ("gb", {"fan__qing_yi_se": "-1"}, "fan__qing_yi_se",
-     "The value of the fan qing_yi_se must be a whole number from 0 to 1000; got -1.",
-     "牌型 qing_yi_se 的番数必须是 0 到 1000 之间的整数，当前为 -1。"),
-    ("gb", {"fan__qing_yi_se": "99999999999999999999999"}, "fan__qing_yi_se",
-     "The value of the fan qing_yi_se must be a whole number from 0 to 1000; "
-     "got 99999999999999999999999.",
-     "牌型 qing_yi_se 的番数必须是 0 到 1000 之间的整数，当前为 99999999999999999999999。"),
-    ("classic", {"overrides": '{"bao_ting": false}'}, "overrides",
-     '"tian_ting" needs "bao_ting" to be true.',
-     '"tian_ting"需要"bao_ting"为 true。'),
-    ("classic", {"overrides": '{"max_guo": 2}'}, "overrides",
-     '"max_guo" must be 0: Two-player Mahjong has no passing a win to double it (过胡); '
-     "got 2.",
-     '二人麻将没有过胡，"max_guo"必须为 0，当前为 2。'),
-    ("classic", {"overrides": '{"haidi_draws": 0}'}, "overrides",
-     '"haidi_draws" must be at least 1: Two-player Mahjong has a last-tiles phase (海底捞月); '
-     "got 0.",
-     '二人麻将有海底捞月阶段，"haidi_draws"必须不小于 1，当前为 0。'),
-    ("classic", {"overrides": '{"haidi_draws": 11}'}, "overrides",
-     '"haidi_draws" must be at most 10; got 11.',
-     '"haidi_draws"不能大于 10，当前为 11。'),
-    ("classic", {"cap": "5", "min_fan": "6"}, "cap",
-     "Cap (5) must not be below Minimum fan (6).",
-     "封顶（5）不能低于起胡番数（6）。"),
-    ("classic", {"discard_multiplier": "5"}, "self_draw_multiplier",
-     "Self-draw multiplier (3) must not be below Discard multiplier (5).",
-     "自摸倍数（3）不能低于点炮倍数（5）。"),
+    (
+        "classic",
+        {"base_points": "99999999999"},
+        "base_points",
+        "Base must be a whole number from 1 to 1000; got 99999999999.",
+        "底分必须是 1 到 1000 之间的整数，当前为 99999999999。",
+    ),
+    (
+        "classic",
+        {"escape_penalty": "1000000000000"},
+        "escape_penalty",
+        "Escape penalty must be a whole number from 0 to 1000; got 1000000000000.",
+        "逃跑惩罚必须是 0 到 1000 之间的整数，当前为 1000000000000。",
+    ),
+    (
+        "classic",
+        {"self_draw_multiplier": "1000"},
+        "self_draw_multiplier",
+        "Self-draw multiplier must be a whole number from 1 to 10; got 1000.",
+        "自摸倍数必须是 1 到 10 之间的整数，当前为 1000。",
+    ),
+    (
+        "classic",
+        {"cap": "100000"},
+        "cap",
+        "Cap must be left empty or be a whole number from 1 to 1000; got 100000.",
+        "封顶必须留空或是 1 到 1000 之间的整数，当前为 100000。",
+    ),
+    (
+        "classic",
+        {"rake_percent": "150"},
+        "rake_percent",
+        "Rake % must be a whole number from 0 to 50; got 150.",
+        "台费 %必须是 0 到 50 之间的整数，当前为 150。",
+    ),
+    (
+        "classic",
+        {"overrides": '{"bao_ting": "yes"}'},
+        "overrides",
+        '"bao_ting" must be true or false; got "yes".',
+        '"bao_ting"必须是 true 或 false，当前为 "yes"。',
+    ),
+    (
+        "classic",
+        {"overrides": '{"timers": 5}'},
+        "overrides",
+        '"timers" must be a JSON object such as {"name": value}; got 5.',
+        '"timers"必须是 JSON 对象，例如 {"name": value}，当前为 5。',
+    ),
+    (
+        "classic",
+        {"overrides": "[1, 2]"},
+        "overrides",
+        'Other overrides (JSON) must be a JSON object such as {"name": value}; got [1, 2].',
+        '其他覆盖设置（JSON）必须是 JSON 对象，例如 {"name": value}，当前为 [1, 2]。',
+    ),
+    (
+        "classic",
+        {"overrides": '{"tiles": 3}'},
+        "overrides",
+        f'"tiles" cannot be overridden. Settings that can: {ALLOWED}.',
+        f'"tiles"不能覆盖。可以覆盖的设置：{ALLOWED}。',
+    ),
+    (
+        "classic",
+        {"overrides": '{"timers": {"nap": 3}}'},
+        "overrides",
+        'There is no timer "nap". The timers are: '
+        "decision, locked_delay, escape, bot_delay, claim_pause.",
+        '没有计时器"nap"。计时器有：decision, locked_delay, escape, bot_delay, claim_pause。',
+    ),
+    (
+        "classic",
+        {"overrides": '{"options": {"nope": true}}'},
+        "overrides",
+        'Two-player Mahjong has no option "nope". Its options: none.',
+        '二人麻将没有选项"nope"。它的选项：无。',
+    ),
+    (
+        "stage",
+        {"option__p_cuo": "1.5"},
+        "option__p_cuo",
+        "Chance of a pick-from-the-wall offer after a draw (搓牌) is a probability: it must be "
+        "from 0 to 1; got 1.5.",
+        "搓牌出现概率是概率，必须在 0 到 1 之间，当前为 1.5。",
+    ),
+    (
+        "gb",
+        {"fan__qing_yi_se": "-1"},
+        "fan__qing_yi_se",
+        "The value of the fan qing_yi_se must be a whole number from 0 to 1000; got -1.",
+        "牌型 qing_yi_se 的番数必须是 0 到 1000 之间的整数，当前为 -1。",
+    ),
+    (
+        "gb",
+        {"fan__qing_yi_se": "99999999999999999999999"},
+        "fan__qing_yi_se",
+        "The value of the fan qing_yi_se must be a whole number from 0 to 1000; "
+        "got 99999999999999999999999.",
+        "牌型 qing_yi_se 的番数必须是 0 到 1000 之间的整数，当前为 99999999999999999999999。",
+    ),
+    (
+        "classic",
+        {"overrides": '{"bao_ting": false}'},
+        "overrides",
+        '"tian_ting" needs "bao_ting" to be true.',
+        '"tian_ting"需要"bao_ting"为 true。',
+    ),
+    (
+        "classic",
+        {"overrides": '{"max_guo": 2}'},
+        "overrides",
+        '"max_guo" must be 0: Two-player Mahjong has no passing a win to double it (过胡); got 2.',
+        '二人麻将没有过胡，"max_guo"必须为 0，当前为 2。',
+    ),
+    (
+        "classic",
+        {"overrides": '{"haidi_draws": 0}'},
+        "overrides",
+        '"haidi_draws" must be at least 1: Two-player Mahjong has a last-tiles phase (海底捞月); '
+        "got 0.",
+        '二人麻将有海底捞月阶段，"haidi_draws"必须不小于 1，当前为 0。',
+    ),
+    (
+        "classic",
+        {"overrides": '{"haidi_draws": 11}'},
+        "overrides",
+        '"haidi_draws" must be at most 10; got 11.',
+        '"haidi_draws"不能大于 10，当前为 11。',
+    ),
+    (
+        "classic",
+        {"cap": "5", "min_fan": "6"},
+        "cap",
+        "Cap (5) must not be below Minimum fan (6).",
+        "封顶（5）不能低于起胡番数（6）。",
+    ),
+    (
+        "classic",
+        {"discard_multiplier": "5"},
+        "self_draw_multiplier",
+        "Self-draw multiplier (3) must not be below Discard multiplier (5).",
+        "自摸倍数（3）不能低于点炮倍数（5）。",
+    ),
 ]
 
 
@@ -371,9 +465,7 @@ def test_a_room_tier_with_min_above_max_is_refused(staff, client):
     ]
 
 
-def test_a_room_played_in_cannot_be_deleted_and_the_operator_is_told_why(
-    staff, client, alice, bob
-):
+def test_a_room_played_in_cannot_be_deleted_and_the_operator_is_told_why(staff, client, alice, bob):
     """Deleting a room with tables said "your account doesn't have permission to delete
     the following types of objects: table", to a superuser too: the records of the games
     played in it keep it. The operator is told that, and to close the room instead."""
@@ -383,28 +475,43 @@ def test_a_room_played_in_cannot_be_deleted_and_the_operator_is_told_why(
 
     novice = RoomTier.objects.get(slug="novice")
     spare = RoomTier.objects.create(
-        slug="spare", name="备用场", name_en="Spare", ruleset=novice.ruleset,
-        beans_per_point=10, entry_min=0, entry_max=1_000,
+        slug="spare",
+        name="备用场",
+        name_en="Spare",
+        ruleset=novice.ruleset,
+        beans_per_point=10,
+        entry_min=0,
+        entry_max=1_000,
     )
     services.open_table(novice.ruleset, [alice, bob], tier=novice, beans_per_point=50)
-    said = ["Novice cannot be deleted: players have played or queued in it, and those records"
-            " keep its name. Untick Open to close it instead."]
+    said = [
+        "Novice cannot be deleted: players have played or queued in it, and those records"
+        " keep its name. Untick Open to close it instead."
+    ]
     page = client.get(reverse("admin:catalogue_roomtier_delete", args=[novice.pk]), follow=True)
-    assert page.redirect_chain[-1][0] == reverse("admin:catalogue_roomtier_change", args=[novice.pk])
+    assert page.redirect_chain[-1][0] == reverse(
+        "admin:catalogue_roomtier_change", args=[novice.pk]
+    )
     assert [str(m) for m in page.context["messages"]] == said
     assert "permission" not in page.content.decode()
     # The list's action refuses the whole selection, and the confirmed post too.
     changelist = reverse("admin:catalogue_roomtier_changelist")
     for data in ({}, {"post": "yes"}):
-        done = client.post(changelist, {"action": "delete_selected", **data,
-                                        ACTION_CHECKBOX_NAME: [novice.pk, spare.pk]}, follow=True)
+        done = client.post(
+            changelist,
+            {"action": "delete_selected", **data, ACTION_CHECKBOX_NAME: [novice.pk, spare.pk]},
+            follow=True,
+        )
         assert [str(m) for m in done.context["messages"]] == said
     assert RoomTier.objects.filter(pk__in=[novice.pk, spare.pk]).count() == 2
     # A room nobody has played in is deleted as before.
     asked = client.get(reverse("admin:catalogue_roomtier_delete", args=[spare.pk])).content.decode()
     assert "Are you sure you want to delete the room tier" in asked
-    client.post(changelist, {"action": "delete_selected", "post": "yes",
-                             ACTION_CHECKBOX_NAME: [spare.pk]}, follow=True)
+    client.post(
+        changelist,
+        {"action": "delete_selected", "post": "yes", ACTION_CHECKBOX_NAME: [spare.pk]},
+        follow=True,
+    )
     assert not RoomTier.objects.filter(pk=spare.pk).exists()
     client.cookies.load({"django_language": "zh-hans"})
     page = client.get(reverse("admin:catalogue_roomtier_delete", args=[novice.pk]), follow=True)
@@ -605,17 +712,16 @@ def test_lifting_a_ban_or_a_mute_a_player_did_not_have_is_skipped_and_said(
     ]
     client.cookies.load({"django_language": "zh-hans"})
     said = _action(client, "unmute_players", [alice], follow=True)
-    assert [str(m) for m in said.context["messages"]] == [
-        f"已跳过 1 位未被禁言的玩家：{alice}。"
-    ]
+    assert [str(m) for m in said.context["messages"]] == [f"已跳过 1 位未被禁言的玩家：{alice}。"]
 
 
 def test_a_skip_of_many_players_names_ten_and_counts_them_all(staff, client, make_player):
     """'Lift the ban' on a page of 12 unbanned players named all 12 in one message (200
     from a full page): the first ten are named, the count says how many."""
     players = [make_player(f"p{i:02d}") for i in range(12)]
-    said = [str(m) for m in _action(client, "unban_players", players, follow=True)
-            .context["messages"]]
+    said = [
+        str(m) for m in _action(client, "unban_players", players, follow=True).context["messages"]
+    ]
     assert len(said) == 1 and said[0].startswith("Skipped 12 players who were not banned: ")
     assert said[0].endswith(", ….") and said[0].count(", ") == 10
 
@@ -674,9 +780,15 @@ def test_player_search_by_nickname_and_no_query_per_row(
 def test_every_admin_list_renders_with_few_queries(
     staff, client, model, alice, bob, django_assert_max_num_queries
 ):
-    app = {"ledgerentry": "accounts", "ranklevel": "accounts", "economysettings": "accounts",
-           "roomtier": "catalogue", "ruleset": "catalogue", "leaderboard": "catalogue",
-           "match": "tables"}.get(model, "lobby")
+    app = {
+        "ledgerentry": "accounts",
+        "ranklevel": "accounts",
+        "economysettings": "accounts",
+        "roomtier": "catalogue",
+        "ruleset": "catalogue",
+        "leaderboard": "catalogue",
+        "match": "tables",
+    }.get(model, "lobby")
     with django_assert_max_num_queries(15):
         response = client.get(reverse(f"admin:{app}_{model}_changelist"))
     assert response.status_code == 200
@@ -709,8 +821,7 @@ def test_matches_queue_tickets_private_rooms_and_stage_progress_are_not_added_by
     staff, client
 ):
     """The lobby's and the stages' services make these rows; an operator looks them up."""
-    for name in ("tables_match", "lobby_queueticket", "lobby_privateroom",
-                 "stages_stageprogress"):
+    for name in ("tables_match", "lobby_queueticket", "lobby_privateroom", "stages_stageprogress"):
         assert client.get(reverse(f"admin:{name}_changelist")).status_code == 200, name
         assert client.get(reverse(f"admin:{name}_add")).status_code == 403, name
 
@@ -754,7 +865,7 @@ def test_a_closed_tables_note_reads_as_text_in_the_admin(staff, client, alice, b
 
 
 def test_action_messages_count_players_in_good_english(staff, client, alice, bob):
-    """"Banned 1 player." / "Banned 2 players.", not "player(s)"; one line in Chinese."""
+    """ "Banned 1 player." / "Banned 2 players.", not "player(s)"; one line in Chinese."""
     one = _action(client, "ban_players", [alice], apply="1", reason="x", follow=True)
     assert [str(m) for m in one.context["messages"]] == ["Banned 1 player."]
     _action(client, "ban_players", [bob], apply="1", reason="x", follow=True)
@@ -834,8 +945,7 @@ def test_every_admin_label_is_chinese(builtin, rf):
 def _close_tables(client, tables, follow=True):
     return client.post(
         reverse("admin:tables_table_changelist"),
-        {"action": "close_tables", ACTION_CHECKBOX_NAME: [t.pk for t in tables],
-         "confirmed": "1"},
+        {"action": "close_tables", ACTION_CHECKBOX_NAME: [t.pk for t in tables], "confirmed": "1"},
         follow=follow,
     )
 
@@ -846,8 +956,10 @@ def test_closing_a_table_asks_first(staff, client, alice, bob):
     from mahjong.tables.models import Table
 
     table = services.open_table(Ruleset.objects.get(slug="classic"), [alice, bob])
-    asked = client.post(reverse("admin:tables_table_changelist"),
-                        {"action": "close_tables", ACTION_CHECKBOX_NAME: [table.pk]})
+    asked = client.post(
+        reverse("admin:tables_table_changelist"),
+        {"action": "close_tables", ACTION_CHECKBOX_NAME: [table.pk]},
+    )
     page = asked.content.decode()
     assert asked.status_code == 200 and table.public_id in page
     assert 'name="confirmed"' in page and "nobody pays" in page
@@ -918,8 +1030,9 @@ def test_an_operator_closes_a_stuck_table_and_the_hand_in_play_ends_drawn(
     assert not hand.ranked and not HandResult.objects.filter(hand=hand).exists()
     steps = replays.rebuild(hand)
     assert steps[-1].action == "call_off" and steps[-1].state.ended
-    page = client.get(reverse("history:replay", args=[table.public_id, hand.number]),
-                      {"step": len(steps) - 1})
+    page = client.get(
+        reverse("history:replay", args=[table.public_id, hand.number]), {"step": len(steps) - 1}
+    )
     assert page.status_code == 200
     assert "Called off by the site&#x27;s operator" in page.content.decode()
     # Closing it again changes nothing and says so.
@@ -977,10 +1090,8 @@ def test_a_players_page_shows_the_newest_ledger_rows_and_links_to_all(
     assert everything.context["cl"].result_count == LEDGER_SHOWN + 11  # with the sign-up grant
 
 
-def test_a_staff_member_who_manages_players_cannot_raise_their_own_rights(
-    builtin, client, alice
-):
-    """"change player" is for nicknames, beans, bans: not for making oneself a superuser,
+def test_a_staff_member_who_manages_players_cannot_raise_their_own_rights(builtin, client, alice):
+    """ "change player" is for nicknames, beans, bans: not for making oneself a superuser,
     nor for taking over a superuser's account (password, ban)."""
     from django.contrib.auth.models import Permission
 
@@ -995,10 +1106,18 @@ def test_a_staff_member_who_manages_players_cannot_raise_their_own_rights(
     page = client.get(own).content.decode()
     assert 'name="is_superuser"' not in page and 'name="user_permissions"' not in page
     data = {
-        "username": "staffer", "nickname": "Sneaky", "rank_score": 0,
-        "games_played": 0, "games_won": 0, "best_fan": 0, "is_active": "on",
-        "is_superuser": "on", "is_staff": "on", "user_permissions": [1, 2, 3],
-        "ledger-TOTAL_FORMS": 0, "ledger-INITIAL_FORMS": 0,
+        "username": "staffer",
+        "nickname": "Sneaky",
+        "rank_score": 0,
+        "games_played": 0,
+        "games_won": 0,
+        "best_fan": 0,
+        "is_active": "on",
+        "is_superuser": "on",
+        "is_staff": "on",
+        "user_permissions": [1, 2, 3],
+        "ledger-TOTAL_FORMS": 0,
+        "ledger-INITIAL_FORMS": 0,
     }
     assert client.post(own, data).status_code == 302
     staffer.refresh_from_db()
@@ -1027,7 +1146,7 @@ def test_a_staff_member_who_manages_players_cannot_raise_their_own_rights(
 def test_an_operator_finds_a_table_its_hands_and_events_by_player_or_table_id(
     staff, client, alice, bob, outsider
 ):
-    """"My table is stuck": the table list is searched by the player's name and shows who
+    """ "My table is stuck": the table list is searched by the player's name and shows who
     sits there; its hands and events by the table's public id, newest first."""
     from mahjong.tables import services
 
@@ -1090,8 +1209,7 @@ def test_an_inactive_ruleset_is_not_played_in_an_open_room(staff, client):
     rooms = ", ".join(t.name_en for t in classic.tiers.filter(is_active=True))
     response = client.post(change_url(classic), {**ruleset_form(classic), "is_active": ""})
     assert form_errors(response, "is_active") == [
-        f"{rooms} are open and play this ruleset: close them or give them another ruleset "
-        "first."
+        f"{rooms} are open and play this ruleset: close them or give them another ruleset first."
     ]
     assert Ruleset.objects.get(pk=classic.pk).is_active
     spare = Ruleset.objects.create(slug="spare", engine_slug="classic", name="备用")
@@ -1101,9 +1219,16 @@ def test_an_inactive_ruleset_is_not_played_in_an_open_room(staff, client):
     response = client.post(
         reverse("admin:catalogue_roomtier_change", args=[tier.pk]),
         {
-            "slug": "novice", "name": "新手场", "name_en": "Novice", "ruleset": spare.pk,
-            "beans_per_point": 50, "entry_min": 1_000, "entry_max": 8_000, "is_active": "on",
-            "ordering": 0, "bot_fill_level": "efficient",
+            "slug": "novice",
+            "name": "新手场",
+            "name_en": "Novice",
+            "ruleset": spare.pk,
+            "beans_per_point": 50,
+            "entry_min": 1_000,
+            "entry_max": 8_000,
+            "is_active": "on",
+            "ordering": 0,
+            "bot_fill_level": "efficient",
         },
     )
     assert response.context["adminform"].form.errors["ruleset"] == [
@@ -1120,9 +1245,16 @@ def test_what_an_account_is_cannot_be_changed_in_the_admin(staff, client, alice)
         url = reverse("admin:accounts_user_change", args=[user.pk])
         assert 'name="kind"' not in client.get(url).content.decode()
         data = {
-            "username": user.username, "kind": kind, "nickname": user.nickname,
-            "rank_score": 0, "games_played": 0, "games_won": 0, "best_fan": 0,
-            "is_active": "on", "ledger-TOTAL_FORMS": 0, "ledger-INITIAL_FORMS": 0,
+            "username": user.username,
+            "kind": kind,
+            "nickname": user.nickname,
+            "rank_score": 0,
+            "games_played": 0,
+            "games_won": 0,
+            "best_fan": 0,
+            "is_active": "on",
+            "ledger-TOTAL_FORMS": 0,
+            "ledger-INITIAL_FORMS": 0,
         }
         assert client.post(url, data).status_code == 302
         assert User.objects.get(pk=user.pk).kind == user.kind
@@ -1223,10 +1355,15 @@ def test_the_bank_house_and_bots_are_named_in_the_admins_language(
 
 def _player_form(user, **changes):
     data = {
-        "username": user.username, "nickname": user.nickname, "rank_score": user.rank_score,
-        "games_played": user.games_played, "games_won": user.games_won,
-        "best_fan": user.best_fan, "is_active": "on",
-        "ledger-TOTAL_FORMS": 0, "ledger-INITIAL_FORMS": 0,
+        "username": user.username,
+        "nickname": user.nickname,
+        "rank_score": user.rank_score,
+        "games_played": user.games_played,
+        "games_won": user.games_won,
+        "best_fan": user.best_fan,
+        "is_active": "on",
+        "ledger-TOTAL_FORMS": 0,
+        "ledger-INITIAL_FORMS": 0,
     }
     data.update(changes)
     return {key: value for key, value in data.items() if value is not None}
@@ -1360,10 +1497,14 @@ def _rank_list(client, thresholds: dict[int, int]):
     rows = list(RankLevel.objects.all())
     data = {"form-TOTAL_FORMS": len(rows), "form-INITIAL_FORMS": len(rows), "_save": "Save"}
     for i, row in enumerate(rows):
-        data.update({
-            f"form-{i}-id": row.pk, f"form-{i}-name": row.name, f"form-{i}-name_en": row.name_en,
-            f"form-{i}-threshold": thresholds.get(row.level, row.threshold),
-        })
+        data.update(
+            {
+                f"form-{i}-id": row.pk,
+                f"form-{i}-name": row.name,
+                f"form-{i}-name_en": row.name_en,
+                f"form-{i}-threshold": thresholds.get(row.level, row.threshold),
+            }
+        )
     return client.post(reverse("admin:accounts_ranklevel_changelist"), data)
 
 
@@ -1402,8 +1543,9 @@ def test_bans_and_mutes_leave_bots_the_bank_and_the_house_alone(
     bank = User.objects.get(kind=User.Kind.BANK)
     table = services.open_table(tier.ruleset, [bob, bot], tier=tier, beans_per_point=50)
     with django_capture_on_commit_callbacks(execute=True):
-        done = _action(client, "ban_players", [bot, bank, alice], follow=True,
-                       apply="1", reason="test")
+        done = _action(
+            client, "ban_players", [bot, bank, alice], follow=True, apply="1", reason="test"
+        )
     assert [str(m) for m in done.context["messages"]] == [
         f"Only players are banned or muted; left as they were: {bot}, {bank}.",
         "Banned 1 player.",
@@ -1520,8 +1662,10 @@ def test_a_sign_up_grant_or_relief_beyond_an_administrators_grant_is_refused(sta
     from accounts.models import EconomySettings
 
     url = reverse("admin:accounts_economysettings_change", args=[EconomySettings.load().pk])
-    for language, said in (("en", "At most 1,000,000,000 beans."),
-                           ("zh-hans", "最多 1,000,000,000 欢乐豆。")):
+    for language, said in (
+        ("en", "At most 1,000,000,000 beans."),
+        ("zh-hans", "最多 1,000,000,000 欢乐豆。"),
+    ):
         client.cookies.load({"django_language": language})
         response = client.post(url, {"signup_grant": "2000000000", "relief_amount": "3000"})
         assert form_errors(response, "signup_grant") == [said]
@@ -1533,11 +1677,19 @@ def test_a_sign_up_grant_or_relief_beyond_an_administrators_grant_is_refused(sta
 
 
 def _tier_form(tier, **changes):
-    data = {"slug": tier.slug, "name": tier.name, "name_en": tier.name_en,
-            "ruleset": tier.ruleset_id, "beans_per_point": tier.beans_per_point,
-            "entry_min": tier.entry_min, "entry_max": tier.entry_max, "is_active": "on",
-            "ordering": tier.ordering, "bot_fill_seconds": tier.bot_fill_seconds or "",
-            "bot_fill_level": "efficient"}
+    data = {
+        "slug": tier.slug,
+        "name": tier.name,
+        "name_en": tier.name_en,
+        "ruleset": tier.ruleset_id,
+        "beans_per_point": tier.beans_per_point,
+        "entry_min": tier.entry_min,
+        "entry_max": tier.entry_max,
+        "is_active": "on",
+        "ordering": tier.ordering,
+        "bot_fill_seconds": tier.bot_fill_seconds or "",
+        "bot_fill_level": "efficient",
+    }
     data.update(changes)
     return data
 
@@ -1550,7 +1702,8 @@ def test_a_rooms_entry_out_of_range_is_refused_in_words(staff, client):
     assert "lower-case letters, digits and hyphens" in page  # the slug says what it is
     response = client.post(url, _tier_form(tier, entry_max="99999999999999999"))
     assert form_errors(response, "entry_max") == [
-        "A room's entry is at most 1,000,000,000,000 beans."]
+        "A room's entry is at most 1,000,000,000,000 beans."
+    ]
     assert "9223372036854775807" not in response.content.decode()
     response = client.post(url, _tier_form(tier, beans_per_point="99999999999"))
     assert form_errors(response, "beans_per_point") == ["A point is worth at most 1,000,000 beans."]
@@ -1569,15 +1722,13 @@ def test_a_change_of_the_cheapest_entry_warns_that_the_relief_line_moved(staff, 
     url = reverse("admin:catalogue_roomtier_change", args=[novice.pk])
     response = client.post(url, _tier_form(novice, entry_min=before + 500), follow=True)
     said = [str(m) for m in response.context["messages"]]
-    assert any("The daily relief's line moved from" in m and f"{before:,}" in m
-               for m in said), said
+    assert any("The daily relief's line moved from" in m and f"{before:,}" in m for m in said), said
     novice.refresh_from_db()
     quiet = client.post(url, _tier_form(novice, name_en="Beginners"), follow=True)
     assert not any("relief" in str(m) for m in quiet.context["messages"])
 
 
-def test_a_players_biggest_hand_is_shown_by_its_fans_names_and_kept_on_save(staff, client,
-                                                                            alice):
+def test_a_players_biggest_hand_is_shown_by_its_fans_names_and_kept_on_save(staff, client, alice):
     """The fans are kept as keys: the admin names them in its language and a save of the
     form (which has no field for them) leaves them as the settlement wrote them."""
     fans = ["qing_long", "hun_yi_se"]

@@ -1,7 +1,6 @@
 """A ban takes effect mid-game: the banned player's open table socket closes, a move they
 still send is refused, and their quick-match ticket leaves the queue."""
 
-
 import pytest
 from channels.testing import WebsocketCommunicator
 from django.test import Client

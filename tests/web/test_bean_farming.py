@@ -176,10 +176,13 @@ def test_the_page_is_for_staff_who_may_see_players(builtin, client, alice):
     clerk = User.objects.create_user("clerk", password="pw-clerk-123456", is_staff=True)
     client.force_login(clerk)
     assert client.get(FLOWS).status_code == 403
-    assert client.post(
-        reverse("admin:accounts_user_changelist"),
-        {"action": "freeze_leaderboards", "_selected_action": [alice.pk]},
-    ).status_code == 403
+    assert (
+        client.post(
+            reverse("admin:accounts_user_changelist"),
+            {"action": "freeze_leaderboards", "_selected_action": [alice.pk]},
+        ).status_code
+        == 403
+    )
     clerk.user_permissions.add(Permission.objects.get(codename="view_user"))
     page = client.get(FLOWS)
     assert page.status_code == 200 and not page.context["can_freeze"]
@@ -241,8 +244,11 @@ def test_bad_input_changes_nothing(staff, client, farm):
     assert client.get(FLOWS, {"period": "9999' OR 1=1"}).context["period"] == "30"
     done = client.post(
         reverse("admin:accounts_user_changelist"),
-        {"action": "freeze_leaderboards", "_selected_action": [farmer.pk],
-         "next": "https://evil.example/admin/"},
+        {
+            "action": "freeze_leaderboards",
+            "_selected_action": [farmer.pk],
+            "next": "https://evil.example/admin/",
+        },
     )
     assert done.status_code == 302 and "evil" not in done["Location"]
     bot = User.objects.filter(kind=User.Kind.BOT).first()

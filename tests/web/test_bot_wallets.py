@@ -38,7 +38,11 @@ def test_a_bot_below_the_minimum_is_topped_up_to_its_float_from_the_bank(builtin
     assert total_beans() == books
     row = LedgerEntry.objects.get(account=bot, idempotency_key=posting.key)
     assert (row.reason, row.note, row.amount, row.balance_after) == (
-        LedgerEntry.Reason.BOT_FLOAT, TOP_UP_NOTE, BOT_FLOAT - 300, BOT_FLOAT)
+        LedgerEntry.Reason.BOT_FLOAT,
+        TOP_UP_NOTE,
+        BOT_FLOAT - 300,
+        BOT_FLOAT,
+    )
 
 
 def test_a_room_minimum_above_the_float_is_what_the_bot_gets(builtin):
@@ -82,7 +86,8 @@ def test_quick_match_bot_fill_tops_up_a_broke_bot_before_seating_it(builtin, ali
     drain(bot, tier.entry_min - 1)
     ticket = matchmaking.join(alice, RoomTier.objects.get(pk=tier.pk))
     QueueTicket.objects.filter(pk=ticket.pk).update(
-        created_at=timezone.now() - datetime.timedelta(seconds=31))
+        created_at=timezone.now() - datetime.timedelta(seconds=31)
+    )
     match = matchmaking.fill_with_bot(ticket)
     assert match.player_two == bot
     bot.refresh_from_db()

@@ -358,13 +358,19 @@ def test_a_player_alone_in_a_room_of_any_ruleset_gets_a_bot_by_default(
     from lobby.models import QueueTicket
 
     tier = RoomTier.objects.create(
-        slug=f"room-{engine_slug}", name=f"{engine_slug}场", beans_per_point=10, entry_min=0,
-        entry_max=10**6, ruleset=Ruleset.objects.get(engine_slug=engine_slug))
+        slug=f"room-{engine_slug}",
+        name=f"{engine_slug}场",
+        beans_per_point=10,
+        entry_min=0,
+        entry_max=10**6,
+        ruleset=Ruleset.objects.get(engine_slug=engine_slug),
+    )
     assert tier.fills_with_bot and tier.bot_fill_seconds == 20
     player = make_player(f"lone-{engine_slug}", beans=20_000)
     ticket = matchmaking.join(player, tier)
     assert ticket.state == QueueTicket.State.WAITING  # not before its 20 seconds
     QueueTicket.objects.filter(pk=ticket.pk).update(
-        created_at=timezone.now() - datetime.timedelta(seconds=21))
+        created_at=timezone.now() - datetime.timedelta(seconds=21)
+    )
     assert matchmaking.poll(ticket).state == QueueTicket.State.MATCHED
     assert ticket.match.ruleset.engine_slug == engine_slug

@@ -17,7 +17,6 @@ from tests.conftest import CHROMIUM, CHROMIUM_FLAGS, PASSWORD
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 
-
 @pytest.fixture
 def browser(monkeypatch):
     playwright = pytest.importorskip("playwright.sync_api")
@@ -139,9 +138,14 @@ def test_the_hosts_share_link_stays_selected_while_the_room_waits(browser, live_
     assert polled.value.status == 204  # nothing changed: nothing swapped
     host.wait_for_timeout(200)
     assert host.evaluate("document.activeElement.className") == "share"
-    assert host.evaluate("String(window.getSelection()) || document.activeElement.value.slice("
-                         "document.activeElement.selectionStart,"
-                         " document.activeElement.selectionEnd)") == link
+    assert (
+        host.evaluate(
+            "String(window.getSelection()) || document.activeElement.value.slice("
+            "document.activeElement.selectionStart,"
+            " document.activeElement.selectionEnd)"
+        )
+        == link
+    )
 
     # the spectators' switch, pressed from the keyboard, keeps the focus when it swaps itself
     host.focus("[data-testid=room-spectators]")

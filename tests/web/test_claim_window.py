@@ -98,12 +98,14 @@ class Table:
         mine = presenters.fragments(self.table, 0, hand=hand)
         watched = spectators.fragments(self.table, hand)
         public_id = self.table.public_id
-        self.seen.append((
-            (self.clock.at - self.start).total_seconds(),
-            message["version"],
-            mine.replace(public_id, "T"),
-            watched.replace(public_id, "T"),
-        ))
+        self.seen.append(
+            (
+                (self.clock.at - self.start).total_seconds(),
+                message["version"],
+                mine.replace(public_id, "T"),
+                watched.replace(public_id, "T"),
+            )
+        )
 
     def hand(self) -> Hand:
         return self.table.current_hand()
@@ -172,7 +174,7 @@ def driven(monkeypatch, django_capture_on_commit_callbacks, settings, alice, bob
     return table
 
 
-def test_the_discarders_and_a_spectators_pushes_and_their_times_are_the_same_with_or_without_a_claim(
+def test_the_discarders_and_a_spectators_pushes_and_their_times_are_the_same_with_or_without_a_claim(  # noqa: E501
     driven,
 ):
     with_option, without = driven(OPTION), driven(NO_OPTION)
@@ -185,9 +187,7 @@ def test_the_discarders_and_a_spectators_pushes_and_their_times_are_the_same_wit
     # every window closed at its pause's end: the pass sent at once waited for it
     pause = with_option.hand().game().ruleset.timers.claim_pause
     times = [seconds for seconds, *_ in with_option.seen]
-    discards = [
-        e.created_at for e in Event.objects.filter(hand=with_option.hand(), kind="discard")
-    ]
+    discards = [e.created_at for e in Event.objects.filter(hand=with_option.hand(), kind="discard")]
     draws = [e.created_at for e in Event.objects.filter(hand=with_option.hand(), kind="draw")]
     assert len(times) == len(set(times))
     for discard, draw in zip(discards, draws, strict=False):

@@ -34,15 +34,23 @@ def tables(settings, alice, bob):
     play_out(first)  # one game at a time: the second table's opening closes the first
     second = services.open_table(classic, [bob, alice], tier=RoomTier.objects.first())
     second_hand = second.current_hand()
-    Hand.objects.create(table=second, number=second_hand.number + 1, state=second_hand.state,
-                        commitment=second_hand.commitment)
+    Hand.objects.create(
+        table=second,
+        number=second_hand.number + 1,
+        state=second_hand.state,
+        commitment=second_hand.commitment,
+    )
     return first, second
 
 
 def test_the_latest_hand_is_the_orms_with_its_table_and_tier(tables):
     for table in tables:
-        expected = (Hand.objects.select_related("table__tier").filter(table_id=table.pk)
-                    .order_by("-number").first())
+        expected = (
+            Hand.objects.select_related("table__tier")
+            .filter(table_id=table.pk)
+            .order_by("-number")
+            .first()
+        )
         with CaptureQueriesContext(connection) as queries:
             hand = compiled.latest_hand(table.pk)
             tier = hand.table.tier  # joined: no query of its own

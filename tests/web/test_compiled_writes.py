@@ -18,7 +18,7 @@ from mahjong.tables.models import Event, Hand
 
 pytestmark = pytest.mark.usefixtures("no_eager_timers")
 
-STATE = {"nested": {"tiles": ["1m", "中"], "n": [1, None, 2.5]}, "text": "it's \"quoted\""}
+STATE = {"nested": {"tiles": ["1m", "中"], "n": [1, None, 2.5]}, "text": 'it\'s "quoted"'}
 
 
 @pytest.fixture
@@ -95,8 +95,9 @@ def test_events_are_inserted_as_bulk_create_inserts_them(hands):
 
     def logged(hand):
         rows = Event.objects.filter(hand=hand, seq__gte=100).order_by("seq")
-        return [{k: v for k, v in model_to_dict(e).items() if k not in {"id", "hand"}}
-                for e in rows]
+        return [
+            {k: v for k, v in model_to_dict(e).items() if k not in {"id", "hand"}} for e in rows
+        ]
 
     assert logged(by_sql) == logged(by_orm) and len(logged(by_sql)) == 2
 

@@ -24,10 +24,14 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("
 def socket(table, user, path=""):
     client = Client()
     client.force_login(user)
-    headers = [(b"host", b"testserver"), (b"origin", b"http://testserver"),
-               (b"cookie", f"sessionid={client.cookies['sessionid'].value}".encode())]
-    return WebsocketCommunicator(application, f"/ws/tables/{table.public_id}/{path}",
-                                 headers=headers)
+    headers = [
+        (b"host", b"testserver"),
+        (b"origin", b"http://testserver"),
+        (b"cookie", f"sessionid={client.cookies['sessionid'].value}".encode()),
+    ]
+    return WebsocketCommunicator(
+        application, f"/ws/tables/{table.public_id}/{path}", headers=headers
+    )
 
 
 def first_push(ws) -> str:
@@ -50,8 +54,9 @@ def test_the_first_push_shows_the_whole_commitment_to_a_player_and_a_spectator(
         assert f"<code>{commitment}</code>" in push
 
 
-@pytest.mark.parametrize("language, said", [("en", "SHA-256(seed ‖ salt)"),
-                                             ("zh-hans", "SHA-256(种子 ‖ 盐)")])
+@pytest.mark.parametrize(
+    "language, said", [("en", "SHA-256(seed ‖ salt)"), ("zh-hans", "SHA-256(种子 ‖ 盐)")]
+)
 def test_the_verify_page_states_exactly_what_is_hashed(client, language, said):
     client.cookies.load({"django_language": language})
     page = client.get(reverse("history:verify")).content.decode()
@@ -68,8 +73,11 @@ def next_hand(client_of, user, table, number, contribution=None):
     data = {"hand": number}
     if contribution is not None:
         data["contribution"] = contribution
-    return client_of(user).post(reverse("tables:next", args=[table.public_id]), data,
-                                HTTP_HX_REQUEST="true").content.decode()
+    return (
+        client_of(user)
+        .post(reverse("tables:next", args=[table.public_id]), data, HTTP_HX_REQUEST="true")
+        .content.decode()
+    )
 
 
 def ended(table):
@@ -78,9 +86,7 @@ def ended(table):
     return hand
 
 
-def test_the_next_hands_commitment_is_on_the_result_before_any_contribution(
-    alice, bob, client_of
-):
+def test_the_next_hands_commitment_is_on_the_result_before_any_contribution(alice, bob, client_of):
     table = private_table(alice, bob)
     first = ended(table)
     page = client_of(alice).get(table.get_absolute_url()).content.decode()
@@ -96,8 +102,12 @@ def test_the_next_hands_commitment_is_on_the_result_before_any_contribution(
     # the players' values changed the wall: the server's seed alone deals another
     alone = new_hand(state.ruleset, state.seed, session=state.session)
     assert state.live != alone.live
-    assert state.live == new_hand(state.ruleset, state.seed, session=state.session,
-                                  contributions=(MINE, THEIRS)).live
+    assert (
+        state.live
+        == new_hand(
+            state.ruleset, state.seed, session=state.session, contributions=(MINE, THEIRS)
+        ).live
+    )
     assert not Seat.objects.filter(table=table).exclude(contribution="").exists()
 
 

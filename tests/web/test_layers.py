@@ -14,14 +14,18 @@ LINT = str(Path(sys.executable).with_name("lint-imports"))
 
 
 def lint(tree: Path) -> subprocess.CompletedProcess:
-    return subprocess.run([LINT, "--no-cache"], cwd=tree, capture_output=True, text=True,
-                          timeout=300)
+    return subprocess.run(
+        [LINT, "--no-cache"], cwd=tree, capture_output=True, text=True, timeout=300
+    )
 
 
 def copy_of_the_tree(tmp_path: Path) -> Path:
     for name in PACKAGES:
-        shutil.copytree(ROOT / name, tmp_path / name,
-                        ignore=shutil.ignore_patterns("__pycache__", "locale", "*.bin"))
+        shutil.copytree(
+            ROOT / name,
+            tmp_path / name,
+            ignore=shutil.ignore_patterns("__pycache__", "locale", "*.bin"),
+        )
     shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
     return tmp_path
 

@@ -529,9 +529,7 @@ def test_a_net_beans_board_filters_by_room_and_period(alice, bob, outsider):
     in_novice = _ranked_escape(novice, bob, alice).result["beans"][1]
     in_normal = _ranked_escape(normal, bob, outsider).result["beans"][1]
     old = [_ranked_escape(normal, alice, bob) for _ in range(2)]
-    HandResult.objects.filter(hand__in=old).update(
-        at=timezone.now() - datetime.timedelta(days=40)
-    )
+    HandResult.objects.filter(hand__in=old).update(at=timezone.now() - datetime.timedelta(days=40))
     totals = {}
     for result in HandResult.objects.all():
         totals[result.player] = totals.get(result.player, 0) + result.beans
@@ -648,8 +646,9 @@ def test_a_player_with_a_hand_in_play_cannot_quick_match_into_a_second_table(
     assert table.get_absolute_url() in home  # the lobby leads back to the table
     response = quick(c, follow=True)
     assert not QueueTicket.objects.filter(player=alice).exists()
-    assert any("另一张牌桌" in str(m) or "another table" in str(m)
-               for m in response.context["messages"])
+    assert any(
+        "另一张牌桌" in str(m) or "another table" in str(m) for m in response.context["messages"]
+    )
     quick(client_of(outsider))  # someone waiting would otherwise be paired with alice
     assert not Match.objects.exists()
 
@@ -698,13 +697,15 @@ def test_a_player_with_a_hand_in_play_cannot_join_a_private_room_or_play_its_bot
     PrivateRoom.objects.filter(pk=mine.pk).update(state="open")
     room = _open_room(outsider)
     response = client_of(alice).post(reverse("lobby:room_join", args=[room.code]), follow=True)
-    assert any("另一张牌桌" in str(m) or "another table" in str(m)
-               for m in response.context["messages"])
+    assert any(
+        "另一张牌桌" in str(m) or "another table" in str(m) for m in response.context["messages"]
+    )
     response = client_of(bob).post(
         reverse("lobby:room_bot", args=[mine.code]), {"level": "random"}, follow=True
     )
-    assert any("另一张牌桌" in str(m) or "another table" in str(m)
-               for m in response.context["messages"])
+    assert any(
+        "另一张牌桌" in str(m) or "another table" in str(m) for m in response.context["messages"]
+    )
     assert not Match.objects.exists()
     room.refresh_from_db()
     assert room.state == "open"
@@ -758,9 +759,7 @@ def test_a_guest_who_joins_twice_goes_to_their_match_without_an_error(alice, bob
     assert Match.objects.count() == 1
 
 
-def test_a_player_with_a_hand_in_play_cannot_start_a_bot_game_or_a_stage(
-    alice, bob, client_of
-):
+def test_a_player_with_a_hand_in_play_cannot_start_a_bot_game_or_a_stage(alice, bob, client_of):
     """As quick match and private rooms refuse: a second table would leave the first
     one's hand to the timers and its escape penalty."""
     from mahjong.tables import services as tables
@@ -808,10 +807,22 @@ def test_a_player_waiting_in_a_room_the_operator_closes_is_told_and_back_in_the_
     assert "新手场 暂未开放。" in c.get("/").content.decode()
 
 
-@pytest.mark.parametrize("cards,widest,expected", [
-    (5, 5, 5), (5, 4, 3), (5, 3, 3), (5, 2, 1), (6, 5, 4), (7, 5, 5), (9, 5, 5), (4, 5, 4),
-    (1, 5, 1), (2, 3, 2), (0, 5, 1),
-])
+@pytest.mark.parametrize(
+    "cards,widest,expected",
+    [
+        (5, 5, 5),
+        (5, 4, 3),
+        (5, 3, 3),
+        (5, 2, 1),
+        (6, 5, 4),
+        (7, 5, 5),
+        (9, 5, 5),
+        (4, 5, 4),
+        (1, 5, 1),
+        (2, 3, 2),
+        (0, 5, 1),
+    ],
+)
 def test_room_cards_are_laid_out_without_a_lone_card_on_the_last_row(cards, widest, expected):
     from lobby.views import columns
 
@@ -819,7 +830,7 @@ def test_room_cards_are_laid_out_without_a_lone_card_on_the_last_row(cards, wide
 
 
 def test_a_room_nobody_waits_in_is_not_flagged(builtin, client):
-    """"正在等待 0" was red, the colour of an error; a room with players waiting is marked."""
+    """ "正在等待 0" was red, the colour of an error; a room with players waiting is marked."""
     html = client.get("/").content.decode()
     assert '<dd class="waiting">0</dd>' in html and 'class="waiting now"' not in html
     assert 'class="tiers mid-3 wide-5"' in html

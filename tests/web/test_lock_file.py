@@ -103,8 +103,9 @@ def test_a_pin_changed_without_make_lock_is_caught(tmp_path):
     ]
 
     added = tmp_path / "added.toml"
-    added.write_text(text.replace('"pytest==', '"no-such-dist==1.0",\n    "pytest=='),
-                     encoding="utf-8")
+    added.write_text(
+        text.replace('"pytest==', '"no-such-dist==1.0",\n    "pytest=='), encoding="utf-8"
+    )
     assert disagreements(added, LOCK) == ["no-such-dist==1.0 is not in lock.txt"]
 
 

@@ -26,13 +26,13 @@ def test_the_biggest_hand_becomes_its_fans_keys_and_back():
     User.objects.create(username="none", best_fan=0, best_hand="")
     try:
         new = migrate(AFTER)
-        fans = dict(new.get_model("accounts", "User").objects.values_list("username",
-                                                                          "best_fans"))
+        fans = dict(new.get_model("accounts", "User").objects.values_list("username", "best_fans"))
         assert fans["wen"] == ["qing_long", "hun_yi_se", "men_qian_qing", "hua_pai"]
         assert fans["cut"] == ["qing_yi_se"] and fans["none"] == []
         back = migrate(BEFORE)
-        hands = dict(back.get_model("accounts", "User").objects.values_list("username",
-                                                                            "best_hand"))
+        hands = dict(
+            back.get_model("accounts", "User").objects.values_list("username", "best_hand")
+        )
         assert hands == {"wen": "清龙、混一色、门前清、花牌", "cut": "清一色", "none": ""}
     finally:
         migrate(AFTER + [(app, name) for app, name in _leaves() if app != "accounts"])
@@ -43,9 +43,13 @@ def _leaves():
     return executor.loader.graph.leaf_nodes()
 
 
-LOBBY_OWNED = [("lobby", "0009_tier_beans_per_point_bounded"),
-               ("tables", "0012_close_orphaned_hands"), ("ratings", "0003_rating_change_names"),
-               ("accounts", "0005_best_fans_as_keys"), ("stages", "0002_stagesettings")]
+LOBBY_OWNED = [
+    ("lobby", "0009_tier_beans_per_point_bounded"),
+    ("tables", "0012_close_orphaned_hands"),
+    ("ratings", "0003_rating_change_names"),
+    ("accounts", "0005_best_fans_as_keys"),
+    ("stages", "0002_stagesettings"),
+]
 
 
 def test_the_catalogue_and_the_match_leave_the_lobby_with_their_rows_and_back():
@@ -56,15 +60,27 @@ def test_the_catalogue_and_the_match_leave_the_lobby_with_their_rows_and_back():
     old = migrate(LOBBY_OWNED)
     Ruleset, RoomTier = old.get_model("lobby", "Ruleset"), old.get_model("lobby", "RoomTier")
     ruleset = Ruleset.objects.create(slug="old-classic", engine_slug="classic", name="旧规则")
-    tier = RoomTier.objects.create(slug="old-room", name="旧房间", ruleset=ruleset,
-                                   beans_per_point=10, entry_min=0, entry_max=100)
+    tier = RoomTier.objects.create(
+        slug="old-room",
+        name="旧房间",
+        ruleset=ruleset,
+        beans_per_point=10,
+        entry_min=0,
+        entry_max=100,
+    )
     User = old.get_model("accounts", "User")
     one, two = User.objects.create(username="m-one"), User.objects.create(username="m-two")
     match = old.get_model("lobby", "Match").objects.create(
-        public_id="OLDMATCH0001", kind="quick", tier=tier, ruleset=ruleset,
-        player_one=one, player_two=two)
-    old.get_model("tables", "Table").objects.create(public_id="OLDTABLE0001", ruleset=ruleset,
-                                                    tier=tier, match=match)
+        public_id="OLDMATCH0001",
+        kind="quick",
+        tier=tier,
+        ruleset=ruleset,
+        player_one=one,
+        player_two=two,
+    )
+    old.get_model("tables", "Table").objects.create(
+        public_id="OLDTABLE0001", ruleset=ruleset, tier=tier, match=match
+    )
     types = old.get_model("contenttypes", "ContentType").objects
     types.get_or_create(app_label="lobby", model="ruleset")
     try:
@@ -74,14 +90,20 @@ def test_the_catalogue_and_the_match_leave_the_lobby_with_their_rows_and_back():
         table = new.get_model("tables", "Table").objects.get(public_id="OLDTABLE0001")
         assert table.match.public_id == "OLDMATCH0001" and table.tier_id == moved.pk
         assert new.get_model("tables", "Match").objects.get(pk=match.pk).player_two_id == two.pk
-        labels = set(new.get_model("contenttypes", "ContentType").objects.filter(
-            model="ruleset").values_list("app_label", flat=True))
+        labels = set(
+            new.get_model("contenttypes", "ContentType")
+            .objects.filter(model="ruleset")
+            .values_list("app_label", flat=True)
+        )
         assert labels == {"catalogue"}
         back = migrate(LOBBY_OWNED)
         assert back.get_model("lobby", "Ruleset").objects.get(slug="old-classic").name == "旧规则"
         assert back.get_model("lobby", "Match").objects.filter(pk=match.pk).exists()
-        labels = set(back.get_model("contenttypes", "ContentType").objects.filter(
-            model="ruleset").values_list("app_label", flat=True))
+        labels = set(
+            back.get_model("contenttypes", "ContentType")
+            .objects.filter(model="ruleset")
+            .values_list("app_label", flat=True)
+        )
         assert labels == {"lobby"}
     finally:
         new = migrate([(app, name) for app, name in _leaves()])

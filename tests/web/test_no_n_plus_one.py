@@ -11,7 +11,6 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("no_eager_timers")]
 
 
@@ -113,7 +112,11 @@ def test_the_admins_configuration_lists_cost_the_same_with_3_or_20_rows(builtin,
             Leaderboard.objects.create(name=f"b{i}", metric="net_beans", **only)
             rules = Ruleset.objects.create(slug=f"r{i}", engine_slug="classic", name=f"r{i}")
             RoomTier.objects.create(
-                slug=f"t{i}", name=f"t{i}", ruleset=rules, beans_per_point=1, entry_min=0,
+                slug=f"t{i}",
+                name=f"t{i}",
+                ruleset=rules,
+                beans_per_point=1,
+                entry_min=0,
                 entry_max=10,
             )
             RankLevel.objects.create(level=100 + i, name=f"L{i}", threshold=10**6 + i)
@@ -121,8 +124,13 @@ def test_the_admins_configuration_lists_cost_the_same_with_3_or_20_rows(builtin,
 
     urls = [
         reverse(f"admin:{name}_changelist")
-        for name in ("catalogue_leaderboard", "catalogue_ruleset", "catalogue_roomtier",
-                     "accounts_ranklevel", "stages_stageprogress")
+        for name in (
+            "catalogue_leaderboard",
+            "catalogue_ruleset",
+            "catalogue_roomtier",
+            "accounts_ranklevel",
+            "stages_stageprogress",
+        )
     ]
     client.force_login(User.objects.create_superuser("root", "r@example.com", "pw-root-12345"))
     grow(3)

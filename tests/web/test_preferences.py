@@ -28,7 +28,11 @@ def test_the_settings_page_saves_every_preference(client_of, alice):
     assert reply.status_code == 302
     me = fresh(alice)
     assert (me.sound_on, me.emotes_muted, me.auto_win, me.auto_pass, me.discard_drawn) == (
-        True, True, False, True, False,
+        True,
+        True,
+        False,
+        True,
+        False,
     )
     assert me.language == "en" and reply.cookies[settings.LANGUAGE_COOKIE_NAME].value == "en"
 

@@ -7,8 +7,12 @@ from hypothesis import strategies as st
 from mahjong.engine.tiles import SUIT_SIZE, format_tile, format_tiles, parse_tiles
 from mahjong.tables.presenters import tiles_of
 
-KINDS = st.sampled_from(parse_tiles("".join(f"{n}{suit}" for suit, size in SUIT_SIZE.items()
-                                             for n in range(1, size + 1)), check_copies=False))
+KINDS = st.sampled_from(
+    parse_tiles(
+        "".join(f"{n}{suit}" for suit, size in SUIT_SIZE.items() for n in range(1, size + 1)),
+        check_copies=False,
+    )
+)
 
 
 @given(st.lists(st.lists(KINDS, min_size=1, max_size=14), max_size=5))

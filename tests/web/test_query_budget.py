@@ -144,8 +144,9 @@ def test_a_timer_that_fired_after_the_move_costs_one_query(
     """Most decision timers fire after the player moved: an unlocked read settles them."""
     hand = friendly.current_hand()
     state = hand.game()
-    services.act(friendly, [alice, bob][state.turn], str(legal_actions(state, state.turn)[0]),
-                 hand.version)
+    services.act(
+        friendly, [alice, bob][state.turn], str(legal_actions(state, state.turn)[0]), hand.version
+    )
     with django_assert_max_num_queries(1):
         assert services.advance(hand.pk, hand.version) is False
 

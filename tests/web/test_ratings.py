@@ -21,7 +21,7 @@ pytestmark = pytest.mark.usefixtures("no_eager_timers")
 
 
 def test_glickmans_worked_example():
-    """"Example of the Glicko-2 system" (Glickman, 2012): 1500/200/0.06 against 1400/30,
+    """ "Example of the Glicko-2 system" (Glickman, 2012): 1500/200/0.06 against 1400/30,
     1550/100 and 1700/300 with results 1, 0, 0 and tau 0.5 gives 1464.06 / 151.52 /
     0.05999. The paper rounds each intermediate value to four places (mu' = -0.2069);
     unrounded arithmetic gives 1464.0507, inside the paper's last printed digit."""
@@ -167,7 +167,9 @@ def test_a_bot_filled_room_seat_counts_for_the_humans_results_but_rates_nobody(a
     services.leave(table, alice)
     result = HandResult.objects.get()
     assert (result.player, result.won, result.beans) == (
-        alice, False, table.current_hand().result["beans"][0]
+        alice,
+        False,
+        table.current_hand().result["beans"][0],
     )
     assert not Rating.objects.exists() and not RatingChange.objects.exists()
 
@@ -210,8 +212,9 @@ def test_the_profile_shows_rating_games_history_chart_and_rank(duel, alice, bob,
     # the computer's chart and the phone's (CSS shows one), each the start and one point
     # per rated hand
     for layout in ("wide", "narrow"):
-        svg = re.search(rf'<svg class="rating-chart rating-chart--{layout}".*?</svg>', html,
-                        re.S).group(0)
+        svg = re.search(
+            rf'<svg class="rating-chart rating-chart--{layout}".*?</svg>', html, re.S
+        ).group(0)
         line = re.search(r'<polyline points="([^"]+)"', svg).group(1)
         assert len(line.split()) == 4
     assert "rank-badge" in html  # the rank level alongside

@@ -179,9 +179,7 @@ def replay_url(hand):
 
 
 @pytest.mark.django_db
-def test_the_replay_page_steps_through_the_hand_with_a_shareable_url(
-    client, alice, settings, htmx
-):
+def test_the_replay_page_steps_through_the_hand_with_a_shareable_url(client, alice, settings, htmx):
     import re
 
     from accounts.models import User
@@ -192,8 +190,9 @@ def test_the_replay_page_steps_through_the_hand_with_a_shareable_url(
     # and step 6 was then missing (a failed CI run)
     settings.MAHJONG_TEST_SEED = "haidi-29"
     bot = User.objects.filter(kind=User.Kind.BOT).order_by("pk").first()
-    table = services.open_table(Ruleset.objects.get(slug="classic"), [alice, bot],
-                                bot_level="random")
+    table = services.open_table(
+        Ruleset.objects.get(slug="classic"), [alice, bot], bot_level="random"
+    )
     hand = play_out(table)
     steps = replays.rebuild(hand)
     last = len(steps) - 1
@@ -243,8 +242,11 @@ def test_the_wenzhou_wild_is_marked_wherever_it_is_held(client, alice):
     wild = replays.step_context(steps, 0)["wild"]
     assert wild
     page = client.get(replay_url(hand), {"step": 0}).content.decode()
-    held = sum(t == wild for s in replays.step_context(steps, 0)["seats"]
-               for t in s["concealed"] + [s["drawn"]] + s["river"])
+    held = sum(
+        t == wild
+        for s in replays.step_context(steps, 0)["seats"]
+        for t in s["concealed"] + [s["drawn"]] + s["river"]
+    )
     assert page.count("tile--wild") == 1 + held  # the indicator line, then every copy shown
 
 
@@ -256,8 +258,12 @@ def test_stage_mode_hands_rebuild(alice, stage):
     from mahjong.tables import services
 
     bot = User.objects.filter(kind=User.Kind.BOT).order_by("pk").first()
-    table = services.open_table(Ruleset.objects.filter(engine_slug="stage").first(), [alice, bot],
-                                bot_level="strong", stage=stage)
+    table = services.open_table(
+        Ruleset.objects.filter(engine_slug="stage").first(),
+        [alice, bot],
+        bot_level="strong",
+        stage=stage,
+    )
     hand = play_out(table)
     steps = replays.rebuild(hand)
     assert steps[0].state.session.stage == stage
@@ -281,10 +287,8 @@ def test_every_move_of_a_stage_hand_is_labelled_in_chinese():
 
 
 @pytest.mark.django_db
-def test_the_replays_moves_and_offers_draw_their_tiles_not_the_engines_notation(
-    client, bot_table
-):
-    """"打出" and the tile itself (its picture, named 六万 for a screen reader), as at the
+def test_the_replays_moves_and_offers_draw_their_tiles_not_the_engines_notation(client, bot_table):
+    """ "打出" and the tile itself (its picture, named 六万 for a screen reader), as at the
     table; the page said "打出 6m", "碰 5z" in the engine's notation."""
     import re
 
@@ -314,8 +318,9 @@ def test_the_haidi_draws_are_shown_as_at_the_table(client, alice, settings):
 
     settings.MAHJONG_TEST_SEED = "haidi-29"  # timeouts end this wall in three haidi draws
     bot = User.objects.filter(kind=User.Kind.BOT).order_by("pk").first()
-    table = services.open_table(Ruleset.objects.get(slug="classic"), [alice, bot],
-                                bot_level="random")
+    table = services.open_table(
+        Ruleset.objects.get(slug="classic"), [alice, bot], bot_level="random"
+    )
     hand = play_out(table)
     shown = hand.game().haidi_shown
     assert shown, "the scripted seed no longer reaches the haidi draws"
@@ -393,7 +398,7 @@ def ringed(steps: list, index: int) -> tuple[int, str] | None:
     kept until the next one as at the table, unless a claim took it off the river or the
     hand ended otherwise than won on it."""
     latest = None
-    for before, step in zip(steps, steps[1:index + 1]):
+    for before, step in zip(steps, steps[1 : index + 1]):
         for seat in (0, 1):
             old, new = before.state.seat(seat).river, step.state.seat(seat).river
             if len(new) > len(old):
@@ -419,8 +424,14 @@ def test_the_board_rings_the_latest_discard_as_the_table_does():
             assert marked == ([expected] if expected else []), (index, steps[index].action)
             checked.add((steps[index].action.split(" ")[0], expected is not None))
     # a ready hand's drawn tile let go ("pass" on its turn) rings it; a claim rings nothing
-    assert {("discard", True), ("ting", True), ("pass", True), ("chi", False),
-            ("pon", False), ("hu", True)} <= checked
+    assert {
+        ("discard", True),
+        ("ting", True),
+        ("pass", True),
+        ("chi", False),
+        ("pon", False),
+        ("hu", True),
+    } <= checked
 
 
 @pytest.mark.django_db
@@ -434,25 +445,35 @@ def test_the_replay_page_rings_the_discard_in_its_river(client, bot_table):
     assert 'class="latest"' not in deal
     page = client.get(replay_url(hand), {"step": first.number}).content.decode()
     ringed_tiles = {
-        int(seat): re.findall(r'<span class="latest"><span class="tile[^"]*" data-tile="(\w+)"',
-                              river)
+        int(seat): re.findall(
+            r'<span class="latest"><span class="tile[^"]*" data-tile="(\w+)"', river
+        )
         for seat, river in re.findall(rivers, page, flags=re.S)
     }
     assert ringed_tiles == {first.seat: [first.action.split()[1]], 1 - first.seat: []}
 
 
-@pytest.mark.parametrize("outcome,action,said", [
-    ({"kind": "draw"}, "discard 4m", "Draw (流局): the wall is used up and nobody won."),
-    ({"kind": "draw"}, "pass", "Draw (流局): the wall is used up and nobody won."),
-    ({"kind": "self_draw", "winner": 1}, "hu", "Ben won, self-drawn (自摸)."),
-    ({"kind": "discard_win", "winner": 0, "loser": 1}, "hu",
-     "Ann won on Ben's discard (点炮)."),
-    ({"kind": "discard_win", "winner": 1, "loser": 0, "robbed_kong": True}, "hu",
-     "Ben won by robbing Ann's kong (抢杠)."),
-    ({"kind": "escape", "escaper": 0}, "escape", "Ann escaped (逃跑)."),
-    ({"kind": "draw"}, "call_off", ""),  # the move line says the operator called it off
-    (None, "discard 4m", ""),  # not the last step
-])
+@pytest.mark.parametrize(
+    "outcome,action,said",
+    [
+        ({"kind": "draw"}, "discard 4m", "Draw (流局): the wall is used up and nobody won."),
+        ({"kind": "draw"}, "pass", "Draw (流局): the wall is used up and nobody won."),
+        ({"kind": "self_draw", "winner": 1}, "hu", "Ben won, self-drawn (自摸)."),
+        (
+            {"kind": "discard_win", "winner": 0, "loser": 1},
+            "hu",
+            "Ann won on Ben's discard (点炮).",
+        ),
+        (
+            {"kind": "discard_win", "winner": 1, "loser": 0, "robbed_kong": True},
+            "hu",
+            "Ben won by robbing Ann's kong (抢杠).",
+        ),
+        ({"kind": "escape", "escaper": 0}, "escape", "Ann escaped (逃跑)."),
+        ({"kind": "draw"}, "call_off", ""),  # the move line says the operator called it off
+        (None, "discard 4m", ""),  # not the last step
+    ],
+)
 def test_the_last_step_says_how_the_hand_ended(outcome, action, said):
     from django.utils import translation
 
@@ -483,8 +504,9 @@ def test_a_drawn_hands_replay_ends_saying_it_was_drawn(client, alice, settings):
 
     settings.MAHJONG_TEST_SEED = "haidi-29"  # timeouts end this wall drawn
     bot = User.objects.filter(kind=User.Kind.BOT).order_by("pk").first()
-    table = services.open_table(Ruleset.objects.get(slug="classic"), [alice, bot],
-                                bot_level="random")
+    table = services.open_table(
+        Ruleset.objects.get(slug="classic"), [alice, bot], bot_level="random"
+    )
     hand = play_out(table)
     assert hand.result["kind"] == "draw", "the scripted seed no longer ends drawn"
     end = {"step": 10_000}

@@ -76,8 +76,11 @@ def test_tiles_are_written_as_examples_and_english_glosses_its_chinese_terms():
         for language in ("zh", "en"):
             if NOTATION.search(book.EXAMPLE.sub("", text[language])):
                 bare.append((name, where, language))
-            not_tiles += [(name, where, ex) for ex in book.EXAMPLE.findall(text[language])
-                          if not EXAMPLE.match(ex)]
+            not_tiles += [
+                (name, where, ex)
+                for ex in book.EXAMPLE.findall(text[language])
+                if not EXAMPLE.match(ex)
+            ]
         if CJK.search(re.sub(r"\([^()]*\)", "", text["en"])):
             untranslated.append((name, where))
     assert (bare, not_tiles, untranslated) == ([], [], [])
@@ -149,19 +152,22 @@ def test_each_fan_has_its_names_value_condition_and_the_fans_it_leaves_out(built
     assert 'href="#fan-men_qing_bao_ting"' in tian_ting  # 不计: a link to the fan it absorbs
     assert "Yakuman (役满)" in fan_item(html, "da_san_yuan")
     assert ">1 fan</span>" in fan_item(html, "hua_pai")  # each flower: said by its condition
-    assert html.count("<li id=\"fan-") == len(TABLES["classic"].fans)
+    assert html.count('<li id="fan-') == len(TABLES["classic"].fans)
     chinese = page(client, "classic")
     assert book.EXAMPLE.split(conditions["tian_ting"]["zh"])[0] in fan_item(chinese, "tian_ting")
 
 
 def test_the_facts_come_from_each_rulesets_own_settings(builtin, client):
     classic = page(client, "classic", "en")
-    assert "72 tiles: characters (万) 1–9, the four winds and three dragons, 4 of each, " \
-           "and 8 flowers." in classic
+    assert (
+        "72 tiles: characters (万) 1–9, the four winds and three dragons, 4 of each, "
+        "and 8 flowers." in classic
+    )
     assert "13 tiles; the dealer starts with 14." in classic
     assert "国士无双" not in fan_free(classic)  # no 筒 or 条: not a form classic can make
-    assert "a ready player (the first to be ready, if both are) draws up to 3 more tiles" \
-        in classic  # 海底捞月: haidi_draws, and not both players
+    assert (
+        "a ready player (the first to be ready, if both are) draws up to 3 more tiles" in classic
+    )  # 海底捞月: haidi_draws, and not both players
     gb = page(client, "gb", "en")
     assert "A hand needs at least 8 fan to win" in gb and "a match is 8 hands" in gb
     assert "(total fan + 8) × base 1" in gb
@@ -241,8 +247,9 @@ def test_the_lobby_the_table_the_room_and_stage_mode_link_to_the_rules(alice, cl
     bot = alice.__class__.objects.filter(kind=alice.Kind.BOT).order_by("pk").first()
     table = services.open_table(Ruleset.objects.get(slug="gb"), [alice, bot])
     at_table = c.get(table.get_absolute_url()).content.decode()
-    assert re.search(r'href="/rules/gb/" target="_blank" rel="noopener" data-testid="rules-link"',
-                     at_table)
+    assert re.search(
+        r'href="/rules/gb/" target="_blank" rel="noopener" data-testid="rules-link"', at_table
+    )
     stages = c.get(reverse("stages:home")).content.decode()
     assert 'data-testid="stage-rules"' in stages and 'href="/rules/stage/"' in stages
 
@@ -280,8 +287,7 @@ def test_the_calculator_scores_a_hand_as_the_engine_does(builtin, client):
     from mahjong.engine.rulesets import get_ruleset
 
     html = calculate(client, "gb", hand="123m456m789m1155z", win="5z", tsumo="on")
-    expected = answer({"hand": "123m456m789m1155z", "win": "5z", "tsumo": True},
-                      get_ruleset("gb"))
+    expected = answer({"hand": "123m456m789m1155z", "win": "5z", "tsumo": True}, get_ruleset("gb"))
     assert fans_of(html) == [f["key"] for f in expected["fans"]]
     assert f">{expected['total']} fan</h2>" in html
     assert 'href="/rules/gb/#fan-qing_long"' in html  # each fan leads to its line in the book
@@ -296,8 +302,9 @@ def test_the_calculator_uses_the_operators_values_and_the_situation(builtin, cli
     assert "men_qing_zi_mo" in fans_of(drawn)
     classic.overrides = {"fan_values": {"yi_qi_tong_guan": 7}}
     classic.save()
-    assert 'data-fan="yi_qi_tong_guan"><a href="/rules/classic/#fan-yi_qi_tong_guan">' in \
-        calculate(client, "classic", **hand)
+    assert 'data-fan="yi_qi_tong_guan"><a href="/rules/classic/#fan-yi_qi_tong_guan">' in calculate(
+        client, "classic", **hand
+    )
     assert ">7 fan</span>" in calculate(client, "classic", **hand)
 
 
@@ -306,15 +313,18 @@ def test_a_gb_hand_below_the_minimum_is_said_to_be_no_legal_win(builtin, client)
     assert 'data-testid="calc-below-minimum"' in html and "minimum of 8 fan" in html
 
 
-@pytest.mark.parametrize("fields, message", [
-    ({"hand": "123m456m789m115z", "win": "5z"}, "these make 13"),
-    ({"hand": "123m456m789m1155z", "win": "5x"}, "e.g. 123m 456m 55z"),
-    ({"hand": "123m456m789m1155z", "win": "55z"}, "One tile, e.g. 5z."),
-    ({"hand": "123m789m1155z", "win": "5z", "melds": "chow 456m"}, "separated by commas"),
-    ({"hand": "11111m456m789m11z", "win": "1z"}, "One of characters: there are only 4"),
-    ({"hand": "123m456m789m1155z", "win": "4z"}, "not a winning hand under these rules"),
-    ({"hand": "", "win": "5z"}, "This field is required."),
-])
+@pytest.mark.parametrize(
+    "fields, message",
+    [
+        ({"hand": "123m456m789m115z", "win": "5z"}, "these make 13"),
+        ({"hand": "123m456m789m1155z", "win": "5x"}, "e.g. 123m 456m 55z"),
+        ({"hand": "123m456m789m1155z", "win": "55z"}, "One tile, e.g. 5z."),
+        ({"hand": "123m789m1155z", "win": "5z", "melds": "chow 456m"}, "separated by commas"),
+        ({"hand": "11111m456m789m11z", "win": "1z"}, "One of characters: there are only 4"),
+        ({"hand": "123m456m789m1155z", "win": "4z"}, "not a winning hand under these rules"),
+        ({"hand": "", "win": "5z"}, "This field is required."),
+    ],
+)
 def test_a_bad_hand_gets_a_clear_message(builtin, client, fields, message):
     html = calculate(client, "gb", **fields)
     assert message in html and fans_of(html) == []
@@ -341,7 +351,8 @@ def test_the_calculator_offers_only_what_the_rules_read(builtin, client):
 def test_htmx_gets_the_form_and_result_alone(builtin, client):
     html = calculate(client, "gb", htmx=True, hand="123m456m789m1155z", win="5z")
     assert html.startswith('\n<div id="calculator">') or html.lstrip().startswith(
-        '<div id="calculator">')
+        '<div id="calculator">'
+    )
     assert "<html" not in html and fans_of(html)
 
 
@@ -350,14 +361,16 @@ def test_melds_may_be_written_in_chinese(builtin, client):
     chinese = calculate(client, "gb", "zh-hans", hand="123m789m1155z", win="5z", melds="吃 456m")
     assert fans_of(chinese) == fans_of(english) and "qing_long" in fans_of(english)
     two = calculate(client, "gb", hand="123m1155z", win="5z", melds="吃 456m，暗杠 7777m")
-    assert fans_of(two) == fans_of(calculate(client, "gb", hand="123m1155z", win="5z",
-                                             melds="chi 456m, ankan 7777m"))
+    assert fans_of(two) == fans_of(
+        calculate(client, "gb", hand="123m1155z", win="5z", melds="chi 456m, ankan 7777m")
+    )
     assert "an_gang" in fans_of(two)
 
 
 def test_a_wild_or_a_tile_these_rules_do_not_have_is_refused_by_name(builtin, client):
-    flower_wild = calculate(client, "wenzhou", hand="123m456m789m123p456p9p", win="9p",
-                            wild="1f")  # was a server error in the engine
+    flower_wild = calculate(
+        client, "wenzhou", hand="123m456m789m123p456p9p", win="9p", wild="1f"
+    )  # was a server error in the engine
     assert "Flowers are not part of a hand" in flower_wild and fans_of(flower_wild) == []
     dots = calculate(client, "classic", hand="123p456m789m11z22z", win="1z")
     assert "One of dots is not among these rules&#x27; tiles." in dots
@@ -365,7 +378,8 @@ def test_a_wild_or_a_tile_these_rules_do_not_have_is_refused_by_name(builtin, cl
 
 def test_full_width_and_capital_notation_is_read(builtin, client):
     assert fans_of(calculate(client, "gb", hand="１２３Ｍ456M789m1155Z", win="5Z")) == fans_of(
-        calculate(client, "gb", hand="123m456m789m1155z", win="5z"))
+        calculate(client, "gb", hand="123m456m789m1155z", win="5z")
+    )
 
 
 def test_which_flowers_score_the_flower_sets(builtin, client):
@@ -378,15 +392,20 @@ def test_which_flowers_score_the_flower_sets(builtin, client):
     assert "each flower once" in calculate(client, "tiao72", flowers="1f1f", **hand)
 
 
-@pytest.mark.parametrize("fields, message", [
-    ({"robbing_kong": "on", "tsumo": "on"}, "it is not self-drawn"),
-    ({"kong_replacement": "on", "tsumo": "on"}, "with a kong among the melds"),
-    ({"ting": "tian_ting", "melds": "pon 111z", "hand": "12m456m789m55z"},
-     "Heavenly ready is declared before any chow, pung or kong."),
-    ({"first_turn": "on", "ting": "ready"}, "A first-turn win comes before"),
-    ({"passes": "2"}, "Wins are passed only by a player who declared ready"),
-    ({"passes": "4", "ting": "ready"}, "At most 3."),
-])
+@pytest.mark.parametrize(
+    "fields, message",
+    [
+        ({"robbing_kong": "on", "tsumo": "on"}, "it is not self-drawn"),
+        ({"kong_replacement": "on", "tsumo": "on"}, "with a kong among the melds"),
+        (
+            {"ting": "tian_ting", "melds": "pon 111z", "hand": "12m456m789m55z"},
+            "Heavenly ready is declared before any chow, pung or kong.",
+        ),
+        ({"first_turn": "on", "ting": "ready"}, "A first-turn win comes before"),
+        ({"passes": "2"}, "Wins are passed only by a player who declared ready"),
+        ({"passes": "4", "ting": "ready"}, "At most 3."),
+    ],
+)
 def test_a_situation_no_table_can_deal_is_refused(builtin, client, fields, message):
     """The engine scores what it is told: 天听 after a pung scored 32 here, never at a table."""
     hand = {"hand": "123m456m789m1155z", "win": "5z"} | fields
@@ -411,8 +430,9 @@ def test_the_reading_marks_the_tiles_a_wild_plays(builtin, client):
 
     wild = render.tile_label("3p", "en", wild=True)  # the accessible name says it is a wild
     white = render.tile_label("3s", "en", white=True)
-    html = calculate(client, "wenzhou", hand="123m456m789m12p456s55z", win="3s", wild="3s",
-                     tsumo="on")
+    html = calculate(
+        client, "wenzhou", hand="123m456m789m12p456s55z", win="3s", wild="3s", tsumo="on"
+    )
     reading = html.split('class="calc-reading"', 1)[1].split("</p>", 1)[0]
     assert reading.count("<img") == 17 and reading.count("tile--wild") == 1
     assert f'alt="{wild}"' in reading  # the 3p of 123p is the wild typed as 3s

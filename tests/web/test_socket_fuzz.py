@@ -87,9 +87,17 @@ BAD = st.one_of(
 
 # One of each kind, always tried as well: sixty random sessions do not always draw all 11.
 EVERY_KIND = [
-    ("text", "{not json"), ("binary", b"\x00\xff"), ("huge", 2000), ("not-an-object", [1]),
-    ("unknown", "fly 5m"), ("illegal", "discard 9z"), ("stale", -1), ("version-type", "7"),
-    ("action-type", None), ("other-table", None), ("other-seat", None),
+    ("text", "{not json"),
+    ("binary", b"\x00\xff"),
+    ("huge", 2000),
+    ("not-an-object", [1]),
+    ("unknown", "fly 5m"),
+    ("illegal", "discard 9z"),
+    ("stale", -1),
+    ("version-type", "7"),
+    ("action-type", None),
+    ("other-table", None),
+    ("other-seat", None),
 ]
 
 

@@ -29,7 +29,8 @@ def watch_socket(table, user, language=""):
     client = Client()
     client.force_login(user)
     headers = [
-        (b"host", b"testserver"), (b"origin", b"http://testserver"),
+        (b"host", b"testserver"),
+        (b"origin", b"http://testserver"),
         (b"cookie", f"sessionid={client.cookies['sessionid'].value}".encode()),
     ]
     if language:
@@ -351,9 +352,7 @@ def test_spectators_get_the_moves_but_not_the_players_emotes(redis_layer, duel, 
     assert f'data-version="{hand.version + 1}"' in push
 
 
-def test_the_host_keeps_the_switch_at_the_table_once_the_friend_has_joined(
-    alice, bob, client_of
-):
+def test_the_host_keeps_the_switch_at_the_table_once_the_friend_has_joined(alice, bob, client_of):
     """The room's page sends a seated host on to the table, so the switch is there too;
     it swaps itself over htmx and, without script, comes back to the table."""
     room, table = private_room_table(alice, bob, client_of)
@@ -361,9 +360,10 @@ def test_the_host_keeps_the_switch_at_the_table_once_the_friend_has_joined(
     assert host.get(room.get_absolute_url()).status_code == 302  # on to the match
     page = host.get(table.get_absolute_url()).content.decode()
     assert 'data-testid="room-spectators"' in page
-    assert 'data-testid="room-spectators"' not in client_of(bob).get(
-        table.get_absolute_url()
-    ).content.decode()
+    assert (
+        'data-testid="room-spectators"'
+        not in client_of(bob).get(table.get_absolute_url()).content.decode()
+    )
     toggle = reverse("lobby:room_spectators", args=[room.code])
     swapped = host.post(toggle, {"allow": "0"}, headers={"HX-Request": "true"})
     assert swapped.status_code == 200
@@ -375,8 +375,9 @@ def test_the_host_keeps_the_switch_at_the_table_once_the_friend_has_joined(
     assert away["Location"] == room.get_absolute_url()
 
 
-def test_the_winning_hand_is_drawn_in_tiles_for_spectators(alice, bob, outsider, client_of,
-                                                          settings):
+def test_the_winning_hand_is_drawn_in_tiles_for_spectators(
+    alice, bob, outsider, client_of, settings
+):
     """As on the players' result panel: the blocks as tile pictures; the watch page wrote
     the engine's notation ("567m 789m 66z …") as text."""
     from catalogue.models import RoomTier
@@ -384,8 +385,9 @@ def test_the_winning_hand_is_drawn_in_tiles_for_spectators(alice, bob, outsider,
 
     tier = RoomTier.objects.get(slug="novice")
     settings.MAHJONG_TEST_SEED = "history-12"  # ends in a win (tests/web/test_history.py)
-    table = services.open_table(tier.ruleset, [alice, bob], tier=tier,
-                                beans_per_point=tier.beans_per_point)
+    table = services.open_table(
+        tier.ruleset, [alice, bob], tier=tier, beans_per_point=tier.beans_per_point
+    )
     hand = play_out(table)
     blocks = hand.result["decomposition"].split()
     assert hand.result["winner"] is not None and blocks
@@ -403,9 +405,7 @@ def test_a_bot_is_badged_once_on_the_watch_page(bot_table, outsider, client_of):
     assert len(names) == 2 and [n.count("🤖") for n in names].count(1) == 1, names
 
 
-def test_a_stage_tables_spectator_sees_the_climb_not_the_session_points(
-    alice, outsider, client_of
-):
+def test_a_stage_tables_spectator_sees_the_climb_not_the_session_points(alice, outsider, client_of):
     """关卡: the watch page read "Alice -600 · 🤖 电脑·高手 0", the stakes lost as session
     points, while the player's own bar read "Stage 2: your score 2,400, 10,000 to pass."
     (session points mean nothing there). The spectator now reads the climb too."""

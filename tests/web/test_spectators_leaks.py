@@ -83,7 +83,8 @@ def play_watched(table, player: User, watcher: Client, rng: random.Random, max_m
         application,
         f"/ws/tables/{table.public_id}/watch/",
         headers=[
-            (b"host", b"testserver"), (b"origin", b"http://testserver"),
+            (b"host", b"testserver"),
+            (b"origin", b"http://testserver"),
             (b"cookie", f"sessionid={watcher.cookies['sessionid'].value}".encode()),
         ],
     )

@@ -55,22 +55,25 @@ def test_the_exchange_is_the_panel_not_prompt_buttons(alice, client_of):
     assert 'data-verb="exchange"' not in page and 'data-verb="pass"' in page
     assert page.count('"action": "pass"') == 1  # keeping the hand: the prompt's Pass alone
     assert prompt_verbs(table, 0) == {"pass"}
-    assert 'data-offer=' not in presenters.fragments(table, 1)  # the computer's seat
+    assert "data-offer=" not in presenters.fragments(table, 1)  # the computer's seat
 
 
 def test_the_swap_is_the_panel_and_plays_through_it(alice, client_of, htmx):
     table = stage_table(alice, 3, p_cuo=0.0, p_swap=1.0)
     state = until_offer(table, "swap")
-    pushed = presenters.fragments(table, 0)   # what a socket push carries
+    pushed = presenters.fragments(table, 0)  # what a socket push carries
     assert pushed.count('data-offer="swap"') == 1 and 'data-verb="swap"' not in pushed
     assert not prompt_verbs(table, 0) & {"swap", "cuo", "exchange"}
     hand = table.current_hand()
     give = [format_tile(t) for t in sorted(state.seat(0).hand)[-3:]]
-    client_of(alice).post(reverse("stages:offer", args=[table.public_id]),
-                          {"kind": "swap", "tile": give, "version": hand.version}, headers=htmx())
+    client_of(alice).post(
+        reverse("stages:offer", args=[table.public_id]),
+        {"kind": "swap", "tile": give, "version": hand.version},
+        headers=htmx(),
+    )
     after = table.current_hand().game()
     assert after.stage.swaps == 1 and after.stage.offer is None
-    assert 'data-offer=' not in presenters.fragments(table, 0)
+    assert "data-offer=" not in presenters.fragments(table, 0)
 
 
 def test_cuo_is_the_panel_only(alice):
@@ -109,9 +112,11 @@ def test_a_swap_of_the_wrong_number_of_tiles_is_refused_in_the_pages_language(
     state = until_offer(table, "swap")
     hand = table.current_hand()
     give = [format_tile(t) for t in sorted(state.seat(0).hand)[:count]]
-    response = client_of(alice).post(reverse("stages:offer", args=[table.public_id]),
-                                     {"kind": "swap", "tile": give, "version": hand.version},
-                                     headers=htmx())
+    response = client_of(alice).post(
+        reverse("stages:offer", args=[table.public_id]),
+        {"kind": "swap", "tile": give, "version": hand.version},
+        headers=htmx(),
+    )
     html = response.content.decode()
     assert f"请正好选择 3 张牌交回：你选了 {count} 张，本次操作未执行。" in html
     assert "gives back" not in html
@@ -120,16 +125,16 @@ def test_a_swap_of_the_wrong_number_of_tiles_is_refused_in_the_pages_language(
     assert table.current_hand().game().stage.offer == "swap"  # still open, nothing moved
     english = client_of(alice)
     english.cookies.load({"django_language": "en"})
-    html = english.post(reverse("stages:offer", args=[table.public_id]),
-                        {"kind": "swap", "tile": give, "version": hand.version},
-                        headers=htmx()).content.decode()
+    html = english.post(
+        reverse("stages:offer", args=[table.public_id]),
+        {"kind": "swap", "tile": give, "version": hand.version},
+        headers=htmx(),
+    ).content.decode()
     assert f"Choose exactly 3 tiles to give back: you chose {count}. Nothing was done." in html
 
 
 @pytest.mark.parametrize("kind", ["exchange", "swap"])
-def test_an_offer_of_a_tile_not_held_is_refused_in_the_pages_language(
-    alice, client_of, htmx, kind
-):
+def test_an_offer_of_a_tile_not_held_is_refused_in_the_pages_language(alice, client_of, htmx, kind):
     """A tampered panel's tile the player does not hold read "exchange 4z: 4z not in your
     hand", the engine's English and notation, on a Chinese page; now it names the tile
     (东风 / East wind) as the page's other refusals do, and nothing moves."""
@@ -144,8 +149,11 @@ def test_an_offer_of_a_tile_not_held_is_refused_in_the_pages_language(
     absent = next(t for t in range(34) if t not in held)
     give = [format_tile(t) for t in [*held[:2], absent]]
     url = reverse("stages:offer", args=[table.public_id])
-    html = client_of(alice).post(url, {"kind": kind, "tile": give, "version": hand.version},
-                                 headers=htmx()).content.decode()
+    html = (
+        client_of(alice)
+        .post(url, {"kind": kind, "tile": give, "version": hand.version}, headers=htmx())
+        .content.decode()
+    )
     name = tile_name(absent, "zh")
     assert f"你手中没有：{name}，本次操作未执行。" in html
     assert "not in your hand" not in html
@@ -153,6 +161,7 @@ def test_an_offer_of_a_tile_not_held_is_refused_in_the_pages_language(
     assert hand.version == table.current_hand().version
     english = client_of(alice)
     english.cookies.load({"django_language": "en"})
-    html = english.post(url, {"kind": kind, "tile": give, "version": hand.version},
-                        headers=htmx()).content.decode()
+    html = english.post(
+        url, {"kind": kind, "tile": give, "version": hand.version}, headers=htmx()
+    ).content.decode()
     assert f"Not in your hand: {tile_name(absent, 'en')}. Nothing was done." in html

@@ -38,8 +38,12 @@ def script(table, stage=1, dealer=0, **hands):
     """Replace the table's fresh hand by a scripted one (same version, the table's own
     ruleset and overrides): a test set-up."""
     hand = table.current_hand()
-    state = scripted_hand(table.ruleset.engine(), session=Session(dealer=dealer, stage=stage, stage_player=0),
-                          dealer=dealer, **hands)
+    state = scripted_hand(
+        table.ruleset.engine(),
+        session=Session(dealer=dealer, stage=stage, stage_player=0),
+        dealer=dealer,
+        **hands,
+    )
     hand.state, hand.commitment = state.to_dict(), state.commitment
     hand.save()
     return hand
@@ -174,16 +178,13 @@ def test_a_win_clears_the_stage_pays_out_and_keeps_the_best(alice, client_of):
     assert (run.stage, run.score, run.status, run.hands) == (2, 3000, stage_run.READY, 1)
 
 
-def test_a_stage_cleared_keeps_the_hands_of_the_climb_as_the_leaderboard_ranks(
-    alice, client_of
-):
+def test_a_stage_cleared_keeps_the_hands_of_the_climb_as_the_leaderboard_ranks(alice, client_of):
     """Stage 2 cleared at its first hand, seven hands into the climb: the best result and
     the stage board count the climb's 8 hands (a lucky retry is not a quick climb), and
     the screen says they are the climb's, not the stage's."""
     set_run(alice, stage=2, score=9_999, hands=7)
     table = services.play(alice)
-    hand = script(table, stage=2, dealer_hand="123m456p789s11122z",
-                  other_hand="19m19p19s1234567z")
+    hand = script(table, stage=2, dealer_hand="123m456p789s11122z", other_hand="19m19p19s1234567z")
     tables.act(table, alice, "pass", hand.version)  # stage 2's opening exchange: kept
     tables.act(table, alice, "hu", hand.version + 1)
     run = run_of(alice)
@@ -214,8 +215,7 @@ def test_a_hand_pays_out_at_the_rate_its_stake_was_placed_at(alice):
     assert list(stakes.values_list("amount", flat=True)) == [-300]
 
 
-def test_a_dealer_win_doubled_by_the_streak_bonus_says_so_on_the_result_panel(
-        alice, client_of):
+def test_a_dealer_win_doubled_by_the_streak_bonus_says_so_on_the_result_panel(alice, client_of):
     """三连庄拍分 (RULES.md 5.4.1, 'the UI shows 三连庄'): the third dealer win in a row
     scores double, and the result panel names the bonus; a win that is not doubled does
     not."""
@@ -235,8 +235,7 @@ def test_a_dealer_win_doubled_by_the_streak_bonus_says_so_on_the_result_panel(
     # the first dealer win of a streak: no bonus, nothing said
     client.post(reverse("stages:advance"))
     table = services.play(alice)
-    hand = script(table, stage=2, dealer_hand="123m456p789s11122z",
-                  other_hand="19m19p19s1234567z")
+    hand = script(table, stage=2, dealer_hand="123m456p789s11122z", other_hand="19m19p19s1234567z")
     tables.act(table, alice, "pass", hand.version)  # stage 2's opening exchange: kept
     tables.act(table, alice, "hu", hand.version + 1)
     assert run_of(alice).streak == 1
@@ -245,7 +244,8 @@ def test_a_dealer_win_doubled_by_the_streak_bonus_says_so_on_the_result_panel(
 
 
 def test_the_note_of_a_stage_table_closed_by_the_climb_reads_in_the_readers_language(
-        alice, client_of):
+    alice, client_of
+):
     """The table closes when the next hand is refused (the stage cleared): its note is
     stored untranslated like every table note, so the page reads it in the viewer's
     language, not in the one of the request that closed it."""
@@ -282,7 +282,8 @@ def test_a_computer_win_loses_the_stake_and_can_fail_the_stage(alice, client_of)
 
 
 def test_the_hand_result_says_where_the_climb_stands_and_leads_to_the_stage_screen(
-        alice, client_of):
+    alice, client_of
+):
     """The result panel of a stage hand: the stage's score against its pass score and,
     once the stage is cleared (or failed), the way to the stage screen instead of a next
     hand the table would refuse; the table closed, the stage screen again (not the lobby)."""
@@ -307,7 +308,8 @@ def test_the_hand_result_says_where_the_climb_stands_and_leads_to_the_stage_scre
 
 
 def test_a_stage_hand_that_keeps_the_climb_going_shows_the_score_and_the_next_hand(
-        alice, client_of):
+    alice, client_of
+):
     table = services.play(alice)
     hand = script(table, dealer=1, dealer_hand="123m456p789s11122z", other_hand="19m19p19s1234567z")
     tables.act(table, table.seats.get(index=1).user, "hu", hand.version)
@@ -320,7 +322,8 @@ def test_a_stage_hand_that_keeps_the_climb_going_shows_the_score_and_the_next_ha
 
 
 def test_the_watch_page_says_whether_the_stage_was_cleared_or_failed(
-        alice, make_player, outsider, client_of):
+    alice, make_player, outsider, client_of
+):
     """A spectator's result of a stage hand named the winner only: whether the hand
     cleared the stage or failed it was on the player's own panel alone."""
     set_run(alice, stage=1, score=3999)
@@ -330,8 +333,7 @@ def test_the_watch_page_says_whether_the_stage_was_cleared_or_failed(
     dora = make_player("dora", nickname="Dora")
     set_run(dora, stage=1, score=500)
     lost = services.play(dora)
-    hand = script(lost, dealer=1, dealer_hand="123m456p789s11122z",
-                  other_hand="19m19p19s1234567z")
+    hand = script(lost, dealer=1, dealer_hand="123m456p789s11122z", other_hand="19m19p19s1234567z")
     tables.act(lost, lost.seats.get(index=1).user, "hu", hand.version)
     watcher = client_of(outsider)
     cleared = watcher.get(reverse("tables:watch", args=[table.public_id])).content.decode()
@@ -350,7 +352,8 @@ def test_the_watch_page_says_whether_the_stage_was_cleared_or_failed(
 
 
 def test_the_watch_page_of_a_stage_hand_left_speaks_of_the_stake_not_an_escape(
-        alice, outsider, client_of):
+    alice, outsider, client_of
+):
     """Stage mode has no escape (RULES.md 5.1), as the player's panel and the history
     say: the spectator read 'Alice escaped (逃跑)'."""
     table = services.play(alice)
@@ -402,6 +405,7 @@ def test_a_player_without_beans_for_the_stake_is_told(alice, make_player):
 
 # ----- the offer controls ---------------------------------------------------------------
 
+
 def offer_html(table, seat=0):
     context = presenters.context_for(table, seat)
     return Template("{% load stages %}{% stage_offer %}").render(Context(context))
@@ -420,8 +424,9 @@ def test_the_start_exchange_is_chosen_on_the_offer_panel(alice, client_of, htmx)
     assert client.get(table.get_absolute_url()).status_code == 200  # the table page, too
     url = reverse("stages:offer", args=[table.public_id])
     for bad in (["9z"], [], ["1m1m1m1m1m"]):  # not a tile, none, more than the hand holds
-        wrong = client.post(url, {"kind": "exchange", "tile": bad, "version": hand.version},
-                            headers=htmx())
+        wrong = client.post(
+            url, {"kind": "exchange", "tile": bad, "version": hand.version}, headers=htmx()
+        )
         assert wrong.status_code == 200 and table.current_hand().version == hand.version
         assert 'id="mj-notice"' in wrong.content.decode()
     tiles = [format_tile(t) for t in state.seat(0).concealed[:2]]
@@ -456,8 +461,10 @@ def test_cuo_shows_the_live_wall_and_takes_a_tile(alice, client_of):
     assert html.count('data-action="cuo ') == len(kinds)
     action = next(a for a in legal_actions(state, 0) if a.verb == "cuo")
     hand = table.current_hand()
-    client_of(alice).post(reverse("tables:act", args=[table.public_id]),
-                          {"action": str(action), "version": hand.version})
+    client_of(alice).post(
+        reverse("tables:act", args=[table.public_id]),
+        {"action": str(action), "version": hand.version},
+    )
     assert table.current_hand().game().seat(0).drawn == action.tile
 
 
@@ -465,7 +472,8 @@ def test_the_in_game_swap_is_chosen_on_the_offer_panel(alice, client_of, htmx):
     from catalogue.models import Ruleset
 
     Ruleset.objects.filter(engine_slug="stage").update(
-        overrides={"options": {"p_cuo": 0.0, "p_swap": 1.0}})
+        overrides={"options": {"p_cuo": 0.0, "p_swap": 1.0}}
+    )
     set_run(alice, stage=3, score=5000)
     table = services.play(alice)
     # a scripted wall (no ready hand on either side) so the timers' play is the same on
@@ -483,8 +491,9 @@ def test_the_in_game_swap_is_chosen_on_the_offer_panel(alice, client_of, htmx):
     hand = table.current_hand()
     url = reverse("stages:offer", args=[table.public_id])
     give = [format_tile(t) for t in state.seat(0).hand[:3]]
-    two = client_of(alice).post(url, {"kind": "swap", "tile": give[:2], "version": hand.version},
-                                headers=htmx())
+    two = client_of(alice).post(
+        url, {"kind": "swap", "tile": give[:2], "version": hand.version}, headers=htmx()
+    )
     assert "请正好选择 3 张牌" in two.content.decode()  # the page's language, not the engine's
     assert table.current_hand().version == hand.version
     client_of(alice).post(url, {"kind": "swap", "tile": give, "version": hand.version})
@@ -523,8 +532,10 @@ def test_the_stake_in_beans_and_the_climbs_hands_take_chinese_brackets(alice, cl
     client = client_of(alice)
     html = client.get(reverse("stages:home")).content.decode()
     assert '300<span class="muted">（300 欢乐豆）</span>' in html
-    assert '<span class="muted">（本次闯关共 0 局）</span>' in html and "(" not in html.split(
-        'data-testid="stage-stake"')[1].split("</dd>")[0]
+    assert (
+        '<span class="muted">（本次闯关共 0 局）</span>' in html
+        and "(" not in html.split('data-testid="stage-stake"')[1].split("</dd>")[0]
+    )
     client.cookies.load({"django_language": "en"})
     html = client.get(reverse("stages:home")).content.decode()
     assert '300<span class="muted"> (300 beans)</span>' in html
@@ -552,10 +563,20 @@ def test_a_best_of_one_hand_reads_in_the_singular(alice, client_of):
     "best_stage, best_hands, field, english, chinese",
     [
         (99, 5, "best_stage", "There are 4 stages: at most 4.", "共有 4 关：最多为 4。"),
-        (2, "", "best_hands", "A stage cleared took at least 1 hand: say how many.",
-         "通过一关至少需要 1 局：请填写局数。"),
-        (0, 7, "best_hands", "No stage is cleared: leave this empty.",
-         "尚未通过任何一关：此处请留空。"),
+        (
+            2,
+            "",
+            "best_hands",
+            "A stage cleared took at least 1 hand: say how many.",
+            "通过一关至少需要 1 局：请填写局数。",
+        ),
+        (
+            0,
+            7,
+            "best_hands",
+            "No stage is cleared: leave this empty.",
+            "尚未通过任何一关：此处请留空。",
+        ),
     ],
 )
 def test_a_best_stage_result_the_climb_cannot_have_is_refused_in_the_admin(

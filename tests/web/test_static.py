@@ -39,9 +39,7 @@ def test_pages_name_an_icon_that_is_served(client):
 
 
 @pytest.mark.django_db
-def test_favicon_ico_redirects_to_the_static_icon_and_the_admin_names_it(
-    client, django_user_model
-):
+def test_favicon_ico_redirects_to_the_static_icon_and_the_admin_names_it(client, django_user_model):
     """Browsers ask for /favicon.ico anyway (and the admin's pages named no icon): it was a
     404 and a console error on every page, the admin's included."""
     response = client.get("/favicon.ico")

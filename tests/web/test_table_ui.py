@@ -100,8 +100,9 @@ def test_the_drawn_tile_is_marked_apart_and_every_own_tile_has_a_key(client_of, 
 def test_every_tile_of_a_wenzhou_hand_has_its_key_as_the_help_lists(client_of, alice):
     bot = User.objects.filter(kind=User.Kind.BOT).order_by("pk").first()
     table = services.open_table(Ruleset.objects.get(slug="wenzhou"), [alice, bot])
-    script(table, dealer_hand="1112345678999m55p23s", other_hand="1234567899p123456s",
-           rules="wenzhou")
+    script(
+        table, dealer_hand="1112345678999m55p23s", other_hand="1234567899p123456s", rules="wenzhou"
+    )
     html = page_of(client_of(alice), table)
     own = between(html, 'id="mj-hand"', 'id="mj-prompt"')
     # 16 tiles and the drawn one: past the digit row, q w e r t
@@ -116,8 +117,9 @@ def test_the_wenzhou_wild_is_marked_wherever_it_shows(client_of, alice):
     table = services.open_table(Ruleset.objects.get(slug="wenzhou"), [alice, bot])
     hand = table.current_hand()
     # the indicator 5p makes 5p the 财神; alice holds two of them
-    hand.state = scripted_hand("wenzhou", dealer_hand="1112345678999m55p23s",
-                               other_hand="1234567899p123456s", back="5p").to_dict()
+    hand.state = scripted_hand(
+        "wenzhou", dealer_hand="1112345678999m55p23s", other_hand="1234567899p123456s", back="5p"
+    ).to_dict()
     hand.save(update_fields=["state"])
     state = hand.game()
     wild = format_tile(state.wild)
@@ -139,12 +141,16 @@ def test_the_latest_discard_is_marked_in_its_river(client_of, duel, alice, bob, 
     mover = [alice, bob][mover_seat]
     c = client_of(mover)
     action = re.search(r'data-action="(discard [^"]+)"', page_of(c, duel)).group(1)
-    c.post(f"{duel.get_absolute_url()}act/", {"action": action, "version": hand.version},
-           headers=htmx())
+    c.post(
+        f"{duel.get_absolute_url()}act/",
+        {"action": action, "version": hand.version},
+        headers=htmx(),
+    )
     for viewer in (alice, bob):
         rivers = between(page_of(client_of(viewer), duel), 'id="mj-rivers"', 'id="mj-clock"')
-        latest = re.findall(r'<span class="latest"><span class="tile[^"]*" data-face="([^"]+)"',
-                            rivers)
+        latest = re.findall(
+            r'<span class="latest"><span class="tile[^"]*" data-face="([^"]+)"', rivers
+        )
         assert latest == [action.split()[1]]
         river = re.search(rf'data-seat="{mover_seat}".*?</div></div>', rivers, re.S).group(0)
         assert 'class="latest"' in river
@@ -167,8 +173,9 @@ def test_after_a_claimed_kong_no_river_rings_a_tile_until_the_claimer_discards(
     def ringed(viewer) -> list[str]:
         rivers = between(page_of(client_of(viewer), duel), 'id="mj-rivers"', 'id="mj-clock"')
         assert "9m" in rivers
-        return re.findall(r'<span class="latest"><span class="tile[^"]*" data-face="([^"]+)"',
-                          rivers)
+        return re.findall(
+            r'<span class="latest"><span class="tile[^"]*" data-face="([^"]+)"', rivers
+        )
 
     assert ringed(alice) == ringed(bob) == []
     services.act(duel, bob, "discard 7z", duel.current_hand().version)
@@ -186,8 +193,7 @@ def test_the_waits_hint_lists_ready_discards_with_what_is_left(client_of, bot_ta
     assert ready == ["3z"]
 
 
-def test_a_locked_ready_hand_is_told_its_waits_not_a_discard_to_choose(client_of, bot_table,
-                                                                      alice):
+def test_a_locked_ready_hand_is_told_its_waits_not_a_discard_to_choose(client_of, bot_table, alice):
     """After 报听 the server discards each drawn tile (RULES.md 3.9.2): the hint offered
     'Ready if you discard 9m' and marked 9m as the tile to play, a choice the player does
     not have. A locked hand is shown what it waits on."""
@@ -278,9 +284,7 @@ def test_the_end_of_a_hand_names_every_fan_in_both_languages(settings, client_of
     assert faces == [t for b in blocks for t in b] and faces
 
 
-def test_a_push_to_a_tiered_table_costs_no_query_for_the_hint(
-    duel, django_assert_max_num_queries
-):
+def test_a_push_to_a_tiered_table_costs_no_query_for_the_hint(duel, django_assert_max_num_queries):
     """The socket keeps one Table object and refreshes it before each push: the tier's
     switch is read once, the pushes stay at the hand and the seats (two queries)."""
     presenters.fragments(duel, 0)
@@ -325,8 +329,11 @@ def test_the_result_says_how_the_hand_was_won_from_the_viewers_side(
     set_result(kind="self_draw", loser=None)
     assert lines() == {0: "自摸", 1: "自摸", "watch": "自摸"}
     set_result(kind="discard_win", loser=loser)
-    assert lines() == {loser: "你点炮", winner: f"{names[loser]} 点炮",
-                       "watch": f"{names[loser]} 点炮"}
+    assert lines() == {
+        loser: "你点炮",
+        winner: f"{names[loser]} 点炮",
+        "watch": f"{names[loser]} 点炮",
+    }
     set_result(kind="draw", winner=None, loser=None)  # a draw has no such line
     assert lines() == {0: "", 1: "", "watch": ""}
 
@@ -364,7 +371,7 @@ def test_fan_names_are_in_the_pages_language_and_values_on_one_line(settings, cl
         assert 'class="fan-value"' in row
     client.post("/accounts/language/", {"language": "en", "next": "/"})
     for fan, _name, text, row in rows(page_of(client, table)):
-        assert re.sub(r"\s+", " ", text) == f'{fan["en"]} ({fan["zh"]})', row
+        assert re.sub(r"\s+", " ", text) == f"{fan['en']} ({fan['zh']})", row
         assert 'class="fan-value"' in row
 
 
@@ -408,13 +415,20 @@ def test_a_win_on_an_added_kong_names_itself_and_its_tile(client_of, duel, alice
     screen said what he would win on, or why a win was offered on alice's turn."""
     from mahjong.engine.game import legal_actions
 
-    script(duel, dealer_hand="55m123m789m11z2347z", other_hand="5m34m666m777m444z2z",
-           draws="2z7z5m")
+    script(
+        duel, dealer_hand="55m123m789m11z2347z", other_hand="5m34m666m777m444z2z", draws="2z7z5m"
+    )
     players = [alice, bob]
     # alice lets 7z go, bob 5m (ready on 2m 5m), alice pongs it and lets 3z go, bob his
     # drawn 7z; alice draws the last 5m and adds it to her pong
-    for seat, move in ((0, "discard 7z"), (1, "discard 5m"), (0, "pon 5m"), (0, "discard 3z"),
-                       (1, "discard 7z"), (0, "addkan 5m")):
+    for seat, move in (
+        (0, "discard 7z"),
+        (1, "discard 5m"),
+        (0, "pon 5m"),
+        (0, "discard 3z"),
+        (1, "discard 7z"),
+        (0, "addkan 5m"),
+    ):
         hand = duel.current_hand()
         assert move in [str(a) for a in legal_actions(hand.game(), seat)], move
         services.act(duel, players[seat], move, hand.version)
@@ -425,7 +439,6 @@ def test_a_win_on_an_added_kong_names_itself_and_its_tile(client_of, duel, alice
     client_of(bob).post("/accounts/language/", {"language": "en", "next": "/"})
     prompt = between(page_of(client_of(bob), duel), 'id="mj-prompt"', 'id="mj-result"')
     assert "Rob the kong" in prompt and ">Win<" not in prompt
-
 
 
 def test_a_bots_turn_shows_no_seconds_running_out(client_of, bot_table, alice):
@@ -445,11 +458,12 @@ def test_a_person_opponents_decision_keeps_its_seconds(client_of, duel, alice):
     script(duel)
     services.act(duel, alice, "discard 3z", duel.current_hand().version)
     clock = re.search(r'<div id="mj-clock"[^>]*>', page_of(client_of(alice), duel)).group(0)
-    assert 'data-turn="opp"' in clock and "data-auto" not in clock and "data-deadline=\"2" in clock
+    assert 'data-turn="opp"' in clock and "data-auto" not in clock and 'data-deadline="2' in clock
 
 
-def test_passed_wins_show_their_doubling_at_the_seat_and_in_the_result(client_of, alice, bob,
-                                                                      outsider):
+def test_passed_wins_show_their_doubling_at_the_seat_and_in_the_result(
+    client_of, alice, bob, outsider
+):
     """雀神's 过胡加倍: each passed win doubles the fan. Nothing at the table showed a
     seat's passes, and the result listed the fans with a total twice their sum."""
     from mahjong.engine.game import legal_actions
@@ -465,7 +479,8 @@ def test_passed_wins_show_their_doubling_at_the_seat_and_in_the_result(client_of
     theirs = between(page_of(client_of(bob), table), 'id="mj-opponent"', 'class="mj-row"')
     assert 'data-doubling="2"' in mine and "过胡加倍 ×2" in mine
     assert 'data-doubling="2"' in theirs and "data-doubling" not in between(
-        page_of(client_of(bob), table), 'id="mj-hand"', 'class="mj-row mj-own"')
+        page_of(client_of(bob), table), 'id="mj-hand"', 'class="mj-row mj-own"'
+    )
     watch = reverse("tables:watch", args=[table.public_id])
     assert "过胡加倍 ×2" in client_of(outsider).get(watch).content.decode()  # spectators too
     services.act(table, alice, "hu", table.current_hand().version)  # 2z: self-drawn
@@ -477,14 +492,16 @@ def test_passed_wins_show_their_doubling_at_the_seat_and_in_the_result(client_of
     card = between(html, 'class="fans"', "</table>")
     assert re.search(r'<tr data-doubling="2"><td>过胡加倍</td><td class="fan-value">× 2</td>', card)
     watched = client_of(outsider).get(watch).content.decode()
-    assert re.search(r'<tr data-doubling="2"><td>过胡加倍</td><td class="fan-value">× 2</td>',
-                     watched)
+    assert re.search(
+        r'<tr data-doubling="2"><td>过胡加倍</td><td class="fan-value">× 2</td>', watched
+    )
     # the history's hand page lists the fans under the same total
     number = table.current_hand().number
     past = client_of(bob).get(reverse("history:hand", args=[table.public_id, number]))
     fans_card = between(past.content.decode(), 'class="table fans"', "</table>")
-    assert re.search(r'<tr data-doubling="2"><td>过胡加倍</td><td class="num fan-value">× 2</td>',
-                     fans_card)
+    assert re.search(
+        r'<tr data-doubling="2"><td>过胡加倍</td><td class="num fan-value">× 2</td>', fans_card
+    )
     client_of(bob).post("/accounts/language/", {"language": "en", "next": "/"})
     card = between(page_of(client_of(bob), table), 'class="fans"', "</table>")
     assert "Passed wins (过胡加倍)" in card
@@ -509,8 +526,9 @@ def test_the_wenzhou_base_is_shown_as_it_rises(client_of, alice, outsider, make_
     hand.state["session"]["level"] = 2  # the dealer's third hand after two wins
     hand.save(update_fields=["state"])
     client_of(outsider).post("/accounts/language/", {"language": "en", "next": "/"})
-    assert re.search(r'data-testid="hand-base">Base \(进阶分\) <b>30</b>',
-                     page_of(client_of(outsider), table))
+    assert re.search(
+        r'data-testid="hand-base">Base \(进阶分\) <b>30</b>', page_of(client_of(outsider), table)
+    )
     assert 'data-testid="hand-base"' not in page_of(client_of(alice), duel)  # one level
 
 
@@ -578,26 +596,45 @@ def test_a_capped_win_shows_the_cap_as_a_row_of_its_fans(client_of, alice, bob, 
     from tests.web.tables_support import play_out
 
     rs = duel.ruleset.engine()
-    score = score_win(rs, WinContext(hand=tuple(parse_tiles("111222333444m5m")), melds=(),
-                                     win=parse_tile("5m"), tsumo=True))
+    score = score_win(
+        rs,
+        WinContext(
+            hand=tuple(parse_tiles("111222333444m5m")), melds=(), win=parse_tile("5m"), tsumo=True
+        ),
+    )
     assert score.raw_total == 26 and score.total == 13
     hand = play_out(duel)
-    hand.result = {**hand.result, "kind": "self_draw", "winner": 0, "loser": None,
-                   "total": score.total,
-                   "fans": [{"key": f.key, "zh": f.zh, "en": f.en, "fan": f.fan,
-                             "count": f.count, "points": f.points} for f in score.fans]}
+    hand.result = {
+        **hand.result,
+        "kind": "self_draw",
+        "winner": 0,
+        "loser": None,
+        "total": score.total,
+        "fans": [
+            {
+                "key": f.key,
+                "zh": f.zh,
+                "en": f.en,
+                "fan": f.fan,
+                "count": f.count,
+                "points": f.points,
+            }
+            for f in score.fans
+        ],
+    }
     hand.save(update_fields=["result"])
     row = re.compile(r'<tr data-cap="13"><td>封顶</td><td class="[a-z -]*fan-value">13</td></tr>')
-    pages = [page_of(client_of(alice), duel),
-             client_of(outsider).get(reverse("tables:watch", args=[duel.public_id])),
-             client_of(outsider).get(reverse("history:hand", args=[duel.public_id, hand.number]))]
+    pages = [
+        page_of(client_of(alice), duel),
+        client_of(outsider).get(reverse("tables:watch", args=[duel.public_id])),
+        client_of(outsider).get(reverse("history:hand", args=[duel.public_id, hand.number])),
+    ]
     for page in pages:
         html = page if isinstance(page, str) else page.content.decode()
         assert row.search(html), html[:200]
 
 
-def test_each_river_says_whose_it_is_and_gb_shows_the_seat_winds(client_of, alice, bob,
-                                                                  outsider):
+def test_each_river_says_whose_it_is_and_gb_shows_the_seat_winds(client_of, alice, bob, outsider):
     """The two rivers on a desktop sat side by side with no word of whose they were; gb
     scores each seat's wind (门风刻) and no screen showed which wind a seat had."""
     gb = services.open_table(Ruleset.objects.get(engine_slug="gb"), [alice, bob])
@@ -625,21 +662,32 @@ def wenzhou_self_draw(players, concealed: str, *, wild: str):
     from mahjong.tables.services.settlement import _decomposition, _wild_played
     from tests.web.tables_support import play_out
 
-    ctx = WinContext(hand=tuple(parse_tiles(concealed)), melds=(), win=parse_tile("1z"),
-                     tsumo=True, wild=parse_tile(wild))
+    ctx = WinContext(
+        hand=tuple(parse_tiles(concealed)),
+        melds=(),
+        win=parse_tile("1z"),
+        tsumo=True,
+        wild=parse_tile(wild),
+    )
     score = score_win(Ruleset.objects.get(engine_slug="wenzhou").engine(), ctx)
     table = services.open_table(Ruleset.objects.get(engine_slug="wenzhou"), players)
     hand = play_out(table)
-    hand.result = {**hand.result, "kind": "self_draw", "winner": 0, "loser": None,
-                   "decomposition": _decomposition(score),
-                   "wild_played": _wild_played(score, ctx)}
+    hand.result = {
+        **hand.result,
+        "kind": "self_draw",
+        "winner": 0,
+        "loser": None,
+        "decomposition": _decomposition(score),
+        "wild_played": _wild_played(score, ctx),
+    }
     hand.state = {**hand.state, "indicator": parse_tile(wild)}
     hand.save(update_fields=["result", "state"])
     return table, hand
 
 
-def test_a_wenzhou_win_marks_the_tiles_a_wild_plays_not_the_wilds_face(client_of, alice, bob,
-                                                                       outsider):
+def test_a_wenzhou_win_marks_the_tiles_a_wild_plays_not_the_wilds_face(
+    client_of, alice, bob, outsider
+):
     """With 9s the 财神, 12p + 9s read as 123p: the card showed the 财 badge on every tile
     of the wild's kind and the 3p the wild played as a plain tile the player never had."""
     table, hand = wenzhou_self_draw([alice, bob], "123m456m789m12p5p999s1z", wild="9s")
@@ -652,18 +700,24 @@ def test_a_wenzhou_win_marks_the_tiles_a_wild_plays_not_the_wilds_face(client_of
     assert not any(t["white"] for block in blocks for t in block)  # no 白板 in this hand
 
 
-def test_a_wenzhou_win_marks_a_white_dragon_playing_as_the_wilds_kind(client_of, alice, bob,
-                                                                      outsider):
+def test_a_wenzhou_win_marks_a_white_dragon_playing_as_the_wilds_kind(
+    client_of, alice, bob, outsider
+):
     """With 3p the 财神, a 白板 is an ordinary 3p (RULES.md 9.2.4): the card showed it as a
     plain 3p, a tile the hand never held; it is marked 白, and the real wild 财, on the
     players' card, the spectators' and the history's."""
     table, hand = wenzhou_self_draw([alice, bob], "123m456m789m12p5z45s3p1z", wild="3p")
     blocks = presenters.result_blocks(hand.result, "3p")
-    assert [(t["tile"], t["wild"], t["white"]) for block in blocks for t in block
-            if t["wild"] or t["white"]] == [("3p", False, True), ("3s", True, False)]
-    for html in (page_of(client_of(alice), table),
-                 client_of(outsider).get(reverse("tables:watch", args=[table.public_id]))
-                 .content.decode()):
+    assert [
+        (t["tile"], t["wild"], t["white"])
+        for block in blocks
+        for t in block
+        if t["wild"] or t["white"]
+    ] == [("3p", False, True), ("3s", True, False)]
+    for html in (
+        page_of(client_of(alice), table),
+        client_of(outsider).get(reverse("tables:watch", args=[table.public_id])).content.decode(),
+    ):
         card = re.search(r'<p class="decomposition".*?</p>', html, re.S).group(0)
         assert card.count("tile--white") == 1 and "三筒（白板）" in card
     from lobby import history

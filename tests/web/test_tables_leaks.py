@@ -122,7 +122,8 @@ def test_nothing_sent_to_a_seat_depends_on_hidden_tiles(redis_layer, alice, sett
             application,
             f"/ws/tables/{table.public_id}/",
             headers=[
-                (b"host", b"testserver"), (b"origin", b"http://testserver"),
+                (b"host", b"testserver"),
+                (b"origin", b"http://testserver"),
                 (b"cookie", f"sessionid={client.cookies['sessionid'].value}".encode()),
             ],
         )

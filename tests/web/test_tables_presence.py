@@ -73,7 +73,8 @@ def test_a_heartbeat_keeps_the_seat_present_next_to_a_dead_connection(duel):
     killed_process_left(seat, now - seconds(300))
     services.connected(seat, "alive!xyz")  # reconnected to another process
     assert presence.beat("alive!xyz", duel.pk, now=now + seconds(200)) == (
-        True, duel.current_hand().version
+        True,
+        duel.current_hand().version,
     )
     later = now + seconds(230)
     assert services.sweep(now=later) == 0

@@ -15,9 +15,7 @@ def scores(*users):
     return [User.objects.values_list("rank_score", flat=True).get(pk=u.pk) for u in users]
 
 
-def test_an_escape_in_a_room_costs_the_escaper_the_penalty_and_pays_the_opponent(
-    duel, alice, bob
-):
+def test_an_escape_in_a_room_costs_the_escaper_the_penalty_and_pays_the_opponent(duel, alice, bob):
     User.objects.filter(pk=alice.pk).update(rank_score=100)
     services.leave(duel, alice)
     penalty = 13 * duel.base_points  # classic: 13 points (RULES.md 4)

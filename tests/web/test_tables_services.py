@@ -105,8 +105,10 @@ def test_a_discard_of_a_tile_not_held_is_refused_in_the_players_language(duel, a
     mover = [alice, bob][state.turn]
     absent = next(t for t in range(34) if t not in state.seat(state.turn).hand)
     action = f"discard {format_tile(absent)}"
-    for language, said in (("zh-hans", f"你手中没有：{tile_name(absent, 'zh')}，本次操作未执行。"),
-                           ("en", f"Not in your hand: {tile_name(absent, 'en')}. Nothing was done.")):
+    for language, said in (
+        ("zh-hans", f"你手中没有：{tile_name(absent, 'zh')}，本次操作未执行。"),
+        ("en", f"Not in your hand: {tile_name(absent, 'en')}. Nothing was done."),
+    ):
         with translation.override(language), pytest.raises(services.IllegalMove) as refused:
             services.act(duel, mover, action, hand.version)
         assert str(refused.value) == said
@@ -406,8 +408,9 @@ def test_a_wenzhou_escape_pays_the_progressive_base_not_one(alice, bob, escaper)
     B x 16 (dealer) or B x 8 (non-dealer); the room's 底分 of 1 is not B."""
     from catalogue.models import Ruleset
 
-    table = services.open_table(Ruleset.objects.get(slug="wenzhou"), [alice, bob],
-                                beans_per_point=1)
+    table = services.open_table(
+        Ruleset.objects.get(slug="wenzhou"), [alice, bob], beans_per_point=1
+    )
     dealer = table.current_hand().game().dealer
     services.leave(table, [alice, bob][escaper])
     hand = table.current_hand()

@@ -37,7 +37,8 @@ def test_an_outsider_following_a_table_link_watches_it(client_of, duel, outsider
 def test_an_outsider_cannot_act_at_a_table(client_of, duel, outsider):
     version = duel.current_hand().version
     response = client_of(outsider).post(
-        reverse("tables:act", args=[duel.public_id]), {"action": "pass", "version": version})
+        reverse("tables:act", args=[duel.public_id]), {"action": "pass", "version": version}
+    )
     assert response.status_code == 403
     assert duel.current_hand().version == version
 
@@ -228,8 +229,9 @@ def test_leaving_mid_hand_is_an_escape_and_returns_to_the_lobby(client_of, duel,
     assert duel.current_hand().result["kind"] == "escape"
 
 
-def test_why_the_table_closed_is_told_in_each_readers_language(client_of, duel, alice, bob,
-                                                              outsider):
+def test_why_the_table_closed_is_told_in_each_readers_language(
+    client_of, duel, alice, bob, outsider
+):
     """Alice leaves from an English page: Bob, on a Chinese one, and a spectator reading
     English each get the note in their own language (it is not frozen in Alice's)."""
     english = client_of(alice)
@@ -348,7 +350,9 @@ def test_the_other_player_is_told_the_opponent_is_ready_for_the_next_hand(
     play_out(duel)
     assert 'data-testid="opp-ready"' not in page(bob, duel)
     client_of(alice).post(f"{duel.get_absolute_url()}next/", {"hand": "1"}, headers=htmx())
-    assert "Alice 已准备好下一局。" in page(bob, duel) and 'data-testid="next-hand"' in page(bob, duel)
+    assert "Alice 已准备好下一局。" in page(bob, duel) and 'data-testid="next-hand"' in page(
+        bob, duel
+    )
     assert 'data-testid="opp-ready"' not in page(alice, duel)
     play_out(dave_at_a_bot)
     dave = dave_at_a_bot.seats.get(index=0).user
@@ -376,8 +380,10 @@ def test_the_result_panels_leave_does_not_escape_from_a_hand_started_meanwhile(
     assert "HX-Redirect" not in refused
     bot_table.refresh_from_db()
     assert bot_table.status == Table.Status.PLAYING
-    assert bot_table.current_hand().ended_at is None and not bot_table.current_hand().events.filter(
-        kind="escape").exists()
+    assert (
+        bot_table.current_hand().ended_at is None
+        and not bot_table.current_hand().events.filter(kind="escape").exists()
+    )
     # the status bar's Leave (no hand named, after its confirmation) still leaves
     assert client_of(alice).post(url, headers=htmx())["HX-Redirect"] == "/"
     bot_table.refresh_from_db()
@@ -411,7 +417,7 @@ def test_the_result_after_an_escape_says_who_escaped(client_of, duel, alice, bob
     """The panel read only "Escape (逃跑)": the player left at the table could not tell
     from it whether they or the opponent had run. Each page names the escaper."""
     client_of(alice).post(f"{duel.get_absolute_url()}leave/", headers=htmx())
-    heading = re.compile(r'<h2[^>]*>(.*?)</h2>', re.S)
+    heading = re.compile(r"<h2[^>]*>(.*?)</h2>", re.S)
 
     def result_heading(client, url):
         html = client.get(url).content.decode()

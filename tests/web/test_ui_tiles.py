@@ -27,10 +27,15 @@ def test_the_tag_names_the_tile_in_the_active_language(lang, alt):
     assert 'class="tile tile--md"' in html and 'width="48" height="64"' in html
 
 
-@pytest.mark.parametrize(("tile", "zh", "en"), [
-    ("7z", "红中", "Red dragon"), ("1s", "一条", "One of bamboo"), ("3f", "秋", "Autumn"),
-    ("back", "牌背", "Tile back"),
-])
+@pytest.mark.parametrize(
+    ("tile", "zh", "en"),
+    [
+        ("7z", "红中", "Red dragon"),
+        ("1s", "一条", "One of bamboo"),
+        ("3f", "秋", "Autumn"),
+        ("back", "牌背", "Tile back"),
+    ],
+)
 def test_honours_flowers_and_the_back_have_names_too(tile, zh, en):
     assert f'alt="{zh}"' in rendered("{% tile t %}", "zh-hans", t=tile)
     assert f'alt="{en}"' in rendered("{% tile t %}", "en", t=tile)
@@ -40,7 +45,7 @@ def test_the_wild_and_drawn_markers_are_classes_and_words():
     html = rendered('{% tile "5m" size="xl" wild=True drawn=True %}', "en")
     assert 'class="tile tile--xl tile--wild tile--drawn"' in html
     assert 'alt="Five of characters (wild) (just drawn)"' in html
-    zh = rendered('{% tile 4 wild=True %}', "zh-hans")
+    zh = rendered("{% tile 4 wild=True %}", "zh-hans")
     assert 'alt="五万（财神）"' in zh and 'data-tile="5m"' in zh
 
 
@@ -53,9 +58,14 @@ RIVER_LOOP = (
 
 
 @pytest.mark.parametrize("lang", ["zh-hans", "en"])
-@pytest.mark.parametrize(("row", "wild", "attr"), [
-    (["1m", "5m", "7z", "2f"], "5m", ""), (["9s", "9s"], False, "data-face"), ([], None, ""),
-])
+@pytest.mark.parametrize(
+    ("row", "wild", "attr"),
+    [
+        (["1m", "5m", "7z", "2f"], "5m", ""),
+        (["9s", "9s"], False, "data-face"),
+        ([], None, ""),
+    ],
+)
 def test_a_row_tag_is_the_markup_of_a_loop_of_tile_tags(lang, row, wild, attr):
     context = {"row": row, "wild": wild, "attr": attr}
     loop = rendered(ROW_LOOP, lang, **context)
@@ -73,8 +83,10 @@ def test_backs_are_the_markup_of_a_loop_of_back_tiles(count):
 
 @pytest.mark.parametrize("lang", ["zh-hans", "en"])
 def test_river_rows_mark_the_latest_discard_as_the_loop_did(lang):
-    rows = [[{"tile": t, "latest": False} for t in ("1m", "2m", "3m")],
-            [{"tile": "7z", "latest": True}]]
+    rows = [
+        [{"tile": t, "latest": False} for t in ("1m", "2m", "3m")],
+        [{"tile": "7z", "latest": True}],
+    ]
     html = rendered('{% river_rows rows "sm" %}', lang, rows=rows)
     assert html == rendered(RIVER_LOOP, lang, rows=rows)
     assert html.count('class="river-row"') == 2 and html.count('class="latest"') == 1
@@ -165,7 +177,6 @@ def test_the_gallery_shows_every_tile_at_three_sizes_in_both_languages(client):
     assert "js/sounds.js" in html and "css/tiles.css" in html
 
 
-
 @pytest.mark.django_db
 def test_the_gallery_follows_the_language_switcher(client):
     client.cookies["django_language"] = "en"
@@ -184,20 +195,23 @@ def test_the_gallery_loads_every_tile_image_in_chromium(browser, live_server, wi
         page.wait_for_load_state("load")
         images = page.eval_on_selector_all(
             "img.tile__img",
-            "imgs => imgs.map(i => [i.getAttribute('src'), i.complete, i.naturalWidth])")
+            "imgs => imgs.map(i => [i.getAttribute('src'), i.complete, i.naturalWidth])",
+        )
         assert len(images) >= 43 * 3 + 4
         assert [src for src, complete, w in images if not complete or w <= 0] == []
         # The sign-up button in the top bar is readable (it was white on white).
         colours = page.eval_on_selector(
             ".topbar a.button",
-            "a => [getComputedStyle(a).color, getComputedStyle(a).backgroundColor]")
+            "a => [getComputedStyle(a).color, getComputedStyle(a).backgroundColor]",
+        )
         assert colours == ["rgb(15, 81, 50)", "rgb(255, 255, 255)"]
         # Nothing wider than the phone: the rows wrap instead of scrolling sideways.
         assert page.evaluate("document.documentElement.scrollWidth") <= width
         ARTIFACTS.mkdir(exist_ok=True)
         page.screenshot(path=str(ARTIFACTS / f"ui-tiles-{width}x{height}.png"), full_page=True)
         page.locator("section.felt").first.screenshot(
-            path=str(ARTIFACTS / f"ui-tiles-{width}x{height}-felt.png"))
+            path=str(ARTIFACTS / f"ui-tiles-{width}x{height}-felt.png")
+        )
         # The sound API is there, muted state toggles and is remembered.
         assert page.evaluate("window.MahjongSounds.isMuted()") is False
         page.click("[data-sound-toggle]")
@@ -209,7 +223,8 @@ def test_the_gallery_loads_every_tile_image_in_chromium(browser, live_server, wi
         assert page.evaluate("window.MahjongSounds.play('pon')") is True
         # The clock ticks once per second in the last five, however often it redraws.
         ticks = page.evaluate(
-            "[7, 5.4, 5.1, 4.9, 4.2, 3.5, 0.5, 0].map(s => window.MahjongSounds.countdown(s))")
+            "[7, 5.4, 5.1, 4.9, 4.2, 3.5, 0.5, 0].map(s => window.MahjongSounds.countdown(s))"
+        )
         assert ticks == [False, False, False, True, False, True, True, False]
         page.click("[data-sound-toggle]")
         page.reload()

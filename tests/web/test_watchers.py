@@ -17,6 +17,7 @@ from tests.web.test_tables_live import communicator
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("no_eager_timers")]
 
+
 def shown(html: str) -> int | None:
     """The count a fragment shows: None without the element, 0 when it is hidden."""
     eye = r'(?:<span aria-hidden="true">👁</span>)?'

@@ -15,8 +15,8 @@ that holds the state (the arena, a Celery task).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from ..actions import Action
 from ..rulesets import Ruleset
@@ -39,16 +39,38 @@ class Level:
 
 
 LEVELS: tuple[Level, ...] = (
-    Level("random", "随机", "Random", "随便出牌，只为凑桌。", "Plays any legal move.",
-          lambda seed, rs: RandomBot(seed, rs)),
-    Level("novice", "新手", "Novice", "会听牌，但常常出错。", "Knows the basics, often slips.",
-          lambda seed, rs: NoisyBot(EfficientBot(seed, rs), 0.3, "novice")),
-    Level("efficient", "熟手", "Skilled", "追求最快听牌，有胡就胡。",
-          "Races to a ready hand and always takes a win.",
-          lambda seed, rs: EfficientBot(seed, rs)),
-    Level("strong", "高手", "Expert", "会做大牌、看形势防守、算过胡。",
-          "Builds valuable hands, defends, weighs every win.",
-          lambda seed, rs: StrongBot(seed, rs)),
+    Level(
+        "random",
+        "随机",
+        "Random",
+        "随便出牌，只为凑桌。",
+        "Plays any legal move.",
+        lambda seed, rs: RandomBot(seed, rs),
+    ),
+    Level(
+        "novice",
+        "新手",
+        "Novice",
+        "会听牌，但常常出错。",
+        "Knows the basics, often slips.",
+        lambda seed, rs: NoisyBot(EfficientBot(seed, rs), 0.3, "novice"),
+    ),
+    Level(
+        "efficient",
+        "熟手",
+        "Skilled",
+        "追求最快听牌，有胡就胡。",
+        "Races to a ready hand and always takes a win.",
+        lambda seed, rs: EfficientBot(seed, rs),
+    ),
+    Level(
+        "strong",
+        "高手",
+        "Expert",
+        "会做大牌、看形势防守、算过胡。",
+        "Builds valuable hands, defends, weighs every win.",
+        lambda seed, rs: StrongBot(seed, rs),
+    ),
 )
 LEVEL_SLUGS = tuple(level.slug for level in LEVELS)
 _BY_SLUG = {level.slug: level for level in LEVELS}
@@ -72,5 +94,14 @@ def choose_for(bot: Bot, state: GameState, seat: int) -> Action:
     return bot.choose(view(state, seat), legal_actions(state, seat))
 
 
-__all__ = ["LEVELS", "LEVEL_SLUGS", "Level", "get_bot", "choose_for",
-           "RandomBot", "EfficientBot", "StrongBot", "NoisyBot"]
+__all__ = [
+    "LEVELS",
+    "LEVEL_SLUGS",
+    "Level",
+    "get_bot",
+    "choose_for",
+    "RandomBot",
+    "EfficientBot",
+    "StrongBot",
+    "NoisyBot",
+]

@@ -77,8 +77,9 @@ class Analyst:
         plain, wilds = self.plain(counts)
         return self.with_wilds(standard_shanten(plain, sets_needed), wilds, sum(counts))
 
-    def improving(self, counts: list[int], sets_needed: int,
-                  base: int | None = None) -> tuple[int, dict[int, int]]:
+    def improving(
+        self, counts: list[int], sets_needed: int, base: int | None = None
+    ) -> tuple[int, dict[int, int]]:
         """(unseen copies of the kinds that lower the shanten, {kind: copies})."""
         if base is None:
             base = self.shanten(counts, sets_needed)
@@ -105,8 +106,8 @@ class Analyst:
                     near.add(kind)
         if self.wild is not None:
             if self.wild in near and self.wild != WHITE:
-                near.add(WHITE)          # a 白板 is the plain copy of the wild's kind
-            near.add(self.wild)          # a drawn 财神 always helps
+                near.add(WHITE)  # a 白板 is the plain copy of the wild's kind
+            near.add(self.wild)  # a drawn 财神 always helps
         return sorted(near)
 
     def keep_value(self, counts: Sequence[int], kind: int) -> int:
@@ -114,8 +115,9 @@ class Analyst:
         face = self.wild if kind == WHITE and self.wild is not None else kind
         return keep_value(plain, face)
 
-    def discard_table(self, counts: list[int], sets_needed: int,
-                      kinds: Iterable[int]) -> dict[int, tuple[int, int, dict[int, int]]]:
+    def discard_table(
+        self, counts: list[int], sets_needed: int, kinds: Iterable[int]
+    ) -> dict[int, tuple[int, int, dict[int, int]]]:
         """For each kind that may be discarded: (shanten after, improving copies, waits)."""
         out: dict[int, tuple[int, int, dict[int, int]]] = {}
         for kind in kinds:
@@ -183,7 +185,9 @@ class EfficientBot:
         if not kinds:
             return actions[0]
         table = analyst.discard_table(counts, seen.sets_needed, kinds)
-        best = min(kinds, key=lambda k: (table[k][0], -table[k][1], analyst.keep_value(counts, k), k))
+        best = min(
+            kinds, key=lambda k: (table[k][0], -table[k][1], analyst.keep_value(counts, k), k)
+        )
         s_best = table[best][0]
         for kong in (a for a in actions if a.verb in ("ankan", "addkan")):
             if self._kong_shanten(analyst, seen, kong) <= s_best:
@@ -211,8 +215,9 @@ class EfficientBot:
         return best if best is not None else _decline(actions)
 
 
-def claim_outcome(analyst: Analyst, seen: Seen, counts: Sequence[int],
-                  claim: Action) -> tuple[int, int]:
+def claim_outcome(
+    analyst: Analyst, seen: Seen, counts: Sequence[int], claim: Action
+) -> tuple[int, int]:
     """(shanten, -improving copies) of the hand after the claim and its best discard."""
     after = list(counts)
     if claim.verb == "kan":

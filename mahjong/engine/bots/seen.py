@@ -53,25 +53,25 @@ class Seen:
     ruleset: Ruleset
     seat: int
     phase: str
-    hand: tuple[int, ...]            # own concealed tiles, the drawn one included, sorted
+    hand: tuple[int, ...]  # own concealed tiles, the drawn one included, sorted
     drawn: int | None
     melds: tuple[Meld, ...]
     flowers: tuple[int, ...]
     ting: str | None
     guo: int
-    opp_melds: tuple[Meld, ...]      # the opponent's shown melds (hidden kongs left out)
+    opp_melds: tuple[Meld, ...]  # the opponent's shown melds (hidden kongs left out)
     opp_hidden_kongs: int
     opp_river: tuple[int, ...]
     opp_ting: str | None
-    opp_ting_moves: int | None       # moves since the opponent declared ready
-    opp_concealed: int               # how many concealed tiles the opponent holds
+    opp_ting_moves: int | None  # moves since the opponent declared ready
+    opp_concealed: int  # how many concealed tiles the opponent holds
     river: tuple[int, ...]
-    live: int                        # tiles left in the live wall
+    live: int  # tiles left in the live wall
     dealer: bool
     round_wind: int
     wild: int | None
-    claim_tile: int | None           # the opponent's discard (claim) or the kong tile (rob)
-    unseen: tuple[int, ...]          # per kind: copies not visible to this seat
+    claim_tile: int | None  # the opponent's discard (claim) or the kong tile (rob)
+    unseen: tuple[int, ...]  # per kind: copies not visible to this seat
 
     @property
     def concealed_hand(self) -> bool:
@@ -90,7 +90,7 @@ class Seen:
         if self.opp_ting_moves is None or not self.river:
             return frozenset()
         after = min(len(self.river), self.opp_ting_moves // 3)
-        return frozenset(self.river[len(self.river) - after:]) if after else frozenset()
+        return frozenset(self.river[len(self.river) - after :]) if after else frozenset()
 
     @property
     def my_draws_left(self) -> int:
@@ -130,14 +130,28 @@ def read_view(view: dict[str, Any], ruleset: Ruleset | None = None) -> Seen:
         seen[claim_tile] += 1  # the added kong's tile is shown
     unseen = tuple(max(0, 4 - n) if k in _kind_set(rs) else 0 for k, n in enumerate(seen))
     return Seen(
-        ruleset=rs, seat=me, phase=view["phase"], hand=hand, drawn=drawn, melds=melds,
-        flowers=_tiles(mine["flowers"]), ting=mine["ting"], guo=mine["guo"],
-        opp_melds=opp_melds, opp_hidden_kongs=sum(1 for t in theirs["melds"] if t == HIDDEN_KONG),
-        opp_river=opp_river, opp_ting=theirs["ting"],
-        opp_ting_moves=_since(view, theirs.get("ting_at")), opp_concealed=theirs["concealed_count"],
-        river=river, live=view["wall"]["live"], dealer=view["dealer"] == me,
-        round_wind=parse_tile(view["session"]["round_wind"]), wild=wild,
-        claim_tile=claim_tile, unseen=unseen,
+        ruleset=rs,
+        seat=me,
+        phase=view["phase"],
+        hand=hand,
+        drawn=drawn,
+        melds=melds,
+        flowers=_tiles(mine["flowers"]),
+        ting=mine["ting"],
+        guo=mine["guo"],
+        opp_melds=opp_melds,
+        opp_hidden_kongs=sum(1 for t in theirs["melds"] if t == HIDDEN_KONG),
+        opp_river=opp_river,
+        opp_ting=theirs["ting"],
+        opp_ting_moves=_since(view, theirs.get("ting_at")),
+        opp_concealed=theirs["concealed_count"],
+        river=river,
+        live=view["wall"]["live"],
+        dealer=view["dealer"] == me,
+        round_wind=parse_tile(view["session"]["round_wind"]),
+        wild=wild,
+        claim_tile=claim_tile,
+        unseen=unseen,
     )
 
 
@@ -148,6 +162,7 @@ def _since(view: dict[str, Any], move: int | None) -> int | None:
 @lru_cache(maxsize=64)
 def _kind_set_by_suits(suits: str) -> frozenset[int]:
     from ..tiles import SUIT_BASE, SUIT_SIZE
+
     return frozenset(k for s in suits for k in range(SUIT_BASE[s], SUIT_BASE[s] + SUIT_SIZE[s]))
 
 
@@ -163,9 +178,18 @@ def decision_stream(seed: bytes | str | int, view: dict[str, Any], salt: bytes) 
     the same choice, whichever process asks."""
     me = view["viewer"]
     seats = view["seats"]
-    key = "|".join((view.get("commitment") or "", view["phase"], str(view["wall"]["live"]),
-                    seats[me]["concealed"] or "", seats[me]["drawn"] or "",
-                    seats[0]["river"], seats[1]["river"], str(len(seats[0]["melds"])),
-                    str(len(seats[1]["melds"]))))
+    key = "|".join(
+        (
+            view.get("commitment") or "",
+            view["phase"],
+            str(view["wall"]["live"]),
+            seats[me]["concealed"] or "",
+            seats[me]["drawn"] or "",
+            seats[0]["river"],
+            seats[1]["river"],
+            str(len(seats[0]["melds"])),
+            str(len(seats[1]["melds"])),
+        )
+    )
     digest = hashlib.sha256(key.encode()).digest()
     return ByteStream(seed_bytes(seed), salt + digest)

@@ -10,25 +10,25 @@ solved per suit and cached by the suit's counts.
 Counts are lists of 34 ints indexed by tile kind (``tiles.py``); -1 is a complete hand,
 0 ready.
 
-Why not the engine's exact ``hand.shanten``: it takes whole hands only (3n+1 or 3n+2
-tiles), so it cannot answer the part-of-a-hand questions of ``strong``'s targets, and it
-costs 33-45 us a call on fresh wenzhou/gb/classic hands (5-35 us warm) against about 3 us
-here warm (measured 2026-11-30, 3,000 random hands per ruleset). A decision asks ~300
-shanten questions (each discard x each improving draw): about 10 ms per decision in
-shanten alone with the engine's, half the 20 ms median target, against about 1 ms now. The two agree on whole
-hands apart from waits on a kind the hand holds all four of (the engine's dead waits);
-with wenzhou wilds ``efficient.Analyst`` matches the engine exactly (tested).
+Why not the engine's exact ``hand.shanten``: it takes whole hands only (3n+1 or 3n+2 tiles), so it
+cannot answer the part-of-a-hand questions of ``strong``'s targets, and it costs 33-45 us a call on
+fresh wenzhou/gb/classic hands (5-35 us warm) against about 3 us here warm (measured 2026-11-30,
+3,000 random hands per ruleset). A decision asks ~300 shanten questions (each discard x each
+improving draw): about 10 ms per decision in shanten alone with the engine's, half the 20 ms median
+target, against about 1 ms now. The two agree on whole hands apart from waits on a kind the hand
+holds all four of (the engine's dead waits); with wenzhou wilds ``efficient.Analyst`` matches the
+engine exactly (tested).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from functools import lru_cache
+from functools import cache, lru_cache
 
 NO_HAND = 99  # a target the tiles cannot reach (a chow meld in an all-pungs hand, ...)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _blocks(counts: tuple[int, ...], honors: bool) -> tuple[tuple[int, int, int], ...]:
     """Every (sets, partials, head) a suit's tiles can be read as (pareto front)."""
     i = 0
@@ -61,14 +61,17 @@ def _blocks(counts: tuple[int, ...], honors: bool) -> tuple[tuple[int, int, int]
         for gap in (1, 2):
             if gap < n and c[gap]:
                 take((0, gap), 0, 1, 0)
-    take((0,), 0, 0, 0)   # the tile stays isolated
+    take((0,), 0, 0, 0)  # the tile stays isolated
     return tuple(_pareto(found))
 
 
 def _pareto(options: Iterable[tuple[int, int, int]]) -> list[tuple[int, int, int]]:
     options = set(options)
-    return [o for o in options
-            if not any(p != o and p[0] >= o[0] and p[1] >= o[1] and p[2] >= o[2] for p in options)]
+    return [
+        o
+        for o in options
+        if not any(p != o and p[0] >= o[0] and p[1] >= o[1] and p[2] >= o[2] for p in options)
+    ]
 
 
 _SUITS = ((0, 9, False), (9, 18, False), (18, 27, False), (27, 34, True))
@@ -76,8 +79,9 @@ _SUITS = ((0, 9, False), (9, 18, False), (18, 27, False), (27, 34, True))
 
 def standard_shanten(counts: Sequence[int], sets_needed: int) -> int:
     """Shanten of the standard form (``sets_needed`` sets + a pair) from these tiles."""
-    return _combine(tuple(_blocks(tuple(counts[low:high]), honors)
-                          for low, high, honors in _SUITS), sets_needed)
+    return _combine(
+        tuple(_blocks(tuple(counts[low:high]), honors) for low, high, honors in _SUITS), sets_needed
+    )
 
 
 @lru_cache(maxsize=200_000)
@@ -116,7 +120,7 @@ def pungs_shanten(counts: Iterable[int], sets_needed: int, unseen: Sequence[int]
     if len(costs) < sets_needed + 1:
         return NO_HAND
     costs.sort()
-    chosen = costs[:sets_needed + 1]
+    chosen = costs[: sets_needed + 1]
     total = sum(p for p, _ in chosen)
     best = min(total - pung + pair for pung, pair in chosen)
     # a kind outside the chosen ones may serve better as the pair

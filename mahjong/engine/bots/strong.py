@@ -32,8 +32,16 @@ from ..rulesets import Ruleset
 from ..settlement import Table, settle
 from ..shapes import DISCARD_WIN, SELF_DRAW, Outcome, WinContext
 from ..state import CLAIM, TURN
-from .efficient import (HU, Analyst, EfficientBot, _decline, _ready_or_discard, claim_outcome,
-                        counts_of, discard_kinds)
+from .efficient import (
+    HU,
+    Analyst,
+    EfficientBot,
+    _decline,
+    _ready_or_discard,
+    claim_outcome,
+    counts_of,
+    discard_kinds,
+)
 from .seen import Seen
 from .shanten import NO_HAND, pungs_shanten, seven_pairs_shanten, standard_shanten
 
@@ -48,8 +56,9 @@ class Payer:
     def __init__(self, ruleset: Ruleset) -> None:
         self.rs = ruleset
         table = table_for(ruleset)
-        self._values = {key: ruleset.fan_values.get(key, fan.value)
-                        for key, fan in table.by_key.items()}
+        self._values = {
+            key: ruleset.fan_values.get(key, fan.value) for key, fan in table.by_key.items()
+        }
 
     def fan(self, *keys: str) -> int:
         for key in keys:
@@ -90,25 +99,27 @@ class _Holder(tuple[Ruleset]):
 
 
 # ----- the odds -----------------------------------------------------------------------
-KEEP_PACE = 0.8      # value may choose among the fastest discards only: 80% of the best tiles
-FOLD_FROM = 2        # shanten from which a hand defends against a ready opponent
-SLACK = 1            # against a ready opponent: discards one step slower are weighed too
-HAZARD = 0.12        # per turn: the opponent wins first (a rough pace of play)
-MID_STEP = 0.22      # per draw: a later step towards ready, whose tiles are not known yet
+KEEP_PACE = 0.8  # value may choose among the fastest discards only: 80% of the best tiles
+FOLD_FROM = 2  # shanten from which a hand defends against a ready opponent
+SLACK = 1  # against a ready opponent: discards one step slower are weighed too
+HAZARD = 0.12  # per turn: the opponent wins first (a rough pace of play)
+MID_STEP = 0.22  # per draw: a later step towards ready, whose tiles are not known yet
 OPPONENT_PACE = 0.06  # per turn: an opponent not known to be ready wins
-DEAL_IN = 0.25       # chance a dangerous tile deals in to a ready hand, over the turns to come
-READY_WAITS = 6      # live copies a future ready hand will wait on, typically
+DEAL_IN = 0.25  # chance a dangerous tile deals in to a ready hand, over the turns to come
+READY_WAITS = 6  # live copies a future ready hand will wait on, typically
 
 
-def chance_to_complete(shanten: int, improving: float, unseen_total: int, turns: int,
-                       hazard: float = HAZARD) -> float:
+def chance_to_complete(
+    shanten: int, improving: float, unseen_total: int, turns: int, hazard: float = HAZARD
+) -> float:
     """P(the hand completes within ``turns`` of this player's turns, before the
     opponent wins). Step one finds one of the ``improving`` copies per draw; later steps
     a typical share; the ready hand wins on its draw or the opponent's discard."""
     if shanten < 0:
         return 1.0
-    return _chance(shanten, round(improving), max(1, unseen_total), max(0, min(turns, 40)),
-                   round(hazard, 2))
+    return _chance(
+        shanten, round(improving), max(1, unseen_total), max(0, min(turns, 40)), round(hazard, 2)
+    )
 
 
 @lru_cache(maxsize=65536)
@@ -122,7 +133,7 @@ def _chance(shanten: int, improving: int, unseen_total: int, turns: int, hazard:
     else:
         steps = [first] + [MID_STEP] * (shanten - 1)
         final = 1 - (1 - min(0.5, READY_WAITS / unseen_total)) ** 2
-    probs = [1.0] + [0.0] * len(steps)   # probability of being at each step
+    probs = [1.0] + [0.0] * len(steps)  # probability of being at each step
     won = 0.0
     for _ in range(turns):
         nxt = [0.0] * len(probs)
@@ -151,15 +162,22 @@ class StrongBot(EfficientBot):
         self.passed = seen.passed_since_ready
         self.hazard = HAZARD + 0.15 * self.threat
         self.opp_value = self.payer.points(_TYPICAL_FAN.get(seen.ruleset.scoring, 8), False) * (
-            1.5 if seen.opp_ting else 1.0)
+            1.5 if seen.opp_ting else 1.0
+        )
 
     def decide(self, seen: Seen, actions: list[Action]) -> Action:
         self._setup(seen)
         return super().decide(seen, actions)
 
     # ----- valuing a 3n+1 hand -------------------------------------------------------
-    def hand_value(self, seen: Seen, counts: list[int], melds: tuple[Meld, ...],
-                   improving: int | None = None, shanten: int | None = None) -> float:
+    def hand_value(
+        self,
+        seen: Seen,
+        counts: list[int],
+        melds: tuple[Meld, ...],
+        improving: int | None = None,
+        shanten: int | None = None,
+    ) -> float:
         sets_needed = seen.ruleset.sets_in_hand - len(melds)
         if shanten is None:
             shanten = self.analyst.shanten(counts, sets_needed)
@@ -174,7 +192,7 @@ class StrongBot(EfficientBot):
         base = self._base_fan(seen, counts, melds, concealed)
         for fan, target_shanten in self._targets(seen, counts, melds, sets_needed):
             if target_shanten == 0 and shanten == 0:
-                continue   # valued exactly above
+                continue  # valued exactly above
             if target_shanten >= NO_HAND or target_shanten > shanten + 2:
                 continue
             total = fan + base
@@ -186,8 +204,9 @@ class StrongBot(EfficientBot):
             best = max(best, value)
         return best
 
-    def _ready_value(self, seen: Seen, counts: list[int], melds: tuple[Meld, ...],
-                     draws: int) -> float:
+    def _ready_value(
+        self, seen: Seen, counts: list[int], melds: tuple[Meld, ...], draws: int
+    ) -> float:
         unseen = seen.unseen
         hand = tuple(k for k in range(34) for _ in range(counts[k]))
         sets_needed = seen.ruleset.sets_in_hand - len(melds)
@@ -209,16 +228,42 @@ class StrongBot(EfficientBot):
         p = chance_to_complete(0, total_live, self.unseen_total, draws, self.hazard)
         return p * paid / total_live
 
-    def _win_points(self, seen: Seen, hand: tuple[int, ...], melds: tuple[Meld, ...],
-                    win: int) -> float:
+    def _win_points(
+        self, seen: Seen, hand: tuple[int, ...], melds: tuple[Meld, ...], win: int
+    ) -> float:
         ting = seen.ting or ("ready" if seen.ruleset.bao_ting else False)
-        return (_score_points(seen.ruleset, hand, melds, win, True, seen.dealer, seen.round_wind,
-                              seen.flowers, ting, seen.guo, seen.wild)
-                + _score_points(seen.ruleset, hand, melds, win, False, seen.dealer, seen.round_wind,
-                                seen.flowers, ting, seen.guo, seen.wild)) / 2
+        return (
+            _score_points(
+                seen.ruleset,
+                hand,
+                melds,
+                win,
+                True,
+                seen.dealer,
+                seen.round_wind,
+                seen.flowers,
+                ting,
+                seen.guo,
+                seen.wild,
+            )
+            + _score_points(
+                seen.ruleset,
+                hand,
+                melds,
+                win,
+                False,
+                seen.dealer,
+                seen.round_wind,
+                seen.flowers,
+                ting,
+                seen.guo,
+                seen.wild,
+            )
+        ) / 2
 
-    def _base_fan(self, seen: Seen, counts: Sequence[int], melds: tuple[Meld, ...],
-                  concealed: bool) -> float:
+    def _base_fan(
+        self, seen: Seen, counts: Sequence[int], melds: tuple[Meld, ...], concealed: bool
+    ) -> float:
         pay = self.payer
         fan: float = len(seen.flowers) * pay.fan("hua_pai")
         if concealed:
@@ -237,17 +282,31 @@ class StrongBot(EfficientBot):
                     fan += dragon * 0.3
         return fan
 
-    def _targets(self, seen: Seen, counts: Sequence[int], melds: tuple[Meld, ...],
-                 sets_needed: int) -> Iterator[tuple[float, int]]:
+    def _targets(
+        self, seen: Seen, counts: Sequence[int], melds: tuple[Meld, ...], sets_needed: int
+    ) -> Iterator[tuple[float, int]]:
         """(fan of the target, shanten towards it) for flush x shape targets."""
         pay = self.payer
-        counts, wilds = self.analyst.plain(counts)   # a 财神 fits every target
+        counts, wilds = self.analyst.plain(counts)  # a 财神 fits every target
         unseen, _ = self.analyst.plain(seen.unseen)
-        suits = [s for s in range(3) if any(counts[9 * s:9 * s + 9])
-                 or any(m.tiles[0] // 9 == s and m.tiles[0] < 27 for m in melds)]
+        suits = [
+            s
+            for s in range(3)
+            if any(counts[9 * s : 9 * s + 9])
+            or any(m.tiles[0] // 9 == s and m.tiles[0] < 27 for m in melds)
+        ]
         number_suits = [s for s in range(3) if 9 * s in seen.ruleset.kinds]
-        main = max(suits, key=lambda s: sum(counts[9 * s:9 * s + 9])
-                   + 3 * sum(1 for m in melds if m.tiles[0] // 9 == s)) if suits else None
+        main = (
+            max(
+                suits,
+                key=lambda s: (
+                    sum(counts[9 * s : 9 * s + 9])
+                    + 3 * sum(1 for m in melds if m.tiles[0] // 9 == s)
+                ),
+            )
+            if suits
+            else None
+        )
         filters: list[tuple[str, int | None, float]] = [("plain", None, 0.0)]
         if main is not None:
             hun = pay.fan("hun_yi_se")
@@ -261,7 +320,7 @@ class StrongBot(EfficientBot):
         for name, suit, fan in filters:
             if name == "plain":
                 if one_suit_set:
-                    continue   # the 72-tile sets: every hand is a flush of some kind
+                    continue  # the 72-tile sets: every hand is a flush of some kind
                 kept = counts
             else:
                 assert suit is not None  # the flush filters have their suit
@@ -269,7 +328,7 @@ class StrongBot(EfficientBot):
                     continue
                 kept = [c if _fits(k, suit, name) else 0 for k, c in enumerate(counts)]
                 if name == "hun" and not has_honors:
-                    fan = 0.0   # it would be read as a full flush (its own target)
+                    fan = 0.0  # it would be read as a full flush (its own target)
             yield fan, _less(standard_shanten(kept, sets_needed), wilds)
             if pung_fan and all(m.type != "chi" for m in melds):
                 yield fan + pung_fan, _less(pungs_shanten(kept, sets_needed, unseen), wilds)
@@ -327,11 +386,21 @@ class StrongBot(EfficientBot):
             value = self.hand_value(seen, counts, seen.melds, u, s)
             counts[kind] += 1
             scored[kind] = value - (self._penalty(seen, kind) if self.threat >= 0.5 else 0.0)
-        best = max(scored, key=lambda k: (scored[k], -table[k][0], table[k][1],
-                                          -self.analyst.keep_value(counts, k), -k))
+        best = max(
+            scored,
+            key=lambda k: (
+                scored[k],
+                -table[k][0],
+                table[k][1],
+                -self.analyst.keep_value(counts, k),
+                -k,
+            ),
+        )
         for kong in (a for a in actions if a.verb in ("ankan", "addkan")):
-            if self._kong_shanten(self.analyst, seen, kong) <= table[best][0] and \
-                    self._kong_value(seen, kong) >= scored[best]:
+            if (
+                self._kong_shanten(self.analyst, seen, kong) <= table[best][0]
+                and self._kong_value(seen, kong) >= scored[best]
+            ):
                 return kong
         ready = table[best][0] == 0 and table[best][1] > 0
         return _ready_or_discard(actions, best, ready and self._declaring_pays(seen))
@@ -353,9 +422,10 @@ class StrongBot(EfficientBot):
             melds = seen.melds + (Meld("ankan", (kong.tile,) * 4),)
         else:
             counts[kong.tile] -= 1
-            melds = tuple(Meld("kan", (kong.tile,) * 4)
-                          if m.type == "pon" and m.tiles[0] == kong.tile else m
-                          for m in seen.melds)
+            melds = tuple(
+                Meld("kan", (kong.tile,) * 4) if m.type == "pon" and m.tiles[0] == kong.tile else m
+                for m in seen.melds
+            )
         return self.hand_value(seen, counts, melds) * 1.1
 
     def on_claim(self, seen: Seen, actions: list[Action]) -> Action:
@@ -413,14 +483,25 @@ class StrongBot(EfficientBot):
             return HU
         assert win is not None and tsumo is not None  # found with the hand
         ting = seen.ting or False
-        now = _score_points(seen.ruleset, hand, seen.melds, win, tsumo, seen.dealer,
-                            seen.round_wind, seen.flowers, ting, seen.guo, seen.wild)
+        now = _score_points(
+            seen.ruleset,
+            hand,
+            seen.melds,
+            win,
+            tsumo,
+            seen.dealer,
+            seen.round_wind,
+            seen.flowers,
+            ting,
+            seen.guo,
+            seen.wild,
+        )
         if now <= 0:
             return HU
         doubling = decline.verb == "guo"
         rs = seen.ruleset
         if not doubling and (tsumo or rs.self_draw_multiplier <= rs.discard_multiplier):
-            return HU   # passing can only lose: the next win pays the same or less
+            return HU  # passing can only lose: the next win pays the same or less
         later = self._waiting_value(seen, hand, ting, doubling)
         return decline if later > now else HU
 
@@ -435,8 +516,9 @@ class StrongBot(EfficientBot):
             return seen.hand, seen.claim_tile, False
         return None, None, None
 
-    def _waiting_value(self, seen: Seen, hand: tuple[int, ...], ting: str | bool,
-                       doubling: bool) -> float:
+    def _waiting_value(
+        self, seen: Seen, hand: tuple[int, ...], ting: str | bool, doubling: bool
+    ) -> float:
         """Expected points of declining now and winning later with the same ready hand:
         each round, my draw may complete it, then the opponent may win (paying them),
         then their discard may complete it."""
@@ -458,13 +540,24 @@ class StrongBot(EfficientBot):
         rs = seen.ruleset
 
         def paid(kind: int, tsumo: bool) -> float:
-            return seen.unseen[kind] * _score_points(rs, hand, seen.melds, kind, tsumo, seen.dealer,
-                                                     seen.round_wind, seen.flowers, ting, guo,
-                                                     seen.wild)
+            return seen.unseen[kind] * _score_points(
+                rs,
+                hand,
+                seen.melds,
+                kind,
+                tsumo,
+                seen.dealer,
+                seen.round_wind,
+                seen.flowers,
+                ting,
+                guo,
+                seen.wild,
+            )
+
         by_tsumo = sum(paid(k, True) for k in waits) / live
         by_ron = sum(paid(k, False) for k in waits) / live
         p = min(0.9, live / self.unseen_total)
-        p_ron = p if seen.opp_ting else 0.6 * p   # an unlocked opponent keeps useful tiles
+        p_ron = p if seen.opp_ting else 0.6 * p  # an unlocked opponent keeps useful tiles
         h = _opponent_turn_win(seen, self.unseen_total)
         alive, value = 1.0, 0.0
         for _ in range(rounds):
@@ -505,13 +598,33 @@ def _opponent_turn_win(seen: Seen, unseen_total: int) -> float:
 
 
 @lru_cache(maxsize=100_000)
-def _score_cached(holder: _Holder, hand: tuple[int, ...], melds: tuple[Meld, ...], win: int,
-                  tsumo: bool, dealer: bool, round_wind: int, flowers: tuple[int, ...],
-                  ting: str | bool, guo: int, wild: int | None) -> float:
+def _score_cached(
+    holder: _Holder,
+    hand: tuple[int, ...],
+    melds: tuple[Meld, ...],
+    win: int,
+    tsumo: bool,
+    dealer: bool,
+    round_wind: int,
+    flowers: tuple[int, ...],
+    ting: str | bool,
+    guo: int,
+    wild: int | None,
+) -> float:
     rs = holder[0]
-    ctx = WinContext(hand=hand, melds=melds, win=win, tsumo=tsumo,
-                     seat_wind=27 if dealer else 29, round_wind=round_wind, flowers=flowers,
-                     dealer=dealer, ting=ting, passes=guo, wild=wild)
+    ctx = WinContext(
+        hand=hand,
+        melds=melds,
+        win=win,
+        tsumo=tsumo,
+        seat_wind=27 if dealer else 29,
+        round_wind=round_wind,
+        flowers=flowers,
+        dealer=dealer,
+        ting=ting,
+        passes=guo,
+        wild=wild,
+    )
     try:
         result = score_win(rs, ctx)
     except Exception:  # an impossible reading (copies) is simply not a win
@@ -522,8 +635,29 @@ def _score_cached(holder: _Holder, hand: tuple[int, ...], melds: tuple[Meld, ...
     return float(settle(rs, outcome, result, Table(base=1)).delta(0))
 
 
-def _score_points(rs: Ruleset, hand: Iterable[int], melds: Iterable[Meld], win: int,
-                  tsumo: bool, dealer: bool, round_wind: int, flowers: Iterable[int],
-                  ting: str | bool, guo: int, wild: int | None) -> float:
-    return _score_cached(_Holder(rs), tuple(sorted(hand)), tuple(melds), win, tsumo, dealer,
-                         round_wind, tuple(flowers), ting, guo, wild)
+def _score_points(
+    rs: Ruleset,
+    hand: Iterable[int],
+    melds: Iterable[Meld],
+    win: int,
+    tsumo: bool,
+    dealer: bool,
+    round_wind: int,
+    flowers: Iterable[int],
+    ting: str | bool,
+    guo: int,
+    wild: int | None,
+) -> float:
+    return _score_cached(
+        _Holder(rs),
+        tuple(sorted(hand)),
+        tuple(melds),
+        win,
+        tsumo,
+        dealer,
+        round_wind,
+        tuple(flowers),
+        ting,
+        guo,
+        wild,
+    )

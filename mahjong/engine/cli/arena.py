@@ -47,18 +47,26 @@ from ..views import view
 from ..wall import seed_bytes
 
 MAX_ACTIONS_PER_HAND = 2000
-STAGE_PLAYER = 0   # the seat with the player role in stage hands
+STAGE_PLAYER = 0  # the seat with the player role in stage hands
 
 
 def add_arguments(parser: ArgumentParser) -> None:
     parser.add_argument("--rules", required=True, choices=SLUGS)
     parser.add_argument("--a", required=True, choices=LEVEL_SLUGS, help="level of side A")
     parser.add_argument("--b", required=True, choices=LEVEL_SLUGS, help="level of side B")
-    parser.add_argument("--hands", type=int, required=True,
-                        help="walls; each is played twice with the seats swapped")
+    parser.add_argument(
+        "--hands",
+        type=int,
+        required=True,
+        help="walls; each is played twice with the seats swapped",
+    )
     parser.add_argument("--seed", required=True, help="hex, or any text/number")
-    parser.add_argument("--stage", type=int, choices=range(1, LAST_STAGE + 1),
-                        help="--rules stage only: the stage played (default 1)")
+    parser.add_argument(
+        "--stage",
+        type=int,
+        choices=range(1, LAST_STAGE + 1),
+        help="--rules stage only: the stage played (default 1)",
+    )
 
 
 @dataclass
@@ -67,10 +75,10 @@ class Side:
     wins: int = 0
     self_draws: int = 0
     deal_ins: int = 0
-    points: list[float] = field(default_factory=list)   # per wall: both hands
-    times: list[float] = field(default_factory=list)    # seconds per decision
-    cpu: list[float] = field(default_factory=list)      # CPU seconds per decision
-    player_wins: int = 0                                 # stage: wins in the player role
+    points: list[float] = field(default_factory=list)  # per wall: both hands
+    times: list[float] = field(default_factory=list)  # seconds per decision
+    cpu: list[float] = field(default_factory=list)  # CPU seconds per decision
+    player_wins: int = 0  # stage: wins in the player role
     player_points: list[float] = field(default_factory=list)  # stage: per player-role hand
 
 
@@ -91,31 +99,43 @@ def wall_seed(table_seed: bytes, number: int) -> bytes:
     return hashlib.sha256(table_seed + b"|wall|" + number.to_bytes(8, "big")).digest()
 
 
-def arena(slug: str, level_a: str, level_b: str, walls: int, table_seed: bytes,
-          stage: int = 0) -> dict[str, Any]:
+def arena(
+    slug: str, level_a: str, level_b: str, walls: int, table_seed: bytes, stage: int = 0
+) -> dict[str, Any]:
     """``stage`` (1-4) plays stage hands, needed and allowed only with ``slug`` stage."""
     ruleset = get_ruleset(slug)
     if (ruleset.scoring == "stage") != bool(stage):
         raise ValueError("the stage ruleset needs a stage (1-4), and only it takes one")
     stake = stage_level(stage).stake if stage else 0
     sides = (Side(level_a), Side(level_b))
-    bots = (get_bot(level_a, table_seed + b"|A", ruleset),
-            get_bot(level_b, table_seed + b"|B", ruleset))
+    bots = (
+        get_bot(level_a, table_seed + b"|A", ruleset),
+        get_bot(level_b, table_seed + b"|B", ruleset),
+    )
     draws = 0
     started = time.process_time()
     for number in range(walls):
         seed = wall_seed(table_seed, number)
         wall_points = [0.0, 0.0]
         for a_seat in (0, 1):
-            seat_side = (0, 1) if a_seat == 0 else (1, 0)   # seat -> side index
-            hand = (new_hand(ruleset, seed, stage=stage, stage_player=STAGE_PLAYER) if stage
-                    else new_hand(ruleset, seed))
-            state = play(hand, [bots[seat_side[0]], bots[seat_side[1]]],
-                         [sides[seat_side[0]], sides[seat_side[1]]])
+            seat_side = (0, 1) if a_seat == 0 else (1, 0)  # seat -> side index
+            hand = (
+                new_hand(ruleset, seed, stage=stage, stage_player=STAGE_PLAYER)
+                if stage
+                else new_hand(ruleset, seed)
+            )
+            state = play(
+                hand,
+                [bots[seat_side[0]], bots[seat_side[1]]],
+                [sides[seat_side[0]], sides[seat_side[1]]],
+            )
             outcome = state.outcome
             assert outcome is not None  # play returns the hand ended
-            points = (_stage_points(state.ruleset, outcome, stake) if stage
-                      else _net_points(ruleset, outcome))
+            points = (
+                _stage_points(state.ruleset, outcome, stake)
+                if stage
+                else _net_points(ruleset, outcome)
+            )
             for seat in (0, 1):
                 wall_points[seat_side[seat]] += points[seat]
             if stage:
@@ -134,8 +154,16 @@ def arena(slug: str, level_a: str, level_b: str, walls: int, table_seed: bytes,
                     sides[seat_side[outcome.loser]].deal_ins += 1
         for i in (0, 1):
             sides[i].points.append(wall_points[i] / 2)
-    return {"slug": slug, "walls": walls, "hands": 2 * walls, "draws": draws, "sides": sides,
-            "cpu_seconds": time.process_time() - started, "stage": stage, "stake": stake}
+    return {
+        "slug": slug,
+        "walls": walls,
+        "hands": 2 * walls,
+        "draws": draws,
+        "sides": sides,
+        "cpu_seconds": time.process_time() - started,
+        "stage": stage,
+        "stake": stake,
+    }
 
 
 def play(state: GameState, bots: Sequence[Bot], timers: Sequence[Side]) -> GameState:
@@ -147,7 +175,7 @@ def play(state: GameState, bots: Sequence[Bot], timers: Sequence[Side]) -> GameS
         seat = state.turn
         offered = legal_actions(state, seat)
         if len(offered) == 1:
-            action = offered[0]   # forced: nothing to decide
+            action = offered[0]  # forced: nothing to decide
         else:
             began, began_cpu = time.perf_counter(), time.thread_time()
             action = bots[seat].choose(view(state, seat), offered)
@@ -169,7 +197,9 @@ def _stage_points(ruleset: Ruleset, outcome: Outcome, stake: int) -> tuple[int, 
     """The player role's stage score change (the house's payout less the stake placed
     before the hand), and its negation for the computer role."""
     score = score_win(ruleset, outcome.context) if outcome.context is not None else None
-    paid = settle(ruleset, outcome, score, Table(player=STAGE_PLAYER, stake=stake)).delta(STAGE_PLAYER)
+    paid = settle(ruleset, outcome, score, Table(player=STAGE_PLAYER, stake=stake)).delta(
+        STAGE_PLAYER
+    )
     change = [0, 0]
     change[STAGE_PLAYER] = paid - stake
     change[1 - STAGE_PLAYER] = stake - paid
@@ -206,32 +236,43 @@ def percentile(values: list[float], q: float) -> float:
 
 def report(result: dict[str, Any], args: Namespace | None = None) -> str:
     sides, hands = result["sides"], result["hands"]
-    lines = [f"arena {result['slug']}: A={sides[0].level} vs B={sides[1].level}, "
-             f"{result['walls']} walls x 2 seatings = {hands} hands"
-             + (f", seed {args.seed}" if args is not None else "")]
-    lines.append(f"{'side':<5}{'level':<11}{'wins':>6}{'win%':>8}{'deal-in%':>10}"
-                 f"{'points/hand':>13}  95% CI")
+    lines = [
+        f"arena {result['slug']}: A={sides[0].level} vs B={sides[1].level}, "
+        f"{result['walls']} walls x 2 seatings = {hands} hands"
+        + (f", seed {args.seed}" if args is not None else "")
+    ]
+    lines.append(
+        f"{'side':<5}{'level':<11}{'wins':>6}{'win%':>8}{'deal-in%':>10}{'points/hand':>13}  95% CI"
+    )
     for name, side in zip("AB", sides):
         mean, low, high = mean_ci(side.points)
-        lines.append(f"{name:<5}{side.level:<11}{side.wins:>6}{100 * side.wins / hands:>7.1f}%"
-                     f"{100 * side.deal_ins / hands:>9.1f}%{mean:>+13.3f}"
-                     f"  [{low:+.3f}, {high:+.3f}]")
+        lines.append(
+            f"{name:<5}{side.level:<11}{side.wins:>6}{100 * side.wins / hands:>7.1f}%"
+            f"{100 * side.deal_ins / hands:>9.1f}%{mean:>+13.3f}"
+            f"  [{low:+.3f}, {high:+.3f}]"
+        )
     decisive = sides[0].wins + sides[1].wins
     share, low, high = proportion_ci(sides[0].wins, decisive)
-    lines.append(f"draws: {result['draws']} ({100 * result['draws'] / hands:.1f}%); decisive hands "
-                 f"won by A: {100 * share:.1f}% [{100 * low:.1f}, {100 * high:.1f}] of {decisive}")
+    lines.append(
+        f"draws: {result['draws']} ({100 * result['draws'] / hands:.1f}%); decisive hands "
+        f"won by A: {100 * share:.1f}% [{100 * low:.1f}, {100 * high:.1f}] of {decisive}"
+    )
     diff = [a - b for a, b in zip(sides[0].points, sides[1].points)]
     mean, low, high = mean_ci(diff)
     lines.append(f"A - B points per hand: {mean:+.3f}  95% CI [{low:+.3f}, {high:+.3f}]")
     for name, side in zip("AB", sides):
         ms = [t * 1000 for t in side.times]
-        lines.append(f"decision time {name} ({side.level}): median {percentile(ms, 0.5):.2f} ms, "
-                     f"p99 {percentile(ms, 0.99):.2f} ms, max {max(ms, default=0):.2f} ms "
-                     f"over {len(ms)} decisions")
+        lines.append(
+            f"decision time {name} ({side.level}): median {percentile(ms, 0.5):.2f} ms, "
+            f"p99 {percentile(ms, 0.99):.2f} ms, max {max(ms, default=0):.2f} ms "
+            f"over {len(ms)} decisions"
+        )
     for name, side in zip("AB", sides):
         ms = [t * 1000 for t in side.cpu]
-        lines.append(f"decision cpu {name} ({side.level}): median {percentile(ms, 0.5):.2f} ms, "
-                     f"p99 {percentile(ms, 0.99):.2f} ms, max {max(ms, default=0):.2f} ms")
+        lines.append(
+            f"decision cpu {name} ({side.level}): median {percentile(ms, 0.5):.2f} ms, "
+            f"p99 {percentile(ms, 0.99):.2f} ms, max {max(ms, default=0):.2f} ms"
+        )
     if result.get("stage"):
         lines.extend(_player_role_lines(result))
     cpu = result["cpu_seconds"]
@@ -240,11 +281,15 @@ def report(result: dict[str, Any], args: Namespace | None = None) -> str:
 
 
 def _player_role_lines(result: dict[str, Any]) -> list[str]:
-    lines = [f"stage {result['stage']} (stake {result['stake']}), in the player role "
-             f"(seat {STAGE_PLAYER}, offers and rigged deals):"]
+    lines = [
+        f"stage {result['stage']} (stake {result['stake']}), in the player role "
+        f"(seat {STAGE_PLAYER}, offers and rigged deals):"
+    ]
     for name, side in zip("AB", result["sides"]):
         played = len(side.player_points)
         mean, low, high = mean_ci(side.player_points)
-        lines.append(f"player {name} ({side.level}): wins {side.player_wins} of {played}, "
-                     f"score change per hand {mean:+.1f}  95% CI [{low:+.1f}, {high:+.1f}]")
+        lines.append(
+            f"player {name} ({side.level}): wins {side.player_wins} of {played}, "
+            f"score change per hand {mean:+.1f}  95% CI [{low:+.1f}, {high:+.1f}]"
+        )
     return lines

@@ -1,13 +1,13 @@
 """``python -m mahjong.engine score --rules SLUG``: score winning hands.
 
 Each input line ``{"id", "hand", "melds", "win", "tsumo", "seat", "round", "flowers",
-"last_of_kind", "last_tile", "kong_replacement", "robbing_kong", "dealer", "ting",
-"first_turn", "haidi_phase", "passes", "wild"}`` (``hand`` without the winning tile;
-missing optional fields are false/0) gets ``{"id", "total", "fans": [{"key", "name",
-"fan", "count"}]}`` (quesheng's 过胡 doubling, already in the total, is its own line
-``{"key": "guo_hu", "name": "过胡加倍", "times": N}``), plus ``"below_minimum": true`` for a gb hand under 8 fan (reported,
-not refused), or ``{"id", "error"}`` for a non-winning or invalid hand. ``total`` is the
-summed fan, the capped basic points for classic/stage, the multiplier for wenzhou.
+"last_of_kind", "last_tile", "kong_replacement", "robbing_kong", "dealer", "ting", "first_turn",
+"haidi_phase", "passes", "wild"}`` (``hand`` without the winning tile; missing optional fields are
+false/0) gets ``{"id", "total", "fans": [{"key", "name", "fan", "count"}]}`` (quesheng's 过胡
+doubling, already in the total, is its own line ``{"key": "guo_hu", "name": "过胡加倍", "times":
+N}``), plus ``"below_minimum": true`` for a gb hand under 8 fan (reported, not refused), or ``{"id",
+"error"}`` for a non-winning or invalid hand. ``total`` is the summed fan, the capped basic points
+for classic/stage, the multiplier for wenzhou.
 """
 
 from __future__ import annotations
@@ -27,14 +27,23 @@ from ..tiles import EAST, FLOWERS, SUIT_BASE, SUIT_SIZE, parse_tile, parse_tiles
 from .jsonlines import serve
 
 WIND_LETTERS = {"E": EAST, "S": EAST + 1, "W": EAST + 2, "N": EAST + 3}
-FLAGS = ("tsumo", "last_of_kind", "last_tile", "kong_replacement", "robbing_kong", "dealer",
-         "first_turn", "haidi_phase")
+FLAGS = (
+    "tsumo",
+    "last_of_kind",
+    "last_tile",
+    "kong_replacement",
+    "robbing_kong",
+    "dealer",
+    "first_turn",
+    "haidi_phase",
+)
 
 
 def add_arguments(parser: ArgumentParser) -> None:
     parser.add_argument("--rules", choices=SLUGS, required=True, help="ruleset to score with")
-    parser.add_argument("--overrides", default=None,
-                        help="JSON object of ruleset overrides (fan_values, cap, ...)")
+    parser.add_argument(
+        "--overrides", default=None, help="JSON object of ruleset overrides (fan_values, cap, ...)"
+    )
 
 
 def run(args: Namespace, stdin: TextIO, stdout: TextIO) -> int:
@@ -47,9 +56,10 @@ def answer(request: dict[str, Any], ruleset: Ruleset) -> dict[str, Any]:
     result = score_win(ruleset, context_from_request(request))
     if not result.is_win:
         raise EngineError("not a winning hand")
-    out: dict[str, Any] = {"total": result.total,
-                           "fans": [{"key": s.key, "name": s.zh, "fan": s.fan, "count": s.count}
-                                    for s in result.fans]}
+    out: dict[str, Any] = {
+        "total": result.total,
+        "fans": [{"key": s.key, "name": s.zh, "fan": s.fan, "count": s.count} for s in result.fans],
+    }
     if result.doubling > 1:
         out["fans"].append({"key": "guo_hu", "name": "过胡加倍", "times": result.doubling})
     if result.below_minimum:
@@ -61,7 +71,7 @@ def context_from_request(request: dict[str, Any]) -> WinContext:
     """The WinContext of one request line; bad fields raise naming the field."""
     get = request.get
     fields: dict[str, Any] = {}
-    for name in FLAGS:   # absent or false: WinContext's default
+    for name in FLAGS:  # absent or false: WinContext's default
         value = get(name, False)
         if value is not False:
             if value is not True:
@@ -81,8 +91,9 @@ def context_from_request(request: dict[str, Any]) -> WinContext:
     fields["win"] = _tile(win) if kind is None else kind
     seat, round_ = get("seat", "E"), get("round", "E")
     fields["seat_wind"] = (seat.__class__ is str and _WINDS.get(seat)) or _wind(seat, "seat")
-    fields["round_wind"] = ((round_.__class__ is str and _WINDS.get(round_))
-                            or _wind(round_, "round"))
+    fields["round_wind"] = (round_.__class__ is str and _WINDS.get(round_)) or _wind(
+        round_, "round"
+    )
     ting, passes, wild = get("ting", False), get("passes", 0), get("wild")
     if ting is not False:
         fields["ting"] = _ting(ting)
@@ -103,7 +114,7 @@ def _hand(text: str) -> tuple[int, ...]:
         run = _RUN_KINDS[suit].get(digits)
         if run is None:
             run = _run_kinds(suit, digits)
-            if run is None:   # 0m, 8z: parse_tiles names the tile
+            if run is None:  # 0m, 8z: parse_tiles names the tile
                 break
         kinds += run
         used += len(digits) + 1
@@ -126,12 +137,17 @@ def _run_kinds(suit: str, digits: str) -> tuple[int, ...] | None:
 
 
 _RUNS = re.compile(r"(\d+)([mpsz])").findall
-_KINDS = {suit: {str(n): SUIT_BASE[suit] + n - 1 for n in range(1, SUIT_SIZE[suit] + 1)}
-          for suit in "mpsz"}
+_KINDS = {
+    suit: {str(n): SUIT_BASE[suit] + n - 1 for n in range(1, SUIT_SIZE[suit] + 1)}
+    for suit in "mpsz"
+}
 _RUN_KINDS: dict[str, dict[str, tuple[int, ...]]] = {suit: {} for suit in "mpsz"}
 # Every plain tile's spelling (``_tile`` parses the rest, naming what is wrong).
-_TILES = {f"{n}{suit}": kind for suit, found in _KINDS.items() for n, kind in
-          ((int(d), k) for d, k in found.items())}
+_TILES = {
+    f"{n}{suit}": kind
+    for suit, found in _KINDS.items()
+    for n, kind in ((int(d), k) for d, k in found.items())
+}
 
 
 # Winning tiles, winds and melds repeat from line to line: parse each spelling once.
@@ -148,20 +164,23 @@ def _meld(text: str) -> Meld:
     return found
 
 
-_MELDS: dict[str, Meld] = {}   # meld spelling -> Meld, for the look-up that skips the checks
+_MELDS: dict[str, Meld] = {}  # meld spelling -> Meld, for the look-up that skips the checks
 
 
 def _melds(value: Any) -> tuple[Meld, ...]:
     """Melds as a list of strings or one comma-separated string."""
-    if value.__class__ is list:   # the usual spelling: each string parsed once, kept
+    if value.__class__ is list:  # the usual spelling: each string parsed once, kept
         found = [_MELDS.get(part) if part.__class__ is str else None for part in value]
         if None not in found:
             return tuple(cast("list[Meld]", found))
     parts = value.split(",") if isinstance(value, str) else value
     if not isinstance(parts, (list, tuple)):
-        raise InvalidAction(f"melds must be a list like [\"pon 777z\"], got {value!r}")
-    return tuple(_meld(p.strip()) if isinstance(p, str) else parse_meld(p)
-                 for p in parts if not isinstance(p, str) or p.strip())
+        raise InvalidAction(f'melds must be a list like ["pon 777z"], got {value!r}')
+    return tuple(
+        _meld(p.strip()) if isinstance(p, str) else parse_meld(p)
+        for p in parts
+        if not isinstance(p, str) or p.strip()
+    )
 
 
 def _text(request: dict[str, Any], name: str) -> str:
@@ -206,4 +225,4 @@ def _count(value: Any, name: str) -> int:
 def _ting(value: Any) -> str | bool:
     if value in (False, None, "ready", "tian_ting"):
         return value or False
-    raise InvalidAction(f"ting must be false, \"ready\" or \"tian_ting\", got {value!r}")
+    raise InvalidAction(f'ting must be false, "ready" or "tian_ting", got {value!r}')

@@ -18,8 +18,9 @@ from .jsonlines import serve
 
 
 def add_arguments(parser: ArgumentParser) -> None:
-    parser.add_argument("--rules", choices=SLUGS, default=None,
-                        help="ruleset whose winning forms and tiles apply")
+    parser.add_argument(
+        "--rules", choices=SLUGS, default=None, help="ruleset whose winning forms and tiles apply"
+    )
 
 
 def run(args: Namespace, stdin: TextIO, stdout: TextIO) -> int:

@@ -29,8 +29,11 @@ def add_arguments(parser: ArgumentParser) -> None:
     parser.add_argument("--rules", required=True, choices=SLUGS)
     parser.add_argument("--hands", type=int, required=True)
     parser.add_argument("--seed", required=True, help="hex, or any text/number")
-    parser.add_argument("--no-checks", action="store_true",
-                        help="skip the per-action invariant checks (to measure raw speed)")
+    parser.add_argument(
+        "--no-checks",
+        action="store_true",
+        help="skip the per-action invariant checks (to measure raw speed)",
+    )
 
 
 def hand_seed(table_seed: bytes, number: int) -> bytes:
@@ -48,13 +51,16 @@ def run(args: Namespace, stdin: TextIO, stdout: TextIO) -> int:
     if result["cpu_seconds"] > 0:  # on a shared machine CPU time is the steadier figure
         stdout.write(f"cpu: {result['hands'] / result['cpu_seconds']:.1f} hands per CPU second\n")
     rate = result["hands"] / result["seconds"] if result["seconds"] > 0 else float("inf")
-    stdout.write(f"{result['hands']} hands, {result['actions']} actions, "
-                 f"{result['violations']} invariant violations, {rate:.1f} hands/s\n")
+    stdout.write(
+        f"{result['hands']} hands, {result['actions']} actions, "
+        f"{result['violations']} invariant violations, {rate:.1f} hands/s\n"
+    )
     return 1 if result["violations"] else 0
 
 
-def simulate(slug: str, hands: int, table_seed: bytes, *, checks: bool = True,
-             out: TextIO | None = None) -> dict[str, Any]:
+def simulate(
+    slug: str, hands: int, table_seed: bytes, *, checks: bool = True, out: TextIO | None = None
+) -> dict[str, Any]:
     ruleset = get_ruleset(slug)
     bot = RandomBot(table_seed)
     outcomes: Counter[str] = Counter()
@@ -71,13 +77,17 @@ def simulate(slug: str, hands: int, table_seed: bytes, *, checks: bool = True,
             _report(out, number, seed, problems)
         if state.outcome is not None:
             outcomes[state.outcome.kind] += 1
-    return {"hands": hands, "actions": actions, "violations": violations,
-            "seconds": time.perf_counter() - started,
-            "cpu_seconds": time.process_time() - cpu_started, "outcomes": outcomes}
+    return {
+        "hands": hands,
+        "actions": actions,
+        "violations": violations,
+        "seconds": time.perf_counter() - started,
+        "cpu_seconds": time.process_time() - cpu_started,
+        "outcomes": outcomes,
+    }
 
 
-def play_hand(state: GameState, bot: RandomBot,
-              checks: bool) -> tuple[GameState, int, list[str]]:
+def play_hand(state: GameState, bot: RandomBot, checks: bool) -> tuple[GameState, int, list[str]]:
     """Play one hand to its end; returns (final state, actions played, violations)."""
     problems = check_all(state) if checks else []
     history: list[str] = []

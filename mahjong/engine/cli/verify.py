@@ -33,14 +33,23 @@ from ..game import new_hand
 from ..rulesets import Ruleset, get_ruleset
 from ..session import first_session
 from ..tiles import format_tile, format_tiles, parse_tiles
-from ..wall import (NO_CONTRIBUTIONS, Deal, build_wall, contribution, derive_salt,
-                    matches_commitment, seed_bytes, wall_seed)
+from ..wall import (
+    NO_CONTRIBUTIONS,
+    Deal,
+    build_wall,
+    contribution,
+    derive_salt,
+    matches_commitment,
+    seed_bytes,
+    wall_seed,
+)
 from .jsonlines import serve
 
 
 def add_arguments(parser: ArgumentParser) -> None:
-    parser.description = ("Rebuild each hand's wall from its seed; check the commitment "
-                          "and the deal.")
+    parser.description = (
+        "Rebuild each hand's wall from its seed; check the commitment and the deal."
+    )
 
 
 def run(args: Namespace, stdin: TextIO, stdout: TextIO) -> int:
@@ -89,8 +98,9 @@ def check(request: dict[str, Any]) -> dict[str, Any]:
     deal_problems = _deal_mismatches(request.get("deal"), dealt)
     deal_problems += _wall_mismatches(request.get("wall"), wall)
     commitment_ok = matches_commitment(seed, salt, published)
-    problems = ([] if commitment_ok else
-                ["commitment: sha256(seed + salt) is not the published commitment"])
+    problems = (
+        [] if commitment_ok else ["commitment: sha256(seed + salt) is not the published commitment"]
+    )
     problems += deal_problems
     return {
         "ok": not problems,
@@ -106,7 +116,7 @@ def _wall_mismatches(given: object, wall: tuple[int, ...]) -> list[str]:
     if given is None:
         return []
     front = tuple(_tiles(given, "wall", copies=False))
-    if wall[:len(front)] == front:
+    if wall[: len(front)] == front:
         return []
     return ["wall: the first tiles differ from the rebuilt wall"]
 
@@ -115,23 +125,36 @@ def _contributions(given: object) -> tuple[str, str]:
     if given is None:
         return NO_CONTRIBUTIONS
     if not isinstance(given, list) or len(given) != 2 or not all(isinstance(c, str) for c in given):
-        raise EngineError("contributions must be a list of two hex strings (seat 0, seat 1; "
-                          "\"\" for none)")
+        raise EngineError(
+            'contributions must be a list of two hex strings (seat 0, seat 1; "" for none)'
+        )
     return contribution(given[0]), contribution(given[1])
 
 
-def _deal(ruleset: Ruleset, seed: bytes, dealer: int, stage: int, stage_player: int,
-          contributions: tuple[str, str]) -> Deal:
+def _deal(
+    ruleset: Ruleset,
+    seed: bytes,
+    dealer: int,
+    stage: int,
+    stage_player: int,
+    contributions: tuple[str, str],
+) -> Deal:
     """The hands as the engine deals them: the wall's deal, and for a 关卡 hand the
     stage's own seeded adjustments too (RULES.md 5.4.5), exactly as a table starts."""
     if stage not in (0, 1, 2, 3, 4) or stage_player not in (0, 1):
-        raise EngineError(f"stage must be 1-4 (0: none) and stage_player 0 or 1, "
-                          f"got {stage!r} and {stage_player!r}")
-    state = new_hand(ruleset, seed, dealer, stage=stage, stage_player=stage_player,
-                     contributions=contributions)
-    return Deal(hands=(state.seats[0].concealed, state.seats[1].concealed),
-                flowers=(state.seats[0].flowers, state.seats[1].flowers),
-                live=state.live, indicator=state.indicator)
+        raise EngineError(
+            f"stage must be 1-4 (0: none) and stage_player 0 or 1, "
+            f"got {stage!r} and {stage_player!r}"
+        )
+    state = new_hand(
+        ruleset, seed, dealer, stage=stage, stage_player=stage_player, contributions=contributions
+    )
+    return Deal(
+        hands=(state.seats[0].concealed, state.seats[1].concealed),
+        flowers=(state.seats[0].flowers, state.seats[1].flowers),
+        live=state.live,
+        indicator=state.indicator,
+    )
 
 
 def _deal_mismatches(given: object, dealt: Deal) -> list[str]:

@@ -9,9 +9,8 @@ input raises ``EngineError``.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache
-from typing import Callable, Sequence
 
 from .. import hand
 from ..errors import InvalidAction
@@ -24,8 +23,9 @@ from .table import Fan, FanTable
 
 # stage scores with the classic table (RULES.md 5.1); its hand score is settlement's.
 STAGE = FanTable("stage", classic.TABLE.fans, fallback=classic.TABLE.fallback)
-TABLES: dict[str, FanTable] = {t.slug: t for t in (classic.TABLE, STAGE, quesheng.TABLE,
-                                                    tiao72.TABLE, gb.TABLE, wenzhou.TABLE)}
+TABLES: dict[str, FanTable] = {
+    t.slug: t for t in (classic.TABLE, STAGE, quesheng.TABLE, tiao72.TABLE, gb.TABLE, wenzhou.TABLE)
+}
 
 
 def table_for(ruleset: RulesetLike) -> FanTable:
@@ -47,21 +47,30 @@ def score_win(ruleset: RulesetLike, ctx: WinContext) -> ScoreResult:
     check_tiles(ruleset, ctx, tiles)
     # The readings without the wait list: whether the hand had one winning kind is asked
     # only if an edge, closed or single wait could score.
-    decomps = hand.readings(ctx.hand, ctx.melds, ctx.win, ruleset, tsumo=ctx.tsumo,
-                            wild=ctx.wild)
-    return score_decompositions(ruleset, ctx, decomps, lambda: hand.has_one_winning_kind(
-        ctx.hand, ctx.melds, ctx.win, ruleset, ctx.wild, decomps), tiles)
+    decomps = hand.readings(ctx.hand, ctx.melds, ctx.win, ruleset, tsumo=ctx.tsumo, wild=ctx.wild)
+    return score_decompositions(
+        ruleset,
+        ctx,
+        decomps,
+        lambda: hand.has_one_winning_kind(ctx.hand, ctx.melds, ctx.win, ruleset, ctx.wild, decomps),
+        tiles,
+    )
 
 
-def score_decompositions(ruleset: RulesetLike, ctx: WinContext, decomps: Sequence[Decomposition],
-                         one_winning_kind: Callable[[], bool] = lambda: False,
-                         tiles: TileFacts | None = None) -> ScoreResult:
+def score_decompositions(
+    ruleset: RulesetLike,
+    ctx: WinContext,
+    decomps: Sequence[Decomposition],
+    one_winning_kind: Callable[[], bool] = lambda: False,
+    tiles: TileFacts | None = None,
+) -> ScoreResult:
     """Score given readings (``score_win`` without hand analysis; tests use it).
     ``tiles``: ``TileFacts.of_hand(ctx)``, if at hand."""
     table = table_for(ruleset)
     values = table.value_of(ruleset.fan_values)
-    reading = best_reading(table, ctx, decomps, one_winning_kind, values, ruleset.options,
-                           ruleset.cap, tiles)
+    reading = best_reading(
+        table, ctx, decomps, one_winning_kind, values, ruleset.options, ruleset.cap, tiles
+    )
     if reading is None:
         return NOT_A_WIN
     fans = fan_scores(reading, values)
@@ -79,11 +88,17 @@ def score_decompositions(ruleset: RulesetLike, ctx: WinContext, decomps: Sequenc
     total *= doubling
     multiplicative = table.multiplicative
     return ScoreResult.of(
-        is_win=True, total=total, fans=fans, decomposition=reading.decomposition,
-        below_minimum=not multiplicative and raw - flowers < ruleset.min_fan, raw_total=raw,
+        is_win=True,
+        total=total,
+        fans=fans,
+        decomposition=reading.decomposition,
+        below_minimum=not multiplicative and raw - flowers < ruleset.min_fan,
+        raw_total=raw,
         yakuman=tuple(s.key for s in fans) if reading.yakuman else (),
         soft=any(s.key == "ruan_pai" for s in fans) if multiplicative else None,
-        multiplier=total if multiplicative else None, doubling=doubling)
+        multiplier=total if multiplicative else None,
+        doubling=doubling,
+    )
 
 
 def cap_cut(ruleset: RulesetLike, fans: Iterable[tuple[int, int]]) -> int | None:
@@ -95,14 +110,15 @@ def cap_cut(ruleset: RulesetLike, fans: Iterable[tuple[int, int]]) -> int | None
     if table_for(ruleset).multiplicative:
         raw = 1
         for fan, count in fans:
-            raw *= fan ** count
+            raw *= fan**count
     else:
         raw = sum(fan * count for fan, count in fans)
     return ruleset.cap if raw > ruleset.cap else None
 
 
-def wild_reading(decomposition: Decomposition | None,
-                 ctx: WinContext) -> list[list[tuple[int, bool]]]:
+def wild_reading(
+    decomposition: Decomposition | None, ctx: WinContext
+) -> list[list[tuple[int, bool]]]:
     """The winning reading block by block, each tile as (kind, played by a 财神): a block
     shows the kind a wild stands for (3p where the hand held the wild), which unmarked
     would read as a tile the player never had. A 白板 is an ordinary tile of the wild's
@@ -111,8 +127,11 @@ def wild_reading(decomposition: Decomposition | None,
         return []
     wild = ctx.wild
     held = (*ctx.hand, ctx.win, *(kind for meld in ctx.melds for kind in meld.tiles))
-    played = Counter(wild if kind == WHITE and wild not in (None, WHITE) else kind
-                     for kind in held if kind != wild)
+    played = Counter(
+        wild if kind == WHITE and wild not in (None, WHITE) else kind
+        for kind in held
+        if kind != wild
+    )
     blocks: list[list[tuple[int, bool]]] = []
     for block in decomposition.blocks:
         row: list[tuple[int, bool]] = []
@@ -143,19 +162,26 @@ def check_tiles(ruleset: RulesetLike, ctx: WinContext, tiles: TileFacts | None =
     suit counts; the tiles are counted one by one only to name what is wrong."""
     size = len(ctx.hand) + 3 * len(ctx.melds)
     if size != ruleset.hand_size:
-        raise InvalidAction(f"hand and melds make {size} tiles before the win; "
-                            f"{ruleset.slug} needs {ruleset.hand_size}")
+        raise InvalidAction(
+            f"hand and melds make {size} tiles before the win; "
+            f"{ruleset.slug} needs {ruleset.hand_size}"
+        )
     if tiles is not None:
         m, p, s, z, flowers = tiles.keys
         kinds = ruleset.kinds
         fits = _SUIT_LIMITS.get(id(kinds))
         if fits is None or fits[4] is not kinds:
             fits = _suit_limits(kinds)
-        if not (flowers   # flowers in a hand: named below
-                or (m + _OVER_FOUR | p + _OVER_FOUR | s + _OVER_FOUR | z + _OVER_FOUR) & _FIFTH
-                or m & fits[0] or p & fits[1] or s & fits[2] or z & fits[3]):
+        if not (
+            flowers  # flowers in a hand: named below
+            or (m + _OVER_FOUR | p + _OVER_FOUR | s + _OVER_FOUR | z + _OVER_FOUR) & _FIFTH
+            or m & fits[0]
+            or p & fits[1]
+            or s & fits[2]
+            or z & fits[3]
+        ):
             return
-    limits = _copy_limits(ruleset.kinds)   # 0 for a kind not in the set
+    limits = _copy_limits(ruleset.kinds)  # 0 for a kind not in the set
     counts = [0] * 42
     fine = True
     for group in (ctx.hand, (ctx.win,), *(m.tiles for m in ctx.melds)):
@@ -165,15 +191,17 @@ def check_tiles(ruleset: RulesetLike, ctx: WinContext, tiles: TileFacts | None =
                 fine = False
     if fine:
         return
-    allowed = _kind_set(ruleset.kinds)   # name the first wrong kind, in kind order
+    allowed = _kind_set(ruleset.kinds)  # name the first wrong kind, in kind order
     for kind, n in enumerate(counts):
         if not n:
             continue
         if kind not in allowed:
             raise InvalidAction(f"{format_tile(kind)} is not in the {ruleset.slug} tile set")
         if n > max_copies(kind):
-            raise InvalidAction(f"{n} copies of {format_tile(kind)} in hand, win and melds: "
-                                f"a set has only {max_copies(kind)}")
+            raise InvalidAction(
+                f"{n} copies of {format_tile(kind)} in hand, win and melds: "
+                f"a set has only {max_copies(kind)}"
+            )
 
 
 # Suit counts hold 5 bits a kind (facts.FIELD): adding 11 to each sets a field's top
@@ -193,7 +221,7 @@ def _suit_limits(kinds: tuple[int, ...]) -> _SuitLimits:
     for kind in kinds:
         if kind < 34:
             out[kind // 9] |= 31 << FIELD * (kind % 9)
-    if len(_SUIT_LIMITS) >= 1024:   # rulesets made one by one stay bounded
+    if len(_SUIT_LIMITS) >= 1024:  # rulesets made one by one stay bounded
         _SUIT_LIMITS.clear()
     found = _SUIT_LIMITS[id(kinds)] = (~out[0], ~out[1], ~out[2], ~out[3], kinds)
     return found
@@ -213,6 +241,18 @@ def _copy_limits(kinds: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(max_copies(kind) if kind in allowed else 0 for kind in range(42))
 
 
-__all__ = ["Fan", "FanScore", "FanTable", "ScoreResult", "TABLES", "cap_cut", "guo_doubling",
-           "known_fan_keys", "score_decompositions", "score_win", "table_for", "white_stands_in",
-           "wild_reading"]
+__all__ = [
+    "Fan",
+    "FanScore",
+    "FanTable",
+    "ScoreResult",
+    "TABLES",
+    "cap_cut",
+    "guo_doubling",
+    "known_fan_keys",
+    "score_decompositions",
+    "score_win",
+    "table_for",
+    "white_stands_in",
+    "wild_reading",
+]

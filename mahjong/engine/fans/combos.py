@@ -201,8 +201,9 @@ def terminal_chows_fan(chows: Sequence[int], pair: int | None) -> str | None:
     return None
 
 
-def set_combination_fans(chows: tuple[int, ...], pungs: tuple[int, ...],
-                         pair: int | None) -> Combos:
+def set_combination_fans(
+    chows: tuple[int, ...], pungs: tuple[int, ...], pair: int | None
+) -> Combos:
     """Every set-combination fan of one standard reading, principles applied, as fan
     key -> count, and the keys as feature bits. Chow and pung fans never share a key,
     so each side is memoised on its own sets, and computed once per pattern of sets
@@ -213,10 +214,8 @@ def set_combination_fans(chows: tuple[int, ...], pungs: tuple[int, ...],
         if fan:
             return _single(fan)
     prebuild()
-    by_chows = _CHOWS.get(chows) or _kept(_CHOWS, _CHOW_PATTERNS, chows, _chow_pattern,
-                                          chow_fans)
-    by_pungs = _PUNGS.get(pungs) or _kept(_PUNGS, _PUNG_PATTERNS, pungs, _pung_pattern,
-                                          pung_fans)
+    by_chows = _CHOWS.get(chows) or _kept(_CHOWS, _CHOW_PATTERNS, chows, _chow_pattern, chow_fans)
+    by_pungs = _PUNGS.get(pungs) or _kept(_PUNGS, _PUNG_PATTERNS, pungs, _pung_pattern, pung_fans)
     if not by_pungs[1]:
         return by_chows
     if pair is not None and pair >= WHITE and "shuang_jian_ke" in by_pungs[0]:
@@ -245,9 +244,13 @@ def prebuild() -> None:
             _kept(_PUNGS, _PUNG_PATTERNS, pungs, _pung_pattern, pung_fans)
 
 
-def _kept(memo: dict[tuple[int, ...], Combos], patterns: dict[tuple[int, ...], Combos],
-          sets: tuple[int, ...], pattern_of: Callable[[tuple[int, ...]], tuple[int, ...]],
-          fans_of: Callable[[tuple[int, ...]], dict[str, int]]) -> Combos:
+def _kept(
+    memo: dict[tuple[int, ...], Combos],
+    patterns: dict[tuple[int, ...], Combos],
+    sets: tuple[int, ...],
+    pattern_of: Callable[[tuple[int, ...]], tuple[int, ...]],
+    fans_of: Callable[[tuple[int, ...]], dict[str, int]],
+) -> Combos:
     """Sets not met before: their fans by their pattern (computed once per pattern),
     then kept for the sets themselves."""
     pattern = pattern_of(sets) if len(sets) > 1 else ()
@@ -296,8 +299,9 @@ _CHOW_PATTERNS: dict[tuple[int, ...], Combos] = {}
 _PUNG_PATTERNS: dict[tuple[int, ...], Combos] = {}
 
 
-def _memo(memo: dict[tuple[int, ...], Combos], sets: tuple[int, ...],
-          fans: dict[str, int]) -> Combos:
+def _memo(
+    memo: dict[tuple[int, ...], Combos], sets: tuple[int, ...], fans: dict[str, int]
+) -> Combos:
     if len(memo) >= MEMO_LIMIT:
         memo.clear()
     found = memo[sets] = (fans, bits(fans))

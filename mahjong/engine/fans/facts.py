@@ -4,13 +4,15 @@ predicate (so predicates stay one-liners and nothing is recomputed per fan).
 ``features`` is the set of coarse facts that fans declare as needs (``predicates.needs``):
 the reading's shape ("standard" or the form name, "knitted", "chow", "pung", "kong",
 "pair", "concealed_pungs" (two or more) and the exact counts "concealed_pungs_N",
-"kongs_N", "melded_kongs_N", "concealed_kongs_N", "wind_pungs_N", "dragon_pungs_N"), what the tiles alone say
+"kongs_N", "melded_kongs_N", "concealed_kongs_N", "wind_pungs_N", "dragon_pungs_N"),
+what the tiles alone say
 (``TileFacts``: "honor"/"no_honor", "wind", "dragon", "no_suit"/"suited",
 "one_suit"/"two_suits"/"three_suits", the rank span of an honorless hand ("upper",
 "middle", "lower", "simple" and each "ranks_LOW_HIGH" a fan asks for), "terminals"/
 "yaojiu" (every tile a terminal / a terminal or honor), "green", "reversible", "hog"
 (four of a kind that is not a kong)), "outside"/"fives"/"even" (every set and the pair
-holds a terminal or honor / holds a 5 / is a pung or pair of an even number), the set-combination fans it holds, and the win's situation
+holds a terminal or honor / holds a 5 / is a pung or pair of an even number), the
+set-combination fans it holds, and the win's situation
 (``Situation.features``). A fan whose needs are not all present is not evaluated at
 all, and one whose needs are its whole condition (``predicates.exact``) is counted
 without a call.
@@ -23,8 +25,18 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any, Literal, Protocol
 
-from ..shapes import (CHOW, KONG, PAIR, PUNG, QUAN_BU_KAO, STANDARD, ZU_HE_LONG, Block,
-                      Decomposition, WinContext)
+from ..shapes import (
+    CHOW,
+    KONG,
+    PAIR,
+    PUNG,
+    QUAN_BU_KAO,
+    STANDARD,
+    ZU_HE_LONG,
+    Block,
+    Decomposition,
+    WinContext,
+)
 from .combos import set_combination_fans
 from .features import bit, names
 from .predicates import GREEN_KINDS, RANK_RANGES, REVERSIBLE_KINDS, YAOJIU_KINDS, wait_fan
@@ -39,14 +51,24 @@ THREE_SUITS, NO_SUIT, SUITED = bit("three_suits"), bit("no_suit"), bit("suited")
 KNITTED_BIT, CONCEALED_PUNGS, HOG = bit("knitted"), bit("concealed_pungs"), bit("hog")
 UPPER, MIDDLE, LOWER, SIMPLE = bit("upper"), bit("middle"), bit("lower"), bit("simple")
 GREEN, REVERSIBLE, WAIT_ROLES = bit("green"), bit("reversible"), bit("wait_roles")
-TERMINALS, YAOJIU = bit("terminals"), bit("yaojiu")   # every tile a terminal / 幺九
-WIND, DRAGON = bit("wind"), bit("dragon")             # some wind / dragon tile held
+TERMINALS, YAOJIU = bit("terminals"), bit("yaojiu")  # every tile a terminal / 幺九
+WIND, DRAGON = bit("wind"), bit("dragon")  # some wind / dragon tile held
 NO_CHOW, NO_PUNG = bit("no_chow"), bit("no_pung")
-OUTSIDE, FIVES = bit("outside"), bit("fives")   # every set and the pair: 幺九 / a 5
+OUTSIDE, FIVES = bit("outside"), bit("fives")  # every set and the pair: 幺九 / a 5
 WIND_PUNG, DRAGON_PUNG = bit("wind_pung"), bit("dragon_pung")
 TERMINAL_OR_WIND_PUNG = bit("terminal_or_wind_pung")
-_PUNG_BITS = tuple((WIND_PUNG | TERMINAL_OR_WIND_PUNG if 27 <= k <= 30 else DRAGON_PUNG if k > 30
-                    else TERMINAL_OR_WIND_PUNG if k % 9 in (0, 8) else 0) for k in range(34))
+_PUNG_BITS = tuple(
+    (
+        WIND_PUNG | TERMINAL_OR_WIND_PUNG
+        if 27 <= k <= 30
+        else DRAGON_PUNG
+        if k > 30
+        else TERMINAL_OR_WIND_PUNG
+        if k % 9 in (0, 8)
+        else 0
+    )
+    for k in range(34)
+)
 # Exact counts: "concealed_pungs_3", "kongs_2", "melded_kongs_1", "concealed_kongs_0", …
 CONCEALED_PUNG_BITS = tuple(bit(f"concealed_pungs_{n}") for n in range(6))
 KONG_BITS = tuple(bit(f"kongs_{n}") for n in range(6))
@@ -54,19 +76,28 @@ MELDED_KONG_BITS = tuple(bit(f"melded_kongs_{n}") for n in range(6))
 CONCEALED_KONG_BITS = tuple(bit(f"concealed_kongs_{n}") for n in range(6))
 WIND_PUNG_BITS = tuple(bit(f"wind_pungs_{n}") for n in range(5))
 DRAGON_PUNG_BITS = tuple(bit(f"dragon_pungs_{n}") for n in range(4))
-EVEN = bit("even")   # every set and the pair: a pung or pair of an even number
+EVEN = bit("even")  # every set and the pair: a pung or pair of an even number
 SUIT_COUNT_BITS = (NO_SUIT, ONE_SUIT | SUITED, TWO_SUITS | SUITED, THREE_SUITS | SUITED)
 FORM_BITS: dict[str, int] = {}  # form name -> bit, filled as forms are seen
 # What a block starting on a kind has: a terminal or honor (全带幺), a 5 (全带五), an
 # even number as a pung or pair (全双刻); per chow and per other block.
 _OUTSIDE, _FIVES, _EVEN = 1, 2, 4
-_CHOW_HAS = tuple((_OUTSIDE if k % 9 in (0, 6) else 0) | (_FIVES if 2 <= k % 9 <= 4 else 0)
-                  if k < 27 else 0 for k in range(34))
-_GROUP_HAS = tuple((_OUTSIDE if k in YAOJIU_KINDS else 0)
-                   | (_FIVES if k < 27 and k % 9 == 4 else 0)
-                   | (_EVEN if k < 27 and k % 9 % 2 == 1 else 0) for k in range(34))
-_EVERY_BITS = tuple((OUTSIDE if every & _OUTSIDE else 0) | (FIVES if every & _FIVES else 0)
-                    | (EVEN if every & _EVEN else 0) for every in range(8))
+_CHOW_HAS = tuple(
+    (_OUTSIDE if k % 9 in (0, 6) else 0) | (_FIVES if 2 <= k % 9 <= 4 else 0) if k < 27 else 0
+    for k in range(34)
+)
+_GROUP_HAS = tuple(
+    (_OUTSIDE if k in YAOJIU_KINDS else 0)
+    | (_FIVES if k < 27 and k % 9 == 4 else 0)
+    | (_EVEN if k < 27 and k % 9 % 2 == 1 else 0)
+    for k in range(34)
+)
+_EVERY_BITS = tuple(
+    (OUTSIDE if every & _OUTSIDE else 0)
+    | (FIVES if every & _FIVES else 0)
+    | (EVEN if every & _EVEN else 0)
+    for every in range(8)
+)
 # Facts.roles: the winning tile at the end / in the middle of a concealed chow, or in
 # the pair (edge, closed and single waits when it is the only winning kind).
 ROLE_EDGE, ROLE_MIDDLE, ROLE_PAIR = 1, 2, 4
@@ -107,7 +138,7 @@ class TileFacts:
                 out |= DRAGON
         else:
             out |= NO_HONOR | _rank_span(ranks)
-        if fours:   # four of a kind that is not a kong
+        if fours:  # four of a kind that is not a kong
             fours -= sum(1 for k in kongs if keys[k // 9] >> _SHIFT[k] & 31 == 4)
             if fours:
                 out |= HOG
@@ -118,13 +149,17 @@ class TileFacts:
                 out |= TERMINALS
         if not m and not p and not s_ranks & ~_GREEN_S and not honors & ~_GREEN_Z:
             out |= GREEN
-        if not m and not p_ranks & ~_REVERSIBLE_P and not s_ranks & ~_REVERSIBLE_S \
-                and not honors & ~_REVERSIBLE_Z:
+        if (
+            not m
+            and not p_ranks & ~_REVERSIBLE_P
+            and not s_ranks & ~_REVERSIBLE_S
+            and not honors & ~_REVERSIBLE_Z
+        ):
             out |= REVERSIBLE
         self.bits = out
 
     @classmethod
-    def of_hand(cls, ctx: WinContext) -> "TileFacts":
+    def of_hand(cls, ctx: WinContext) -> TileFacts:
         """The concealed tiles, the winning tile and the melds' (no wilds)."""
         keys = [0, 0, 0, 0, 0]
         for kind in ctx.hand:
@@ -139,7 +174,7 @@ class TileFacts:
         return cls(keys, kongs)
 
     @classmethod
-    def of_blocks(cls, blocks: Iterable[Block]) -> "TileFacts":
+    def of_blocks(cls, blocks: Iterable[Block]) -> TileFacts:
         """The kinds the blocks play as (wilds as the kind they stand for)."""
         keys = [0, 0, 0, 0, 0]
         kongs: list[int] = []
@@ -168,8 +203,8 @@ class TileFacts:
         return self._kinds
 
 
-FIELD = 5   # bits per kind in a suit's count
-_SUIT = tuple(k // 9 if k < 34 else 4 for k in range(42))   # flowers: a fifth "suit"
+FIELD = 5  # bits per kind in a suit's count
+_SUIT = tuple(k // 9 if k < 34 else 4 for k in range(42))  # flowers: a fifth "suit"
 _SHIFT = tuple(FIELD * (k % 9 if k < 34 else k - 34) for k in range(42))
 _UNIT = tuple(1 << shift for shift in _SHIFT)
 
@@ -191,8 +226,7 @@ def _suit_tiles(key: int) -> tuple[int, int]:
     found = _SUIT_TILES.get(key)
     if found is None:
         digits = [key >> shift & 31 for shift in range(0, 9 * FIELD, FIELD)]
-        found = _SUIT_TILES[key] = (sum(1 << i for i, n in enumerate(digits) if n),
-                                    digits.count(4))
+        found = _SUIT_TILES[key] = (sum(1 << i for i, n in enumerate(digits) if n), digits.count(4))
     return found
 
 
@@ -214,13 +248,38 @@ class SituationLike(Protocol):
 class Facts:
     """One decomposition in context."""
 
-    __slots__ = ("decomp", "ctx", "form", "standard", "situation", "options", "tsumo",
-                 "melded", "sets", "chows", "pungs", "kongs", "melded_kongs",
-                 "concealed_kongs", "concealed_pungs", "pair", "tiles", "has_honors",
-                 "_combos", "bits", "roles", "_wait_fan")
+    __slots__ = (
+        "decomp",
+        "ctx",
+        "form",
+        "standard",
+        "situation",
+        "options",
+        "tsumo",
+        "melded",
+        "sets",
+        "chows",
+        "pungs",
+        "kongs",
+        "melded_kongs",
+        "concealed_kongs",
+        "concealed_pungs",
+        "pair",
+        "tiles",
+        "has_honors",
+        "_combos",
+        "bits",
+        "roles",
+        "_wait_fan",
+    )
 
-    def __init__(self, decomp: Decomposition, ctx: WinContext, situation: SituationLike,
-                 options: Mapping[str, Any] | None = None) -> None:
+    def __init__(
+        self,
+        decomp: Decomposition,
+        ctx: WinContext,
+        situation: SituationLike,
+        options: Mapping[str, Any] | None = None,
+    ) -> None:
         self.decomp = decomp
         self.ctx = ctx
         form = self.form = decomp.form
@@ -242,14 +301,14 @@ class Facts:
         # One pass over the blocks. Sets are the reading's blocks (melds included);
         # kongs count as pungs.
         sets: list[Block] = []
-        chow_list: list[int] = []   # sorted, then the tuples chows and pungs
+        chow_list: list[int] = []  # sorted, then the tuples chows and pungs
         pung_list: list[int] = []
         kongs: list[Block] = []
         pairs: list[int] = []
         melded_kongs = concealed_pungs = 0
         win = ctx.win
         roles = 0  # where the winning tile can sit: ROLE_EDGE | ROLE_MIDDLE | ROLE_PAIR
-        every = _OUTSIDE | _FIVES | _EVEN   # what every block so far has
+        every = _OUTSIDE | _FIVES | _EVEN  # what every block so far has
         for block in blocks:
             shape = block.shape
             first = block.tiles[0]
@@ -301,7 +360,7 @@ class Facts:
         # The pair of a standard hand, or of 组合龙 + set + pair; seven pairs has no 将.
         pair = self.pair = pairs[0] if pairs and (standard or form == ZU_HE_LONG) else None
         self._combos: dict[str, int] | None = None
-        self._wait_fan: str | None | Literal[False] = False   # False: not asked yet
+        self._wait_fan: str | None | Literal[False] = False  # False: not asked yet
         self.roles = roles
         # Features as bits (see the module docstring).
         form_bit = FORM_BITS.get(form) or FORM_BITS.setdefault(form, bit(form))
@@ -313,8 +372,12 @@ class Facts:
                 out |= combo_bits
         out |= CHOW_BIT if chows else NO_CHOW
         if kongs:
-            out |= (KONG_BIT | KONG_BITS[len(kongs)] | MELDED_KONG_BITS[melded_kongs]
-                    | CONCEALED_KONG_BITS[concealed_kongs])
+            out |= (
+                KONG_BIT
+                | KONG_BITS[len(kongs)]
+                | MELDED_KONG_BITS[melded_kongs]
+                | CONCEALED_KONG_BITS[concealed_kongs]
+            )
         if pair is not None:
             out |= PAIR_BIT
         if form in KNITTED_FORMS:
@@ -370,8 +433,9 @@ class Facts:
     def combos(self) -> dict[str, int]:
         """Guobiao set-combination fans of this reading (8.4), as a mapping."""
         if self._combos is None:
-            self._combos = (set_combination_fans(self.chows, self.pungs, self.pair)[0]
-                            if self.standard else {})
+            self._combos = (
+                set_combination_fans(self.chows, self.pungs, self.pair)[0] if self.standard else {}
+            )
         return self._combos
 
     @property
@@ -385,7 +449,7 @@ def _rank_span(ranks: int) -> int:
     """Where the number tiles of an honorless hand lie (``ranks``: a mask of the ranks
     held, bit 0 for 1): "upper" (6-9), "middle" (4-6), "lower" (1-4), "simple" (2-8),
     and each range of ``predicates.ranks`` ("ranks_7_9"). Kept per mask."""
-    key = ranks | len(RANK_RANGES) << 9   # a range asked for later is a new key
+    key = ranks | len(RANK_RANGES) << 9  # a range asked for later is a new key
     found = _SPANS.get(key)
     if found is None:
         low, high = (ranks & -ranks).bit_length(), ranks.bit_length()

@@ -4,9 +4,9 @@ exclusions -> the best reading (就高不就低) -> minimum fan and cap."""
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Sequence
+from typing import Any
 
 from ..shapes import CHOW, KONG, PUNG, SEVEN_PAIRS, Decomposition, WinContext
 from .facts import Facts, TileFacts
@@ -19,7 +19,7 @@ class FanScore:
     key: str
     zh: str
     en: str
-    fan: int        # value of one instance
+    fan: int  # value of one instance
     count: int = 1
 
     @property
@@ -39,10 +39,10 @@ class ScoreResult:
     decomposition: Decomposition | None = None
     below_minimum: bool = False
     yakuman: tuple[str, ...] = ()
-    raw_total: int = 0           # Σ fan before any cap
-    soft: bool | None = None     # wenzhou 软牌 / 硬牌
+    raw_total: int = 0  # Σ fan before any cap
+    soft: bool | None = None  # wenzhou 软牌 / 硬牌
     multiplier: int | None = None
-    doubling: int = 1            # quesheng 过胡加倍, already in ``total``
+    doubling: int = 1  # quesheng 过胡加倍, already in ``total``
 
     @property
     def legal(self) -> bool:
@@ -50,7 +50,7 @@ class ScoreResult:
         return self.is_win and not self.below_minimum
 
     @classmethod
-    def of(cls, **fields: Any) -> "ScoreResult":
+    def of(cls, **fields: Any) -> ScoreResult:
         """A result from fields the scorer knows to be right (all of them), without the
         frozen dataclass's ``__init__`` (one per scored hand)."""
         out = object.__new__(cls)
@@ -69,8 +69,13 @@ class Reading:
 
     __slots__ = ("decomposition", "fans", "yakuman", "multiplicative")
 
-    def __init__(self, decomposition: Decomposition, fans: tuple[tuple[Fan, int], ...],
-                 yakuman: bool, multiplicative: bool = False) -> None:
+    def __init__(
+        self,
+        decomposition: Decomposition,
+        fans: tuple[tuple[Fan, int], ...],
+        yakuman: bool,
+        multiplicative: bool = False,
+    ) -> None:
         self.decomposition = decomposition
         self.fans = fans
         self.yakuman = yakuman
@@ -90,10 +95,10 @@ def count_fans(table: FanTable, facts: Facts) -> Reading:
     features meet), those that hold, then the exclusions. Sets of fans are bit masks
     over the table (see ``FanTable``)."""
     candidates = table.candidate_mask(facts.bits)
-    holding = candidates & table.exact_mask   # their needs are the whole condition
-    counts: dict[int, int] = {}               # fan bit -> count, where not 1
+    holding = candidates & table.exact_mask  # their needs are the whole condition
+    counts: dict[int, int] = {}  # fan bit -> count, where not 1
     combo_bits = table.combo_bits
-    for key, n in facts.combos.items():       # set combinations, read off the reading
+    for key, n in facts.combos.items():  # set combinations, read off the reading
         fan = combo_bits.get(key)
         if fan is not None and candidates & fan:
             holding |= fan
@@ -111,10 +116,13 @@ def count_fans(table: FanTable, facts: Facts) -> Reading:
                 if n is not True and n != 1:
                     counts[fan] = int(n)
     fan_of_bit = table.fan_of_bit
-    if holding & table.yakuman_mask:  # yakuman never combine with other fans, flowers included (4.5)
+    if (
+        holding & table.yakuman_mask
+    ):  # yakuman never combine with other fans, flowers included (4.5)
         held = holding & table.yakuman_mask
-        return Reading(facts.decomp, tuple((fan_of_bit[b], counts.get(b, 1))
-                                           for b in _bits(held)), True)
+        return Reading(
+            facts.decomp, tuple((fan_of_bit[b], counts.get(b, 1)) for b in _bits(held)), True
+        )
     counted, less = table.exclusions(holding)
     if less:  # per-set exclusions: one instance each
         for key in less:
@@ -137,8 +145,9 @@ def _bits(mask: int) -> Iterator[int]:
         mask ^= low
 
 
-def _preference(reading: Reading, values: Values,
-                cap: int | None) -> tuple[int, int, int, bool, bool]:
+def _preference(
+    reading: Reading, values: Values, cap: int | None
+) -> tuple[int, int, int, bool, bool]:
     """就高不就低. At the cap, yakuman beat small fans (stage pays them apart, 5.3.5).
     On equal totals prefer the set reading over seven pairs and a reading with
     一色三同顺 / 三同刻 (the competition calculators' tie rule)."""
@@ -146,14 +155,25 @@ def _preference(reading: Reading, values: Values,
     capped = min(total, cap) if cap else total
     keys = {fan.key for fan, _ in reading.fans}
     yakuman = len(keys) if reading.yakuman else 0
-    return (capped, yakuman, total, reading.decomposition.form != SEVEN_PAIRS,
-            bool(keys & {"yi_se_san_tong_shun", "san_tong_ke"}))
+    return (
+        capped,
+        yakuman,
+        total,
+        reading.decomposition.form != SEVEN_PAIRS,
+        bool(keys & {"yi_se_san_tong_shun", "san_tong_ke"}),
+    )
 
 
-def best_reading(table: FanTable, ctx: WinContext, decomps: Sequence[Decomposition],
-                 one_winning_kind: Callable[[], bool], values: Values,
-                 options: Mapping[str, Any], cap: int | None,
-                 tiles: TileFacts | None = None) -> Reading | None:
+def best_reading(
+    table: FanTable,
+    ctx: WinContext,
+    decomps: Sequence[Decomposition],
+    one_winning_kind: Callable[[], bool],
+    values: Values,
+    options: Mapping[str, Any],
+    cap: int | None,
+    tiles: TileFacts | None = None,
+) -> Reading | None:
     situation = Situation(ctx, one_winning_kind)
     situation.tiles = tiles
     ordered = sorted(decomps, key=_division_order) if len(decomps) > 1 else decomps
@@ -166,8 +186,13 @@ def best_reading(table: FanTable, ctx: WinContext, decomps: Sequence[Decompositi
 def _division_order(decomp: Decomposition) -> tuple[tuple[int, bool], ...]:
     """Equal totals keep the first reading in the calculators' order: concealed sets
     from the lowest tile up, a pung before a chow on the same tile."""
-    return tuple(sorted((b.tiles[0], b.shape == CHOW) for b in decomp.blocks
-                        if b.meld is None and b.shape in (CHOW, PUNG, KONG)))
+    return tuple(
+        sorted(
+            (b.tiles[0], b.shape == CHOW)
+            for b in decomp.blocks
+            if b.meld is None and b.shape in (CHOW, PUNG, KONG)
+        )
+    )
 
 
 def fan_scores(reading: Reading, values: Values) -> tuple[FanScore, ...]:

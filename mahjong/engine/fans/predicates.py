@@ -89,15 +89,31 @@ Count = Callable[[ReadingFacts], int]
 Check = Callable[[ReadingFacts], bool]
 _C = TypeVar("_C", bound=Callable[..., object])
 
-GREEN_KINDS = frozenset({19, 20, 21, 23, 25, GREEN})       # 2s 3s 4s 6s 8s 6z
-REVERSIBLE_KINDS = frozenset({9, 10, 11, 12, 13, 16, 17,    # 1p-5p 8p 9p
-                              19, 21, 22, 23, 25, 26, 31})  # 2s 4s-6s 8s 9s, 5z
+GREEN_KINDS = frozenset({19, 20, 21, 23, 25, GREEN})  # 2s 3s 4s 6s 8s 6z
+REVERSIBLE_KINDS = frozenset(
+    {
+        9,
+        10,
+        11,
+        12,
+        13,
+        16,
+        17,  # 1p-5p 8p 9p
+        19,
+        21,
+        22,
+        23,
+        25,
+        26,
+        31,
+    }
+)  # 2s 4s-6s 8s 9s, 5z
 TERMINAL_KINDS = frozenset(TERMINALS)
 YAOJIU_KINDS = frozenset(YAOJIU)
 WIND_KINDS = frozenset(WINDS)
 DRAGON_KINDS = frozenset(DRAGONS)
 NINE_GATES = (3, 1, 1, 1, 1, 1, 1, 1, 3)
-RANK_RANGES: dict[tuple[int, int], int] = {}   # (low, high) of ``ranks`` -> its feature bit
+RANK_RANGES: dict[tuple[int, int], int] = {}  # (low, high) of ``ranks`` -> its feature bit
 
 
 def needs(*features: str) -> Callable[[_C], _C]:
@@ -105,36 +121,39 @@ def needs(*features: str) -> Callable[[_C], _C]:
         # vars(): attributes of a function, which its type cannot declare
         vars(condition).update(needs=frozenset(features))
         return condition
+
     return mark
 
 
 def exact(*features: str) -> Callable[[_C], _C]:
     """``needs`` where the features are the whole condition: the pipeline counts the
     fan (once) without calling it. The function stays complete, for direct calls."""
+
     def mark(condition: _C) -> _C:
         vars(condition).update(needs=frozenset(features), exact=True)
         return condition
+
     return mark
 
 
 # ----- tile classes over the whole hand -------------------------------------------------
 @exact("one_suit", "no_honor")
-def full_flush(f: ReadingFacts) -> bool:          # 清一色
+def full_flush(f: ReadingFacts) -> bool:  # 清一色
     return len(f.suits) == 1 and not f.has_honors
 
 
 @exact("one_suit", "honor")
-def half_flush(f: ReadingFacts) -> bool:          # 混一色
+def half_flush(f: ReadingFacts) -> bool:  # 混一色
     return len(f.suits) == 1 and f.has_honors
 
 
 @exact("honor", "no_suit")
-def all_honors(f: ReadingFacts) -> bool:          # 字一色 (tiles only; a table may add a form)
+def all_honors(f: ReadingFacts) -> bool:  # 字一色 (tiles only; a table may add a form)
     return not f.suits and f.has_honors
 
 
 @exact("no_honor", "terminals")
-def all_terminals(f: ReadingFacts) -> bool:       # 清幺九 / 清老头
+def all_terminals(f: ReadingFacts) -> bool:  # 清幺九 / 清老头
     return f.kinds <= TERMINAL_KINDS
 
 
@@ -144,7 +163,7 @@ def terminals_and_honors(f: ReadingFacts) -> bool:  # 混幺九 / 混老头: bot
 
 
 @exact("no_honor", "simple")
-def all_simples(f: ReadingFacts) -> bool:         # 断幺 / 断幺九
+def all_simples(f: ReadingFacts) -> bool:  # 断幺 / 断幺九
     return not f.kinds & YAOJIU_KINDS
 
 
@@ -164,12 +183,12 @@ def reversible(f: ReadingFacts) -> bool:
 
 
 @exact("two_suits")
-def one_voided_suit(f: ReadingFacts) -> bool:     # 缺一门
+def one_voided_suit(f: ReadingFacts) -> bool:  # 缺一门
     return len(f.suits) == 2
 
 
 @exact("honor", "three_suits", "wind", "dragon")
-def all_types(f: ReadingFacts) -> bool:           # 五门齐
+def all_types(f: ReadingFacts) -> bool:  # 五门齐
     return len(f.suits) == 3 and bool(f.kinds & WIND_KINDS) and bool(f.kinds & DRAGON_KINDS)
 
 
@@ -180,26 +199,29 @@ def ranks(low: int, high: int, standard_only: bool = False) -> Check:
 
     @exact("no_honor", f"ranks_{low}_{high}", *(("standard",) if standard_only else ()))
     def within(f: ReadingFacts) -> bool:
-        return ((f.standard or not standard_only) and not f.has_honors
-                and all(low <= r <= high for r in f.ranks))
+        return (
+            (f.standard or not standard_only)
+            and not f.has_honors
+            and all(low <= r <= high for r in f.ranks)
+        )
+
     return within
 
 
 @needs("hog")
-def tile_hogs(f: ReadingFacts) -> int:            # 四归一: four copies not used as a kong
+def tile_hogs(f: ReadingFacts) -> int:  # 四归一: four copies not used as a kong
     return f.hogs
 
 
 # ----- sets and the pair ---------------------------------------------------------------
 @exact("pung", "standard", "no_chow")
-def all_pungs(f: ReadingFacts) -> bool:           # 碰碰和
+def all_pungs(f: ReadingFacts) -> bool:  # 碰碰和
     return f.standard and not f.chows
 
 
 @needs("chow", "pair", "no_pung")
 def all_chows_number_pair(f: ReadingFacts) -> bool:  # 平和 shape (the wait is up to the table)
-    return (f.standard and len(f.chows) == len(f.sets) and f.pair is not None
-            and f.pair < 27)
+    return f.standard and len(f.chows) == len(f.sets) and f.pair is not None and f.pair < 27
 
 
 def wind_pungs(f: ReadingFacts) -> int:
@@ -237,7 +259,7 @@ def little_three_winds(f: ReadingFacts) -> bool:  # 小三风
 
 
 @needs("pung", "honor")
-def four_honor_pungs(f: ReadingFacts) -> bool:    # 四字刻
+def four_honor_pungs(f: ReadingFacts) -> bool:  # 四字刻
     return sum(1 for k in f.pungs if k >= 27) == 4
 
 
@@ -247,34 +269,42 @@ def every_group(f: ReadingFacts, pred: Callable[[tuple[int, ...]], bool]) -> boo
 
 
 @exact("standard", "pung", "no_honor", "no_chow", "even")
-def even_pungs(f: ReadingFacts) -> bool:          # 全双刻
-    return (f.standard and not f.chows
-            and every_group(f, lambda g: g[0] < 27 and g[0] % 9 % 2 == 1))
+def even_pungs(f: ReadingFacts) -> bool:  # 全双刻
+    return f.standard and not f.chows and every_group(f, lambda g: g[0] < 27 and g[0] % 9 % 2 == 1)
 
 
 def kong_total(n: int) -> Check:
     @exact("kong", f"kongs_{n}")
     def total(f: ReadingFacts) -> bool:
         return len(f.kongs) == n
+
     return total
 
 
 def kongs(melded: int | None = None, concealed: int | None = None) -> Check:
     """Kong fans by how many melded / concealed kongs (None: any). They nest: 三杠 and
     四杠 exclude the two-kong fans, which exclude the one-kong fans (3.15.2)."""
-    @exact("kong", *([f"melded_kongs_{melded}"] if melded is not None else []),
-           *([f"concealed_kongs_{concealed}"] if concealed is not None else []))
+
+    @exact(
+        "kong",
+        *([f"melded_kongs_{melded}"] if melded is not None else []),
+        *([f"concealed_kongs_{concealed}"] if concealed is not None else []),
+    )
     def count(f: ReadingFacts) -> bool:
-        return ((melded is None or f.melded_kongs == melded)
-                and (concealed is None or f.concealed_kongs == concealed))
+        return (melded is None or f.melded_kongs == melded) and (
+            concealed is None or f.concealed_kongs == concealed
+        )
+
     return count
 
 
 def concealed_pungs(n: int) -> Check:
     """暗刻 fans from two up (三暗刻, 双暗刻, 四暗刻)."""
+
     @exact("pung", "concealed_pungs", f"concealed_pungs_{n}")
     def count(f: ReadingFacts) -> bool:
         return f.concealed_pungs == n
+
     return count
 
 
@@ -296,7 +326,7 @@ def seven_pairs(f: ReadingFacts) -> bool:
 
 
 @needs(SEVEN_PAIRS, "one_suit", "no_honor")
-def shifted_pairs(f: ReadingFacts) -> bool:       # 连七对: seven consecutive pairs of one suit
+def shifted_pairs(f: ReadingFacts) -> bool:  # 连七对: seven consecutive pairs of one suit
     if f.form != SEVEN_PAIRS or not full_flush(f):
         return False
     kinds = sorted(f.kinds)
@@ -305,9 +335,11 @@ def shifted_pairs(f: ReadingFacts) -> bool:       # 连七对: seven consecutive
 
 def honor_seven_pairs(honors: Iterable[int]) -> Check:
     """七对 holding a pair of each of ``honors`` (大七星, 三元七对, 四喜七对)."""
+
     @needs(SEVEN_PAIRS, "honor")
     def holds(f: ReadingFacts) -> bool:
         return f.form == SEVEN_PAIRS and set(honors) <= f.kinds
+
     return holds
 
 
@@ -334,33 +366,41 @@ def lesser_honors(f: ReadingFacts) -> bool:
     return f.form == QUAN_BU_KAO
 
 
-def yao_jiu_pungs(
-        scored_winds: Callable[[ReadingFacts], Collection[int]] | None = None) -> Count:
+def yao_jiu_pungs(scored_winds: Callable[[ReadingFacts], Collection[int]] | None = None) -> Count:
     """幺九刻: pungs of terminals, and of winds that no wind fan uses: the round and
     seat winds (``scored_winds(f)``, gb only) score their own fan, and three or four wind
     pungs score 三风刻 / 四喜, which absorb them (per set)."""
+
     @needs("terminal_or_wind_pung")
     def count(f: ReadingFacts) -> int:
         own = scored_winds(f) if scored_winds else ()
         winds = wind_pungs(f)
-        return sum(1 for k in f.pungs
-                   if k in TERMINAL_KINDS or (k in WIND_KINDS and winds < 3 and k not in own))
+        return sum(
+            1
+            for k in f.pungs
+            if k in TERMINAL_KINDS or (k in WIND_KINDS and winds < 3 and k not in own)
+        )
+
     return count
 
 
 def pair_of(*numbers: int) -> Check:
     """The pair is a number tile of one of ``numbers`` (二五八将, 幺九头)."""
+
     @needs("standard", "pair")
     def pair(f: ReadingFacts) -> bool:
         return f.standard and f.pair is not None and f.pair < 27 and f.pair % 9 + 1 in numbers
+
     return pair
 
 
 def pung_of(kind_of: Callable[[WinContext], int]) -> Check:
     """A pung of the wind ``kind_of(ctx)`` names (圈风刻, 门风刻)."""
+
     @needs("wind_pung")
     def pung(f: ReadingFacts) -> bool:
         return kind_of(f.ctx) in f.pungs
+
     return pung
 
 
@@ -375,15 +415,14 @@ def when(*features: str) -> Check:
 # 全带幺 / 全带五: every set and the pair holds a terminal or honor / a 5. Facts sets the
 # features "outside" / "fives" in its one pass over the blocks (a chow holds a terminal
 # when it is 123 or 789, a 5 when it starts on 3, 4 or 5), so these are exact.
-outside_hand = when("standard", "outside")        # 全带幺
+outside_hand = when("standard", "outside")  # 全带幺
 all_fives = when("standard", "no_honor", "fives")  # 全带五
 
 
 def first_turn(dealer: bool, tsumo: bool) -> Check:
     """天和/地和/人和-style wins: the first turn, by or against the dealer. Each table
     maps the three combinations to its own names (RULES.md 2, naming warning)."""
-    return when("first_turn", "dealer" if dealer else "non_dealer",
-                "tsumo" if tsumo else "discard")
+    return when("first_turn", "dealer" if dealer else "non_dealer", "tsumo" if tsumo else "discard")
 
 
 @needs("flower")
@@ -395,6 +434,7 @@ def flowers_held(wanted: Iterable[int]) -> Check:
     @needs("flower")
     def held(f: ReadingFacts) -> bool:
         return set(wanted) <= set(f.ctx.flowers)
+
     return held
 
 

@@ -8,7 +8,8 @@ kong-replacement win needs a kong."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from ..shapes import WinContext
 from .features import bit, names
@@ -37,8 +38,9 @@ class Situation:
                 has_kong = True
         tsumo = ctx.tsumo
         self.robbing = ctx.robbing_kong and not tsumo and held == 0 and melded_copies == 0
-        self.last_of_kind = ((ctx.last_of_kind and held == 0) or melded_copies == 3) \
-            and not self.robbing
+        self.last_of_kind = (
+            (ctx.last_of_kind and held == 0) or melded_copies == 3
+        ) and not self.robbing
         self.kong_flower = tsumo and ctx.kong_replacement and has_kong
         self.melded = melded
         # The situation's features fans may need (see facts.py), as bits.
@@ -86,9 +88,47 @@ class Situation:
         return found
 
 
-(_TSUMO, _DISCARD, _DEALER, _NON_DEALER, _CONCEALED, _MELDED, _FIRST_TURN, _FLOWER,
- _LAST_TILE, _KONG_FLOWER, _KONG_REPLACEMENT, _REPLACEMENT, _ROBBING, _LAST_OF_KIND, _READY,
- _TIAN_TING, _HAIDI_PHASE, _ALL_MELDED, _FIVE_MELDED) = map(bit, (
-    "tsumo", "discard", "dealer", "non_dealer", "concealed", "melded", "first_turn", "flower",
-    "last_tile", "kong_flower", "kong_replacement", "replacement", "robbing", "last_of_kind",
-    "ready", "tian_ting", "haidi_phase", "all_melded", "five_melded"))
+(
+    _TSUMO,
+    _DISCARD,
+    _DEALER,
+    _NON_DEALER,
+    _CONCEALED,
+    _MELDED,
+    _FIRST_TURN,
+    _FLOWER,
+    _LAST_TILE,
+    _KONG_FLOWER,
+    _KONG_REPLACEMENT,
+    _REPLACEMENT,
+    _ROBBING,
+    _LAST_OF_KIND,
+    _READY,
+    _TIAN_TING,
+    _HAIDI_PHASE,
+    _ALL_MELDED,
+    _FIVE_MELDED,
+) = map(
+    bit,
+    (
+        "tsumo",
+        "discard",
+        "dealer",
+        "non_dealer",
+        "concealed",
+        "melded",
+        "first_turn",
+        "flower",
+        "last_tile",
+        "kong_flower",
+        "kong_replacement",
+        "replacement",
+        "robbing",
+        "last_of_kind",
+        "ready",
+        "tian_ting",
+        "haidi_phase",
+        "all_melded",
+        "five_melded",
+    ),
+)

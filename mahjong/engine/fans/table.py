@@ -3,9 +3,9 @@ it excludes. A table is an ordered tuple of fans; the pipeline evaluates it."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Callable, Mapping
+from typing import TYPE_CHECKING
 
 from .features import bits
 
@@ -23,13 +23,12 @@ MEMO_LIMIT = 50_000  # entries a memo keeps (exclusions per held mask, fan score
 class Fan:
     """One scoring pattern.
 
-    ``count(facts)`` says how many times the fan scores (0 = not at all; per-set fans
-    return the number of qualifying sets). ``excludes`` names fans it makes uncounted
-    (不计), transitively through the excluded fans that hold (RULES.md 3.15.2). ``excludes_one`` removes a single instance
-    of a per-set fan (e.g. 九莲宝灯 absorbs one 幺九刻). ``replaces`` names fans it
-    stands in for without passing its own exclusions on: 不求人 *is* 门前清 + 自摸, so a
-    fan that absorbs 不求人 (七对, 四暗刻, …) still scores the self-draw, as in every
-    competition calculator.
+    ``count(facts)`` says how many times the fan scores (0 = not at all; per-set fans return the
+    number of qualifying sets). ``excludes`` names fans it makes uncounted (不计), transitively
+    through the excluded fans that hold (RULES.md 3.15.2). ``excludes_one`` removes a single
+    instance of a per-set fan (e.g. 九莲宝灯 absorbs one 幺九刻). ``replaces`` names fans it stands
+    in for without passing its own exclusions on: 不求人 *is* 门前清 + 自摸, so a fan that absorbs
+    不求人 (七对, 四暗刻, …) still scores the self-draw, as in every competition calculator.
     """
 
     key: str
@@ -40,10 +39,10 @@ class Fan:
     excludes: tuple[str, ...] = ()
     excludes_one: tuple[str, ...] = ()
     replaces: tuple[str, ...] = ()
-    flower: bool = False      # never counts toward a minimum (花牌)
-    yakuman: bool = False     # classic/stage 役满: worth the cap, never combined
+    flower: bool = False  # never counts toward a minimum (花牌)
+    yakuman: bool = False  # classic/stage 役满: worth the cap, never combined
     needs: frozenset[str] = frozenset()  # features without which it cannot hold (from count)
-    mask: int = 0                   # ``needs`` as feature bits
+    mask: int = 0  # ``needs`` as feature bits
     # How the pipeline counts it: None calls ``count``; "exact" means the needs are the
     # whole condition (count 1); any other string is a set-combination fan's key.
     how: str | None = None
@@ -101,24 +100,31 @@ class FanTable:
             for key in keys:
                 out |= by_key.get(key, 0)
             return out
+
         setattr_(self, "bit_of", bit_of)
         setattr_(self, "bit_of_key", by_key)
         setattr_(self, "fan_of_bit", {b: f for f, b in bit_of.items()})
         setattr_(self, "excludes_by_bit", {bit_of[f]: mask(f.excludes) for f in self.fans})
-        setattr_(self, "replaces_by_bit", {bit_of[f]: mask(f.replaces) for f in self.fans
-                                           if f.replaces})
-        setattr_(self, "excludes_one_by_bit", {bit_of[f]: f.excludes_one for f in self.fans
-                                               if f.excludes_one})
+        setattr_(
+            self, "replaces_by_bit", {bit_of[f]: mask(f.replaces) for f in self.fans if f.replaces}
+        )
+        setattr_(
+            self,
+            "excludes_one_by_bit",
+            {bit_of[f]: f.excludes_one for f in self.fans if f.excludes_one},
+        )
         fallback = by_key.get(self.fallback, 0)
         setattr_(self, "fallback_bit", fallback)
         setattr_(self, "flower_mask", mask(f.key for f in self.fans if f.flower))
         setattr_(self, "yakuman_mask", mask(f.key for f in self.fans if f.yakuman))
         # How each candidate is counted: "exact" fans hold whenever they are candidates;
         # set-combination fans are read from the reading's combinations; the rest called.
-        setattr_(self, "exact_mask", mask(f.key for f in self.fans if f.how == "exact")
-                 & ~fallback)
-        setattr_(self, "combo_bits", {f.how: bit_of[f] for f in self.fans
-                                      if f.how not in (None, "exact")})
+        setattr_(self, "exact_mask", mask(f.key for f in self.fans if f.how == "exact") & ~fallback)
+        setattr_(
+            self,
+            "combo_bits",
+            {f.how: bit_of[f] for f in self.fans if f.how not in (None, "exact")},
+        )
         calls = {bit_of[f]: f.count for f in self.fans if f.how is None}
         calls.pop(fallback, None)  # the pipeline's to add, never a condition to evaluate
         setattr_(self, "calls", calls)
@@ -126,7 +132,7 @@ class FanTable:
         setattr_(self, "all_fans", ((1 << len(self.fans)) - 1) & ~fallback)
         setattr_(self, "_lacking", _lacking_tables(self.fans))
         setattr_(self, "_exclusions", {})
-        related = 0   # fans in some exclusion: excluding, excluded, replaced
+        related = 0  # fans in some exclusion: excluding, excluded, replaced
         for f in self.fans:
             out = mask(f.excludes) | mask(f.replaces) | mask(f.excludes_one)
             if out:
@@ -164,7 +170,7 @@ class FanTable:
         excluded by one already counted is dropped and its own exclusions do not apply
         (3.14.2, 3.15.2). Returns the counted fans' mask and the per-set exclusions (one
         instance each) they make. Memoised: a pure function of the mask."""
-        free = holding & self._unrelated   # counted whatever else holds: not in the key
+        free = holding & self._unrelated  # counted whatever else holds: not in the key
         holding ^= free
         found = self._exclusions.get(holding)
         if found is None:
@@ -215,8 +221,9 @@ def _lacking_tables(fans: Sequence[Fan]) -> tuple[tuple[int, tuple[int, ...]], .
     widest = max((f.mask.bit_length() for f in fans), default=0)
     out: list[tuple[int, tuple[int, ...]]] = []
     for shift in range(0, widest, 8):
-        needing = [(1 << i, f.mask >> shift & 255) for i, f in enumerate(fans)
-                   if f.mask >> shift & 255]
+        needing = [
+            (1 << i, f.mask >> shift & 255) for i, f in enumerate(fans) if f.mask >> shift & 255
+        ]
         if not needing:
             continue
         every = (1 << len(fans)) - 1

@@ -17,10 +17,22 @@ def get_ruleset(slug: str, overrides: Mapping[str, Any] | None = None) -> Rulese
     try:
         base = RULESETS[slug]
     except (KeyError, TypeError):
-        raise InvalidRuleset(f"unknown ruleset {slug!r}; rulesets are {', '.join(SLUGS)}",
-                             code="unknown_ruleset", value=slug, allowed=list(SLUGS)) from None
+        raise InvalidRuleset(
+            f"unknown ruleset {slug!r}; rulesets are {', '.join(SLUGS)}",
+            code="unknown_ruleset",
+            value=slug,
+            allowed=list(SLUGS),
+        ) from None
     return derive(base, overrides)
 
 
-__all__ = ["RULESETS", "SLUGS", "OVERRIDABLE", "Ruleset", "Timers", "derive", "get_ruleset",
-           "check_consistency"]
+__all__ = [
+    "RULESETS",
+    "SLUGS",
+    "OVERRIDABLE",
+    "Ruleset",
+    "Timers",
+    "derive",
+    "get_ruleset",
+    "check_consistency",
+]

@@ -10,8 +10,16 @@ RULESET = Ruleset(
     name_en="Chinese Official",
     suits="mpsz",
     flowers=True,
-    forms=frozenset({"standard", "seven_pairs", "thirteen_orphans", "quan_bu_kao",
-                     "qi_xing_bu_kao", "zu_he_long"}),
+    forms=frozenset(
+        {
+            "standard",
+            "seven_pairs",
+            "thirteen_orphans",
+            "quan_bu_kao",
+            "qi_xing_bu_kao",
+            "zu_he_long",
+        }
+    ),
     min_fan=8,
     scoring="gb",
     escape_penalty=96,  # (88 + 8) × 底分

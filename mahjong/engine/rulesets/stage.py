@@ -20,10 +20,12 @@ RULESET = Ruleset(
     scoring="stage",
     escape_penalty=0,
     dealer_rule="winner",
-    options=MappingProxyType({
-        "p_cuo": 0.10,            # 搓牌 offer per front draw (stage 3+)
-        "p_swap": 0.05,           # 游戏中换牌 triplet offer per front draw (stage 3+)
-        "p_bleed": 0.10,          # regular 配牌大出血 (stage 3+)
-        "p_bleed_yakuman": 0.05,  # yakuman 配牌大出血 (stage 4)
-    }),
+    options=MappingProxyType(
+        {
+            "p_cuo": 0.10,  # 搓牌 offer per front draw (stage 3+)
+            "p_swap": 0.05,  # 游戏中换牌 triplet offer per front draw (stage 3+)
+            "p_bleed": 0.10,  # regular 配牌大出血 (stage 3+)
+            "p_bleed_yakuman": 0.05,  # yakuman 配牌大出血 (stage 4)
+        }
+    ),
 )

@@ -7,67 +7,156 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
-        ('lobby', '0003_roomtier_waits_hint_room_spectators'),
-        ('tables', '0003_connection'),
+        ("lobby", "0003_roomtier_waits_hint_room_spectators"),
+        ("tables", "0003_connection"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='Rating',
+            name="Rating",
             fields=[
-                ('player', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, primary_key=True, related_name='rating', serialize=False, to=settings.AUTH_USER_MODEL, verbose_name='player')),
-                ('rating', models.FloatField(default=1500.0, verbose_name='rating')),
-                ('deviation', models.FloatField(default=350.0, verbose_name='rating deviation')),
-                ('volatility', models.FloatField(default=0.06, verbose_name='volatility')),
-                ('games', models.PositiveIntegerField(default=0, verbose_name='rated hands')),
-                ('rated_at', models.DateTimeField(default=django.utils.timezone.now, verbose_name='last rated')),
+                (
+                    "player",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        primary_key=True,
+                        related_name="rating",
+                        serialize=False,
+                        to=settings.AUTH_USER_MODEL,
+                        verbose_name="player",
+                    ),
+                ),
+                ("rating", models.FloatField(default=1500.0, verbose_name="rating")),
+                ("deviation", models.FloatField(default=350.0, verbose_name="rating deviation")),
+                ("volatility", models.FloatField(default=0.06, verbose_name="volatility")),
+                ("games", models.PositiveIntegerField(default=0, verbose_name="rated hands")),
+                (
+                    "rated_at",
+                    models.DateTimeField(
+                        default=django.utils.timezone.now, verbose_name="last rated"
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'rating',
-                'verbose_name_plural': 'ratings',
-                'indexes': [models.Index(fields=['-rating'], name='rating_board')],
+                "verbose_name": "rating",
+                "verbose_name_plural": "ratings",
+                "indexes": [models.Index(fields=["-rating"], name="rating_board")],
             },
         ),
         migrations.CreateModel(
-            name='HandResult',
+            name="HandResult",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('won', models.BooleanField()),
-                ('fan', models.PositiveIntegerField()),
-                ('beans', models.BigIntegerField()),
-                ('at', models.DateTimeField(default=django.utils.timezone.now)),
-                ('hand', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='tables.hand')),
-                ('player', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='hand_results', to=settings.AUTH_USER_MODEL)),
-                ('ruleset', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='lobby.ruleset')),
-                ('tier', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='lobby.roomtier')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("won", models.BooleanField()),
+                ("fan", models.PositiveIntegerField()),
+                ("beans", models.BigIntegerField()),
+                ("at", models.DateTimeField(default=django.utils.timezone.now)),
+                (
+                    "hand",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to="tables.hand",
+                    ),
+                ),
+                (
+                    "player",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="hand_results",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "ruleset",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to="lobby.ruleset",
+                    ),
+                ),
+                (
+                    "tier",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to="lobby.roomtier",
+                    ),
+                ),
             ],
             options={
-                'indexes': [models.Index(fields=['at', 'player', 'won', 'fan', 'beans'], name='result_period'), models.Index(fields=['tier', 'at', 'player'], name='result_tier'), models.Index(fields=['ruleset', 'at', 'player'], name='result_ruleset')],
-                'constraints': [models.UniqueConstraint(fields=('player', 'hand'), name='one_result_per_player_hand')],
+                "indexes": [
+                    models.Index(
+                        fields=["at", "player", "won", "fan", "beans"], name="result_period"
+                    ),
+                    models.Index(fields=["tier", "at", "player"], name="result_tier"),
+                    models.Index(fields=["ruleset", "at", "player"], name="result_ruleset"),
+                ],
+                "constraints": [
+                    models.UniqueConstraint(
+                        fields=("player", "hand"), name="one_result_per_player_hand"
+                    )
+                ],
             },
         ),
         migrations.CreateModel(
-            name='RatingChange',
+            name="RatingChange",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('score', models.FloatField()),
-                ('rating_before', models.FloatField()),
-                ('rating_after', models.FloatField()),
-                ('deviation_before', models.FloatField()),
-                ('deviation_after', models.FloatField()),
-                ('at', models.DateTimeField(default=django.utils.timezone.now)),
-                ('hand', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='tables.hand')),
-                ('opponent', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('player', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='rating_changes', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("score", models.FloatField()),
+                ("rating_before", models.FloatField()),
+                ("rating_after", models.FloatField()),
+                ("deviation_before", models.FloatField()),
+                ("deviation_after", models.FloatField()),
+                ("at", models.DateTimeField(default=django.utils.timezone.now)),
+                (
+                    "hand",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to="tables.hand",
+                    ),
+                ),
+                (
+                    "opponent",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "player",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="rating_changes",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'indexes': [models.Index(fields=['player', 'at'], name='ratings_rat_player__0973bd_idx')],
-                'constraints': [models.UniqueConstraint(fields=('player', 'hand'), name='one_rating_change_per_hand')],
+                "indexes": [
+                    models.Index(fields=["player", "at"], name="ratings_rat_player__0973bd_idx")
+                ],
+                "constraints": [
+                    models.UniqueConstraint(
+                        fields=("player", "hand"), name="one_rating_change_per_hand"
+                    )
+                ],
             },
         ),
     ]

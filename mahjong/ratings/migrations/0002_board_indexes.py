@@ -6,48 +6,68 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('lobby', '0004_leaderboard_metrics_min_games'),
-        ('ratings', '0001_initial'),
-        ('tables', '0003_connection'),
+        ("lobby", "0004_leaderboard_metrics_min_games"),
+        ("ratings", "0001_initial"),
+        ("tables", "0003_connection"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.RemoveIndex(
-            model_name='handresult',
-            name='result_tier',
+            model_name="handresult",
+            name="result_tier",
         ),
         migrations.RemoveIndex(
-            model_name='handresult',
-            name='result_ruleset',
+            model_name="handresult",
+            name="result_ruleset",
         ),
         migrations.AlterField(
-            model_name='handresult',
-            name='player',
-            field=models.ForeignKey(db_index=False, on_delete=django.db.models.deletion.CASCADE, related_name='hand_results', to=settings.AUTH_USER_MODEL),
+            model_name="handresult",
+            name="player",
+            field=models.ForeignKey(
+                db_index=False,
+                on_delete=django.db.models.deletion.CASCADE,
+                related_name="hand_results",
+                to=settings.AUTH_USER_MODEL,
+            ),
         ),
         migrations.AlterField(
-            model_name='handresult',
-            name='ruleset',
-            field=models.ForeignKey(db_index=False, on_delete=django.db.models.deletion.CASCADE, related_name='+', to='lobby.ruleset'),
+            model_name="handresult",
+            name="ruleset",
+            field=models.ForeignKey(
+                db_index=False,
+                on_delete=django.db.models.deletion.CASCADE,
+                related_name="+",
+                to="lobby.ruleset",
+            ),
         ),
         migrations.AlterField(
-            model_name='handresult',
-            name='tier',
-            field=models.ForeignKey(db_index=False, on_delete=django.db.models.deletion.CASCADE, related_name='+', to='lobby.roomtier'),
+            model_name="handresult",
+            name="tier",
+            field=models.ForeignKey(
+                db_index=False,
+                on_delete=django.db.models.deletion.CASCADE,
+                related_name="+",
+                to="lobby.roomtier",
+            ),
         ),
         migrations.AddIndex(
-            model_name='handresult',
-            index=models.Index(fields=['player', 'at', 'won', 'fan', 'beans'], name='result_player'),
+            model_name="handresult",
+            index=models.Index(
+                fields=["player", "at", "won", "fan", "beans"], name="result_player"
+            ),
         ),
         migrations.AddIndex(
-            model_name='handresult',
-            index=models.Index(fields=['tier', 'player', 'at', 'won', 'fan', 'beans'], name='result_tier'),
+            model_name="handresult",
+            index=models.Index(
+                fields=["tier", "player", "at", "won", "fan", "beans"], name="result_tier"
+            ),
         ),
         migrations.AddIndex(
-            model_name='handresult',
-            index=models.Index(fields=['ruleset', 'player', 'at', 'won', 'fan', 'beans'], name='result_ruleset'),
+            model_name="handresult",
+            index=models.Index(
+                fields=["ruleset", "player", "at", "won", "fan", "beans"], name="result_ruleset"
+            ),
         ),
     ]

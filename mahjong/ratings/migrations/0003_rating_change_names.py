@@ -7,61 +7,75 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('ratings', '0002_board_indexes'),
-        ('tables', '0005_hand_timer'),
+        ("ratings", "0002_board_indexes"),
+        ("tables", "0005_hand_timer"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.AlterModelOptions(
-            name='ratingchange',
-            options={'verbose_name': 'rating change', 'verbose_name_plural': 'rating changes'},
+            name="ratingchange",
+            options={"verbose_name": "rating change", "verbose_name_plural": "rating changes"},
         ),
         migrations.AlterField(
-            model_name='ratingchange',
-            name='at',
-            field=models.DateTimeField(default=django.utils.timezone.now, verbose_name='at'),
+            model_name="ratingchange",
+            name="at",
+            field=models.DateTimeField(default=django.utils.timezone.now, verbose_name="at"),
         ),
         migrations.AlterField(
-            model_name='ratingchange',
-            name='deviation_after',
-            field=models.FloatField(verbose_name='deviation after'),
+            model_name="ratingchange",
+            name="deviation_after",
+            field=models.FloatField(verbose_name="deviation after"),
         ),
         migrations.AlterField(
-            model_name='ratingchange',
-            name='deviation_before',
-            field=models.FloatField(verbose_name='deviation before'),
+            model_name="ratingchange",
+            name="deviation_before",
+            field=models.FloatField(verbose_name="deviation before"),
         ),
         migrations.AlterField(
-            model_name='ratingchange',
-            name='hand',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='tables.hand', verbose_name='hand'),
+            model_name="ratingchange",
+            name="hand",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.CASCADE,
+                related_name="+",
+                to="tables.hand",
+                verbose_name="hand",
+            ),
         ),
         migrations.AlterField(
-            model_name='ratingchange',
-            name='opponent',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to=settings.AUTH_USER_MODEL, verbose_name='opponent'),
+            model_name="ratingchange",
+            name="opponent",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.CASCADE,
+                related_name="+",
+                to=settings.AUTH_USER_MODEL,
+                verbose_name="opponent",
+            ),
         ),
         migrations.AlterField(
-            model_name='ratingchange',
-            name='player',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='rating_changes', to=settings.AUTH_USER_MODEL, verbose_name='player'),
+            model_name="ratingchange",
+            name="player",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.CASCADE,
+                related_name="rating_changes",
+                to=settings.AUTH_USER_MODEL,
+                verbose_name="player",
+            ),
         ),
         migrations.AlterField(
-            model_name='ratingchange',
-            name='rating_after',
-            field=models.FloatField(verbose_name='rating after'),
+            model_name="ratingchange",
+            name="rating_after",
+            field=models.FloatField(verbose_name="rating after"),
         ),
         migrations.AlterField(
-            model_name='ratingchange',
-            name='rating_before',
-            field=models.FloatField(verbose_name='rating before'),
+            model_name="ratingchange",
+            name="rating_before",
+            field=models.FloatField(verbose_name="rating before"),
         ),
         migrations.AlterField(
-            model_name='ratingchange',
-            name='score',
-            field=models.FloatField(verbose_name='score'),
+            model_name="ratingchange",
+            name="score",
+            field=models.FloatField(verbose_name="score"),
         ),
     ]

@@ -6,24 +6,33 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('catalogue', '0001_initial'),
-        ('ratings', '0003_rating_change_names'),
+        ("catalogue", "0001_initial"),
+        ("ratings", "0003_rating_change_names"),
     ]
 
     operations = [
         migrations.SeparateDatabaseAndState(
             state_operations=[
                 migrations.AlterField(
-                    model_name='handresult',
-                    name='ruleset',
-                    field=models.ForeignKey(db_index=False, on_delete=django.db.models.deletion.CASCADE, related_name='+', to='catalogue.ruleset'),
+                    model_name="handresult",
+                    name="ruleset",
+                    field=models.ForeignKey(
+                        db_index=False,
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to="catalogue.ruleset",
+                    ),
                 ),
                 migrations.AlterField(
-                    model_name='handresult',
-                    name='tier',
-                    field=models.ForeignKey(db_index=False, on_delete=django.db.models.deletion.CASCADE, related_name='+', to='catalogue.roomtier'),
+                    model_name="handresult",
+                    name="tier",
+                    field=models.ForeignKey(
+                        db_index=False,
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to="catalogue.roomtier",
+                    ),
                 ),
             ],
         ),

@@ -7,31 +7,69 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
-        ('tables', '0003_connection'),
+        ("tables", "0003_connection"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='StageProgress',
+            name="StageProgress",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('run', models.JSONField(default=dict, verbose_name='climb in play')),
-                ('best_stage', models.PositiveSmallIntegerField(default=0, verbose_name='highest stage cleared')),
-                ('best_hands', models.PositiveIntegerField(blank=True, null=True, verbose_name='hands used to reach it')),
-                ('best_at', models.DateTimeField(blank=True, null=True, verbose_name='best result reached')),
-                ('updated_at', models.DateTimeField(default=django.utils.timezone.now, verbose_name='updated')),
-                ('table', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to='tables.table', verbose_name='table')),
-                ('user', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='stage_progress', to=settings.AUTH_USER_MODEL, verbose_name='player')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("run", models.JSONField(default=dict, verbose_name="climb in play")),
+                (
+                    "best_stage",
+                    models.PositiveSmallIntegerField(
+                        default=0, verbose_name="highest stage cleared"
+                    ),
+                ),
+                (
+                    "best_hands",
+                    models.PositiveIntegerField(
+                        blank=True, null=True, verbose_name="hands used to reach it"
+                    ),
+                ),
+                (
+                    "best_at",
+                    models.DateTimeField(blank=True, null=True, verbose_name="best result reached"),
+                ),
+                (
+                    "updated_at",
+                    models.DateTimeField(default=django.utils.timezone.now, verbose_name="updated"),
+                ),
+                (
+                    "table",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to="tables.table",
+                        verbose_name="table",
+                    ),
+                ),
+                (
+                    "user",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="stage_progress",
+                        to=settings.AUTH_USER_MODEL,
+                        verbose_name="player",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'stage progress',
-                'verbose_name_plural': 'stage progress',
-                'indexes': [models.Index(fields=['-best_stage', 'best_hands'], name='stage_best')],
+                "verbose_name": "stage progress",
+                "verbose_name_plural": "stage progress",
+                "indexes": [models.Index(fields=["-best_stage", "best_hands"], name="stage_best")],
             },
         ),
     ]

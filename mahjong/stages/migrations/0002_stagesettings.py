@@ -4,21 +4,32 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('stages', '0001_initial'),
+        ("stages", "0001_initial"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='StageSettings',
+            name="StageSettings",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('beans_per_point', models.PositiveIntegerField(default=1, help_text='Stakes and winnings of stage hands in beans per point; 0 plays for score only.', verbose_name='beans per stage point')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "beans_per_point",
+                    models.PositiveIntegerField(
+                        default=1,
+                        help_text="Stakes and winnings of stage hands in beans per point; 0 plays for score only.",
+                        verbose_name="beans per stage point",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'stage settings',
-                'verbose_name_plural': 'stage settings',
+                "verbose_name": "stage settings",
+                "verbose_name_plural": "stage settings",
             },
         ),
     ]

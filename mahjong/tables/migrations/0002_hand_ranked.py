@@ -4,15 +4,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tables', '0001_initial'),
+        ("tables", "0001_initial"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='hand',
-            name='ranked',
+            model_name="hand",
+            name="ranked",
             field=models.BooleanField(default=False),
         ),
     ]

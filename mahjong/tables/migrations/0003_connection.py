@@ -6,22 +6,35 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tables', '0002_hand_ranked'),
+        ("tables", "0002_hand_ranked"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='Connection',
+            name="Connection",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('channel_name', models.CharField(max_length=200, unique=True)),
-                ('last_seen', models.DateTimeField(default=django.utils.timezone.now)),
-                ('seat', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='live_connections', to='tables.seat')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("channel_name", models.CharField(max_length=200, unique=True)),
+                ("last_seen", models.DateTimeField(default=django.utils.timezone.now)),
+                (
+                    "seat",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="live_connections",
+                        to="tables.seat",
+                    ),
+                ),
             ],
             options={
-                'indexes': [models.Index(fields=['last_seen'], name='tables_conn_last_se_fcfdc2_idx')],
+                "indexes": [
+                    models.Index(fields=["last_seen"], name="tables_conn_last_se_fcfdc2_idx")
+                ],
             },
         ),
     ]

@@ -4,24 +4,23 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tables', '0004_hand_event_count'),
+        ("tables", "0004_hand_event_count"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='hand',
-            name='timer_at',
+            model_name="hand",
+            name="timer_at",
             field=models.DateTimeField(blank=True, null=True),
         ),
         migrations.AddField(
-            model_name='hand',
-            name='timer_version',
+            model_name="hand",
+            name="timer_version",
             field=models.PositiveIntegerField(blank=True, null=True),
         ),
         migrations.AddIndex(
-            model_name='hand',
-            index=models.Index(fields=['timer_at'], name='tables_hand_timer_a_c7eb88_idx'),
+            model_name="hand",
+            index=models.Index(fields=["timer_at"], name="tables_hand_timer_a_c7eb88_idx"),
         ),
     ]

@@ -7,24 +7,47 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tables', '0006_admin_names'),
+        ("tables", "0006_admin_names"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='Watcher',
+            name="Watcher",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('channel_name', models.CharField(max_length=200, unique=True)),
-                ('last_seen', models.DateTimeField(default=django.utils.timezone.now)),
-                ('table', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='watchers', to='tables.table')),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("channel_name", models.CharField(max_length=200, unique=True)),
+                ("last_seen", models.DateTimeField(default=django.utils.timezone.now)),
+                (
+                    "table",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="watchers",
+                        to="tables.table",
+                    ),
+                ),
+                (
+                    "user",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'indexes': [models.Index(fields=['table', 'last_seen'], name='tables_watc_table_i_82757d_idx'), models.Index(fields=['last_seen'], name='tables_watc_last_se_a261e9_idx')],
+                "indexes": [
+                    models.Index(
+                        fields=["table", "last_seen"], name="tables_watc_table_i_82757d_idx"
+                    ),
+                    models.Index(fields=["last_seen"], name="tables_watc_last_se_a261e9_idx"),
+                ],
             },
         ),
     ]

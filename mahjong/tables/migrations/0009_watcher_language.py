@@ -4,15 +4,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tables', '0008_hand_result_called_off'),
+        ("tables", "0008_hand_result_called_off"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='watcher',
-            name='language',
-            field=models.CharField(default='', max_length=16),
+            model_name="watcher",
+            name="language",
+            field=models.CharField(default="", max_length=16),
         ),
     ]

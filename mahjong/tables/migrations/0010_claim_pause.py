@@ -4,24 +4,23 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tables', '0009_watcher_language'),
+        ("tables", "0009_watcher_language"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='hand',
-            name='held',
-            field=models.CharField(blank=True, max_length=8, verbose_name='held pass'),
+            model_name="hand",
+            name="held",
+            field=models.CharField(blank=True, max_length=8, verbose_name="held pass"),
         ),
         migrations.AddField(
-            model_name='hand',
-            name='pause_until',
-            field=models.DateTimeField(blank=True, null=True, verbose_name='claim pause until'),
+            model_name="hand",
+            name="pause_until",
+            field=models.DateTimeField(blank=True, null=True, verbose_name="claim pause until"),
         ),
         migrations.AddIndex(
-            model_name='hand',
-            index=models.Index(fields=['pause_until'], name='tables_hand_pause_u_d3bee8_idx'),
+            model_name="hand",
+            index=models.Index(fields=["pause_until"], name="tables_hand_pause_u_d3bee8_idx"),
         ),
     ]

@@ -41,8 +41,10 @@ def leave(table: Table, user, after: int | None = None) -> str:
             return "left"
         if after is not None and locked.hand.number > after and not locked.state.ended:
             raise TableError(
-                _("A new hand has started: nothing was done. To leave during it, use Leave "
-                  "at the top of the table.")
+                _(
+                    "A new hand has started: nothing was done. To leave during it, use Leave "
+                    "at the top of the table."
+                )
             )
         escaped = walk_out(locked, seat.index, by="leave", note=_left_note(user))
     return "escaped" if escaped else "left"
@@ -88,9 +90,15 @@ def suspended(user) -> int:
             seat = next((s for s in locked.seats if s.user_id == user.pk), None)
             if locked.table.status != Table.Status.PLAYING or seat is None:
                 continue
-            walk_out(locked, seat.index, by="ban", note=notes.encode(
-                gettext_noop("Closed: %(name)s's account was suspended."), name=user.display_name
-            ))
+            walk_out(
+                locked,
+                seat.index,
+                by="ban",
+                note=notes.encode(
+                    gettext_noop("Closed: %(name)s's account was suspended."),
+                    name=user.display_name,
+                ),
+            )
             closed += 1
     return closed
 
@@ -124,9 +132,7 @@ def close_orphaned_hands() -> int:
     racing the next hand when the lock was the newest hand's row: nothing ends them (the
     timers and the sweeper skip closed tables, the admin lists the table as closed), and
     the hand's history would read as never finished (migration 0010)."""
-    orphans = Hand.objects.filter(ended_at__isnull=True).exclude(
-        table__status=Table.Status.PLAYING
-    )
+    orphans = Hand.objects.filter(ended_at__isnull=True).exclude(table__status=Table.Status.PLAYING)
     tables = orphans.values_list("table_id", flat=True).distinct()
     return sum(close_by_operator(table_id) == "called_off" for table_id in tables)
 

@@ -82,7 +82,8 @@ def _refusal(exc: EngineError) -> str:
     if code == "not_held":
         language = get_language() or settings.LANGUAGE_CODE
         names = pgettext("list separator", ", ").join(
-            render.tile_label(t, language) for t in parse_tiles(exc.facts["tiles"]))
+            render.tile_label(t, language) for t in parse_tiles(exc.facts["tiles"])
+        )
         return _("Not in your hand: %(tiles)s. Nothing was done.") % {"tiles": names}
     if code == "give_back_size":
         return _(
@@ -121,7 +122,14 @@ def apply(
 
 
 def save(
-    locked: Locked, new: GameState, events: list[dict], *, actor, action, by, origin="",
+    locked: Locked,
+    new: GameState,
+    events: list[dict],
+    *,
+    actor,
+    action,
+    by,
+    origin="",
     start=None,
 ) -> None:
     hand = locked.hand

@@ -36,8 +36,9 @@ def ready_next(table: Table, user, after: int | None = None, contributed: str = 
     try:
         contributed = contribution(contributed)
     except EngineError:
-        raise TableError(_("Your browser's random value must be 64 hex digits. Nothing was "
-                           "done.")) from None
+        raise TableError(
+            _("Your browser's random value must be 64 hex digits. Nothing was done.")
+        ) from None
     with transaction.atomic():
         locked = lock(table.pk)
         if locked.table.status != Table.Status.PLAYING:
@@ -51,8 +52,9 @@ def ready_next(table: Table, user, after: int | None = None, contributed: str = 
         # with their own timer rather than auto-played moves.
         row = locked.seats[seat.index]
         kept = row.contribution if row.ready_next else contributed
-        Seat.objects.filter(pk=seat.pk).update(ready_next=True, auto_play=False, timeouts=0,
-                                               contribution=kept)
+        Seat.objects.filter(pk=seat.pk).update(
+            ready_next=True, auto_play=False, timeouts=0, contribution=kept
+        )
         waiting = Seat.objects.filter(table=table, ready_next=False, bot_level="").exists()
         if waiting:
             notify_on_commit(locked.table, locked.hand.version)
@@ -79,8 +81,9 @@ def _top_up_bots(locked: Locked) -> None:
 
 def _entry_refusal(locked: Locked) -> str | None:
     if locked.state.session.stage:  # 关卡: the stage run places the next stake or refuses
-        return hooks.first_answer(hooks.stage_hand_starting, table=locked.table,
-                                  number=locked.hand.number + 1)
+        return hooks.first_answer(
+            hooks.stage_hand_starting, table=locked.table, number=locked.hand.number + 1
+        )
     tier = locked.table.tier
     if tier is None:
         return None
@@ -91,6 +94,8 @@ def _entry_refusal(locked: Locked) -> str | None:
         if beans < tier.entry_min:
             return notes.encode(
                 gettext_noop("%(name)s has %(beans)s beans, below the %(min)s this room needs."),
-                name=seat.user.display_name, beans=f"{beans:,}", min=f"{tier.entry_min:,}",
+                name=seat.user.display_name,
+                beans=f"{beans:,}",
+                min=f"{tier.entry_min:,}",
             )
     return None

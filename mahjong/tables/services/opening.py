@@ -104,8 +104,8 @@ def _refuse_players_in_play(users) -> None:
             raise TableError(refusal)
         if refusal:  # a match: the other player reads it too
             raise TableError(
-                _("%(name)s has a hand in play at another table: this game starts once it is "
-                  "over.") % {"name": user.display_name}
+                _("%(name)s has a hand in play at another table: this game starts once it is over.")
+                % {"name": user.display_name}
             )
 
 
@@ -124,8 +124,9 @@ def start_hand(table: Table, previous: Hand | None, stage: int = 0) -> Hand:
         deltas = (previous.result or {}).get("deltas") or [0, 0]
         scores = (scores[0] + deltas[0], scores[1] + deltas[1])
         # a table dealt before claim pauses gets them from its next hand
-        state = engine.next_hand(old.evolve(claim_pause=True), None, seed, scores=scores,
-                                 contributions=contributions)
+        state = engine.next_hand(
+            old.evolve(claim_pause=True), None, seed, scores=scores, contributions=contributions
+        )
     next_seed = _seed_for(table, number + 1)
     # Versions keep counting across hands, so a click from the last hand's page can never
     # match the new hand's version.

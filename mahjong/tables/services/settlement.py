@@ -77,8 +77,13 @@ def finish(locked: Locked, state: GameState, called_off: bool = False) -> dict:
     if table.beans_per_point and points is not None:
         result.update(_pay(locked, state, score, facts))
     if state.session.stage:  # 关卡: the player's climb settles the hand (mahjong.stages)
-        for shown in hooks.answers(hooks.stage_hand_settled, table=table,
-                                   number=locked.hand.number, state=state, score=score):
+        for shown in hooks.answers(
+            hooks.stage_hand_settled,
+            table=table,
+            number=locked.hand.number,
+            state=state,
+            score=score,
+        ):
             result.update(shown)
     if not called_off:
         _record_stats(locked, outcome, score)
@@ -96,8 +101,7 @@ def _decomposition(score) -> str:
 def _wild_played(score, context) -> list[list[bool]] | None:
     if score is None or context is None or context.wild is None:
         return None
-    return [[wild for _kind, wild in block]
-            for block in wild_reading(score.decomposition, context)]
+    return [[wild for _kind, wild in block] for block in wild_reading(score.decomposition, context)]
 
 
 def _pay(locked: Locked, state: GameState, score, facts: dict) -> dict:

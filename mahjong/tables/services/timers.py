@@ -81,8 +81,13 @@ def _end_pause(locked: Locked, version: int, *, timed_out: bool) -> bool:
     start = None if hand.deadline <= now else min(hand.pause_until, now)
     if hand.held:
         decision = parse_action(hand.held), "player"
-    elif timed_out or engine.is_forced(state, state.turn) or seat.is_bot or seat.auto_play \
-            or bot_moves.is_away(seat):
+    elif (
+        timed_out
+        or engine.is_forced(state, state.turn)
+        or seat.is_bot
+        or seat.auto_play
+        or bot_moves.is_away(seat)
+    ):
         decision = bot_moves.decide(state, seat, f"{hand.commitment}:{version}")
     else:
         hand.pause_until = None
@@ -188,9 +193,12 @@ def close_abandoned(now: datetime.datetime | None = None) -> int:
                 and locked.hand.ended_at < cutoff
                 and not any(seat.connections > 0 for seat in locked.seats)
             ):
-                close(locked.table, notes.encode(
-                    gettext_noop("Closed: nobody came back to the table after the hand.")
-                ))
+                close(
+                    locked.table,
+                    notes.encode(
+                        gettext_noop("Closed: nobody came back to the table after the hand.")
+                    ),
+                )
                 closed += 1
     return closed
 
@@ -215,7 +223,13 @@ def check_escape(seat_id: int, now: datetime.datetime | None = None) -> bool:
             return False
         # the table closes as on Leave: its "next hand" would wait for ever on a player
         # who is gone, and the one left is told so and shown the way out
-        walk_out(locked, seat.index, by="disconnect", note=notes.encode(
-            gettext_noop("%(name)s was disconnected too long and left the table."),
-            name=locked.seats[seat.index].user.display_name))
+        walk_out(
+            locked,
+            seat.index,
+            by="disconnect",
+            note=notes.encode(
+                gettext_noop("%(name)s was disconnected too long and left the table."),
+                name=locked.seats[seat.index].user.display_name,
+            ),
+        )
     return True

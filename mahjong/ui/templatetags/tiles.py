@@ -6,8 +6,8 @@ accessible name in the active language: 五万 under zh-hans, "Five of character
 lg/xl (24/32/48/64/96 px) or a width in pixels; ``attr`` is the data attribute carrying the
 notation ("data-tile" unless told, "" for none); ``wild`` is True/False or the 财神's
 notation (the tile is marked when it is that kind); ``white`` marks a 白板 playing as the
-财神's kind (温州: the winning hand shows the kind it plays). ``{% tile_label "5m" %}`` gives the name
-alone, for a button's aria-label or a title.
+财神's kind (温州: the winning hand shows the kind it plays). ``{% tile_label "5m" %}``
+gives the name alone, for a button's aria-label or a title.
 
 A table push renders about 50 tiles for each screen on every move, and a loop of
 ``{% tile %}`` tags costs the template engine far more than the markup itself. Rows of
@@ -56,7 +56,8 @@ def river_rows(rows, size="md", attr="data-face"):
     language = _language()
     return mark_safe(
         "".join(
-            '<div class="river-row">' + "".join(_river_tile(d, size, attr, language) for d in row)
+            '<div class="river-row">'
+            + "".join(_river_tile(d, size, attr, language) for d in row)
             + "</div>"
             for row in rows
         )
@@ -69,10 +70,12 @@ def hand_row(row, act_url, version, wild=False, drawn=False):
     if drawn:
         row = [row]
     note = f'<span class="sr-only">{escape(gettext("(keeps the hand ready)"))}</span>'
-    return mark_safe("".join(
-        _hand_tile(t, escape(act_url), int(version), wild, bool(drawn), note, language)
-        for t in row
-    ))
+    return mark_safe(
+        "".join(
+            _hand_tile(t, escape(act_url), int(version), wild, bool(drawn), note, language)
+            for t in row
+        )
+    )
 
 
 def _hand_tile(t: dict, act_url: str, version: int, wild, drawn: bool, note: str, language):
@@ -88,7 +91,7 @@ def _hand_tile(t: dict, act_url: str, version: int, wild, drawn: bool, note: str
     return (
         f'<button class="{classes}"{marks} data-action="{action}" data-key="{key}"{shortcut}'
         f""" hx-post="{act_url}" hx-vals='{vals}' hx-swap="none">"""
-        f'{face}{note if ready else ""}</button>'
+        f"{face}{note if ready else ''}</button>"
     )
 
 
@@ -107,9 +110,18 @@ def _language() -> str:
 @lru_cache(maxsize=8192)
 def _tile(tile, size, drawn: bool, wild, attr: str, language: str, white: bool = False):
     code = render.notation(tile)
-    return mark_safe(render.tile_html(code, language, src=static(f"tiles/{code}.svg"),
-                                      size=size, wild=_is_wild(code, wild), drawn=drawn,
-                                      attr=attr, white=white))
+    return mark_safe(
+        render.tile_html(
+            code,
+            language,
+            src=static(f"tiles/{code}.svg"),
+            size=size,
+            wild=_is_wild(code, wild),
+            drawn=drawn,
+            attr=attr,
+            white=white,
+        )
+    )
 
 
 @receiver(setting_changed)
@@ -120,8 +132,12 @@ def _static_urls_changed(setting, **kwargs):
 
 @register.simple_tag
 def tile_label(tile, drawn=False, wild=False):
-    return render.tile_label(tile, get_language() or "zh-hans",
-                             wild=_is_wild(render.notation(tile), wild), drawn=bool(drawn))
+    return render.tile_label(
+        tile,
+        get_language() or "zh-hans",
+        wild=_is_wild(render.notation(tile), wild),
+        drawn=bool(drawn),
+    )
 
 
 def _is_wild(code: str, wild) -> bool:
