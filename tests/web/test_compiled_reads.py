@@ -1,10 +1,8 @@
-"""The reads every move repeats, compiled once per thread (tables.compiled): the same
-model instances the ORM gives, related objects included, in one query each, with the
-lock's rules kept."""
+"""The reads every move repeats, written once as SQL (tables.compiled): the same model
+instances the ORM gives, related objects included, in one query each, with the lock's
+rules kept."""
 
 from __future__ import annotations
-
-import threading
 
 import pytest
 from django.db import connection, transaction
@@ -100,30 +98,27 @@ def test_outside_a_transaction_the_locked_read_is_refused_as_the_orms():
         assert list(orm) == [] and compiled.locked_table(1) is None
 
 
-def test_each_thread_compiles_its_own_and_reuses_it(tables):
+def test_a_read_writes_its_sql_once_per_database_and_reuses_it(tables):
     table = tables[0]
-    read = compiled.CompiledRead(lambda table_id: Seat.objects.filter(table_id=table_id))
-    built = []
-    original = read.build
-    read.build = lambda *args: built.append(args) or original(*args)
+    read = compiled.Read((compiled.Part(Seat, "s"),), where='s."table_id" = %s')
     assert len(read(table.pk)) == 2 and len(read(table.pk)) == 2
-    assert built == [compiled.MARKERS[:1]]
-    plans = []  # another thread has a connection of its own, so a compiler of its own
-    worker = threading.Thread(target=lambda: plans.append(read._plan("default", 1)))
-    worker.start()
-    worker.join()
-    assert len(built) == 2 and plans[0].compiler is not read._plan("default", 1).compiler
+    assert list(read._sql) == [connection.vendor]
+    written = read._sql[connection.vendor]
+    assert len(read(table.pk)) == 2 and read._sql[connection.vendor] is written
 
 
-def test_a_read_that_drops_an_argument_or_annotates_is_refused():
-    from django.db.models import Count
+def test_a_field_type_the_reads_do_not_convert_is_refused_when_first_read():
+    from django.db import models
 
-    with pytest.raises(ValueError, match="once"):
-        compiled.CompiledRead(lambda table_id: Seat.objects.all())(1)
-    with pytest.raises(ValueError, match="annotations"):
-        compiled.CompiledRead(
-            lambda table_id: Seat.objects.filter(table_id=table_id).annotate(n=Count("id"))
-        )(1)
+    class Odd(models.Model):
+        when = models.DateField()
+
+        class Meta:
+            app_label = "tables"
+            managed = False
+
+    with pytest.raises(TypeError, match="Odd.when: a DateField"):
+        compiled.Read((compiled.Part(Odd, "o"),), where='o."id" = %s')(1)
 
 
 def test_a_timers_look_is_the_unfinished_hands_timing_in_one_query(tables):
