@@ -27,21 +27,21 @@ STAGES = [
         "fragments: context (view, legal moves, waits hint)",
         ["context_for (mahjong/tables/presenters.py"],
     ),
-    ("move: the locked read", ["_lock (mahjong/tables/services.py"]),
-    ("move: engine, the hand's and events' writes", ["_apply (mahjong/tables/services.py"]),
+    ("move: the locked read", ["lock (mahjong/tables/services/locking.py"]),
+    ("move: engine, the hand's and events' writes", ["apply (mahjong/tables/services/moves.py"]),
     (
         "push: re-reading the hand and seats",
         ["latest_hand (mahjong/tables/compiled.py", "seats (mahjong/tables/compiled.py"],
     ),
     ("commit, and what runs on it (the hint, the timer)", ["Atomic.__exit__ ("]),
     ("rate limit (a Redis round trip)", ["allow (mahjong/tables/ratelimit.py"]),
-    ("heartbeat", ["heartbeat (mahjong/tables/services.py"]),
+    ("heartbeat", ["heartbeat (mahjong/tables/services/connections.py"]),
     ("a frame from a thread to the loop (async_to_sync)", ["SyncConsumer.send ("]),
     # the workers' own
     ("worker: a bot's or auto-play's decision", ["decide (mahjong/tables/bot_moves.py"]),
     ("worker: a timer's unlocked read", ["timing (mahjong/tables/compiled.py"]),
-    ("worker: re-arming a timer", ["timer_fired (mahjong/tables/services.py"]),
-    ("worker: the sweeper", ["sweep (mahjong/tables/services.py"]),
+    ("worker: re-arming a timer", ["timer_fired (mahjong/tables/services/timers.py"]),
+    ("worker: the sweeper", ["sweep (mahjong/tables/services/timers.py"]),
     # kombu's own Redis client: not the channel layer's, whatever frame it ends in
     ("Celery and kombu (a worker's task machinery)", ["kombu/"]),
 ]

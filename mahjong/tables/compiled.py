@@ -313,7 +313,7 @@ class CompiledInsert(_Columns):
         return f"INSERT INTO {table} ({', '.join(columns)}) VALUES {', '.join([one] * rows)}"
 
 
-# What a move changes of its hand (services._save). The move that ends a hand saves the
+# What a move changes of its hand (services.moves.save). The move that ends a hand saves the
 # whole row (its outcome, the ranked flag): once a hand, no need to compile it away.
 MOVE_FIELDS = (
     "version",
@@ -326,7 +326,7 @@ MOVE_FIELDS = (
     "timer_at",
 )
 save_move = CompiledUpdate(Hand, MOVE_FIELDS)
-TIMER_FIELDS = ("timer_version", "timer_at")  # what services._arm sets on the hand
+TIMER_FIELDS = ("timer_version", "timer_at")  # what services.recording.arm sets on the hand
 save_timer = CompiledUpdate(Hand, TIMER_FIELDS)
 EVENT_FIELDS = ("hand", "seq", "version", "kind", "data", "created_at")
 insert_events = CompiledInsert(Event, EVENT_FIELDS)  # rows of those fields' values

@@ -249,10 +249,10 @@ class Hand(models.Model):
     # of the pending decision
     deadline = models.DateTimeField(_("deadline"), null=True, blank=True)
     # The hand's timer task: the version it carries and when it fires, at or before the
-    # deadline (tables.services._arm: a move adds no task while this one comes first).
+    # deadline (tables.services.recording.arm: a move adds no task while this one comes first).
     timer_version = models.PositiveIntegerField(_("timer's version"), null=True, blank=True)
     timer_at = models.DateTimeField(_("timer fires at"), null=True, blank=True)
-    # A claim window's pause (tables.services._schedule): the server acts at its end on a
+    # A claim window's pause (tables.services.recording.schedule): the server acts at its end on a
     # seat with nothing to claim, and plays then a pass sent before it (``held``).
     pause_until = models.DateTimeField(_("claim pause until"), null=True, blank=True)
     held = models.CharField(_("held pass"), max_length=8, blank=True)

@@ -13,9 +13,9 @@ def summary():
 
 THREAD = "Thread.run (threading.py:1002);_worker (concurrent/futures/thread.py:81)"
 RAW = f"""\
-{THREAD};act (mahjong/tables/services.py:183);_lock (mahjong/tables/services.py:75);\
+{THREAD};act (mahjong/tables/services/moves.py:40);lock (mahjong/tables/services/locking.py:60);\
 execute (django/db/backends/utils.py:120) 5
-{THREAD};act (mahjong/tables/services.py:183);_lock (mahjong/tables/services.py:75);\
+{THREAD};act (mahjong/tables/services/moves.py:40);lock (mahjong/tables/services/locking.py:60);\
 QueryCounter.__call__ (stack_settings.py:52);kind_of (stack_settings.py:37) 1
 {THREAD};push (mahjong/tables/consumers.py:207);fragments (mahjong/tables/presenters.py:268);\
 render_to_string (django/template/loader.py:62);NodeList.render (django/template/base.py:1018) 3
@@ -30,16 +30,16 @@ not a line of samples
 """
 WORKER = "Thread.run (threading.py:1002);execute (celery/app/trace.py:440)"
 WORKER_RAW = f"""\
-{WORKER};advance (mahjong/tables/tasks.py:26);timer_fired (mahjong/tables/services.py:330);\
+{WORKER};advance (mahjong/tables/tasks.py:26);timer_fired (mahjong/tables/services/timers.py:330);\
 timing (mahjong/tables/compiled.py:50);execute (django/db/backends/utils.py:120) 2
-{WORKER};advance (mahjong/tables/tasks.py:26);timer_fired (mahjong/tables/services.py:334);\
-_advance (mahjong/tables/services.py:316);decide (mahjong/tables/bot_moves.py:40) 3
-{WORKER};advance (mahjong/tables/tasks.py:26);timer_fired (mahjong/tables/services.py:334);\
-_advance (mahjong/tables/services.py:318);_apply (mahjong/tables/services.py:200) 4
-{WORKER};advance (mahjong/tables/tasks.py:26);timer_fired (mahjong/tables/services.py:344);\
+{WORKER};advance (mahjong/tables/tasks.py:26);timer_fired (mahjong/tables/services/timers.py:334);\
+_advance (mahjong/tables/services/timers.py:316);decide (mahjong/tables/bot_moves.py:40) 3
+{WORKER};advance (mahjong/tables/tasks.py:26);timer_fired (mahjong/tables/services/timers.py:334);\
+_advance (mahjong/tables/services/timers.py:318);apply (mahjong/tables/services/moves.py:100) 4
+{WORKER};advance (mahjong/tables/tasks.py:26);timer_fired (mahjong/tables/services/timers.py:344);\
 save_timer (mahjong/tables/compiled.py:80) 1
 Thread.run (threading.py:1002);_sweep_loop (mahjong/tables/tasks.py:55);\
-sweep (mahjong/tables/services.py:360) 1
+sweep (mahjong/tables/services/timers.py:130) 1
 Consumer.start (celery/worker/consumer/consumer.py:1);\
 Channel._brpop_read (kombu/transport/redis.py:1) 2
 Consumer.start (celery/worker/consumer/consumer.py:1);\
