@@ -5,7 +5,10 @@ as a bot table's timers would play it."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
+from playwright.sync_api import expect
 
 from tests.e2e.conftest import shot
 
@@ -53,7 +56,10 @@ def test_keys_step_through_the_replay_and_autoplay_reaches_the_end(browser, site
         for _ in range(3):  # quicker than the server answers: each press is one step
             page.keyboard.press("ArrowRight")
         wait_for_step(page, 4)
-        page.wait_for_timeout(300)
+        # settled at 4 with nothing more on its way: replay.js sends a queued key the moment
+        # a board settles, so a fifth step would be in flight by now
+        expect(page).to_have_url(re.compile(r"\?step=4$"))
+        assert page.query_selector(".htmx-request") is None
         assert step_of(page) == 4 and page.url.endswith("?step=4")
         page.keyboard.press("End")
         wait_for_step(page, last)
@@ -87,6 +93,9 @@ def test_keys_step_through_the_replay_and_autoplay_reaches_the_end(browser, site
         wait_for_step(page, 1, timeout=10_000)
         page.keyboard.press(" ")
         paused = step_of(page)
+        expect(page.locator("#replay-play")).to_have_attribute("aria-pressed", "false")
+        # A step not taken raises no event: a paused replay must stay put for three of its
+        # 250 ms ticks, so this wait is time itself.
         page.wait_for_timeout(800)
         assert step_of(page) <= paused + 1  # at most the step already asked for
     finally:

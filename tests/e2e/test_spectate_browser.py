@@ -10,9 +10,10 @@ import re
 import time
 
 import pytest
+from playwright.sync_api import Error as PlaywrightError
 
 from tests.e2e.conftest import shot
-from tests.e2e.test_table_play import ended, take_turn
+from tests.e2e.test_table_play import ended, take_turn, wait_for_change
 from tests.e2e.tour import sit_vs_bot
 
 pytestmark = pytest.mark.e2e
@@ -62,7 +63,10 @@ def test_a_third_user_watches_a_bot_table_live_and_sees_the_hands_only_at_the_en
     while not ended(pat):
         assert time.monotonic() < deadline, "the hand did not end in time"
         if not take_turn(pat):
-            time.sleep(0.2)
+            try:  # the bot's move (or the server's), a new view to measure
+                wait_for_change(pat, timeout=2_000)
+            except PlaywrightError:
+                pass  # the player's turn waits on a click: look again
         widths.append(eve.evaluate(PAGE_WIDTH))
     eve.wait_for_selector("[data-outcome]", timeout=20_000)
     shot(eve, "watch-end")

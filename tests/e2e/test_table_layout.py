@@ -8,17 +8,22 @@ import re
 import time
 
 import pytest
+from playwright.sync_api import Error as PlaywrightError
 
 from tests.e2e.conftest import shot
-from tests.e2e.test_table_play import take_turn
+from tests.e2e.test_table_play import ended, take_turn, wait_for_change
+from tests.e2e.test_table_play import version as view_version
 from tests.e2e.tour import (  # noqa: F401
     MEASURE_HAND,
+    MEASURE_RESULT,
     PASSWORD,
     SIZES,
     log_in,
     log_in_new_player,
     new_player_page,
     overflow,
+    players_at_scripted_tables,
+    settle,
     sit_vs_bot,
     site_shell,
     tour,
@@ -98,23 +103,60 @@ def test_fourteen_tiles_are_tap_targets_inside_the_tables_padding_on_a_phone(
         assert offset < 2, offset
 
 
-@pytest.mark.parametrize("size", SIZES)
-def test_the_result_takes_the_focus_when_the_hand_ends(tour, size):  # noqa: F811
-    visit = tour[size]
-    if visit.reloaded:
-        pytest.skip("this walk reloaded the page: the end came with the snapshot")
-    assert visit.end_focus in {"self_draw", "discard_win", "draw", "escape"}
+# A hand the player wins at once, dealt from a scripted wall: the bot deals (seat 1) and
+# holds only honors, so whatever it lets go the player can neither claim nor win on; the
+# player's first draw, 5m, completes 123 456 789m 22m 345m: a self-drawn win (自摸).
+WIN_ON_THE_FIRST_DRAW = {"dealer": 1, "dealer_hand": "11122233344567z",
+                         "other_hand": "1234567892234m", "draws": "5m"}
+FOCUS = "document.activeElement.id || document.activeElement.dataset.outcome || ''"
+
+
+@pytest.fixture(scope="module")
+def won(browser, site, site_database):
+    """size -> (what had the focus once the hand ended, the result card: MEASURE_RESULT)
+    of the scripted hand, won by a click on 和 at the tour's sizes, the page in Chinese
+    as the tour's: the end comes with a push to the open page, never in a snapshot."""
+    suffix = int(time.time() * 1000) % 10**7
+    names = {size: f"win{size[:2]}{suffix}" for size in SIZES}
+    tables = dict(zip(SIZES, players_at_scripted_tables(
+        site_database, names.values(), **WIN_ON_THE_FIRST_DRAW), strict=True))
+    found = {}
+    for size, (width, height) in SIZES.items():
+        context = browser.new_context(locale="zh-CN", viewport={"width": width, "height": height})
+        try:
+            page = context.new_page()
+            page.set_default_timeout(15_000)
+            log_in(page, site, names[size])
+            page.goto(f"{site}/tables/{tables[size]}/")
+            wait_for_socket(page)
+            page.click('#mj-prompt [data-action="hu"]')
+            page.wait_for_selector("[data-outcome]")
+            try:  # table.js moves the focus just after the push (the assertion is the test's)
+                page.wait_for_function("!!document.activeElement.dataset.outcome", timeout=5_000)
+            except PlaywrightError:
+                pass
+            focus = page.evaluate(FOCUS)
+            settle(page)
+            found[size] = (focus, page.evaluate(MEASURE_RESULT))
+        finally:
+            context.close()
+    return found
 
 
 @pytest.mark.parametrize("size", SIZES)
-def test_the_result_card_says_how_and_names_fans_in_chinese_on_one_line(tour, size):  # noqa: F811
-    """The walk's Chinese page at the end of the hand: a win says 自摸 or who discarded it
+def test_the_result_takes_the_focus_when_the_hand_ends(won, size):
+    focus, _card = won[size]
+    assert focus in {"self_draw", "discard_win", "draw", "escape"}
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_result_card_says_how_and_names_fans_in_chinese_on_one_line(won, size):
+    """The Chinese page at the end of a won hand: a win says 自摸 or who discarded it
     (点炮); each fan is named in Chinese only (it read 门清 Concealed hand) and its value
     (1 × 5) takes one line (it wrapped on a phone)."""
-    card = tour[size].result
+    _focus, card = won[size]
     print(card)
-    if card.get("kind") not in {"self_draw", "discard_win"}:
-        pytest.skip(f"the walk's hand ended in {card.get('kind')!r}, not a win")
+    assert card.get("kind") in {"self_draw", "discard_win"}, card
     assert card["how"] == "自摸" if card["kind"] == "self_draw" else card["how"].endswith("点炮")
     assert card["fans"]
     assert [f for f in card["fans"] if re.search(r"[A-Za-z]", f["name"])] == []
@@ -130,12 +172,14 @@ def wait_for_plain_turn(page, ready, timeout: int):
             " || !!document.querySelector('[data-outcome]')", timeout=timeout)
         if page.query_selector("[data-outcome]"):
             pytest.fail("the hand ended before the turn looked for")
+        looked_at = view_version(page)
         found = ready()
         if found and not page.query_selector("#mj-prompt [data-action]"):
             return found
         if page.query_selector('#mj-prompt [data-verb="pass"]'):
             page.keyboard.press("Escape")  # Esc passes a claim
-        page.wait_for_timeout(300)
+        # the next look is at the next view: the pass, else the move the server makes
+        wait_for_change(page, timeout=timeout, after=looked_at)
     pytest.fail("no such turn in 30 looks")
 
 
@@ -224,8 +268,9 @@ def test_keyboard_focus_stays_in_the_hand_while_the_opponent_plays(browser, site
             if page.query_selector("[data-outcome]"):
                 break
             if page.query_selector("#mj-prompt [data-action]"):
+                prompted = view_version(page)
                 page.keyboard.press("Escape")  # a claim let go (or a win passed)
-                page.wait_for_timeout(300)
+                wait_for_change(page, after=prompted)  # (or the server's move, if Esc did nothing)
                 continue
             if turns:  # after the opponent's turn: still in the hand, on a tile
                 assert page.evaluate("document.activeElement.classList.contains('tile-button')"), \
@@ -247,6 +292,11 @@ def test_keyboard_focus_stays_in_the_hand_while_the_opponent_plays(browser, site
         assert "You drew " in said
 
 
+def switch_saved(response) -> bool:
+    """The answer to a switch's POST (accounts.preferences.toggle, from table.js)."""
+    return response.request.method == "POST" and response.url.endswith("/settings/toggle/")
+
+
 def test_the_comfort_switches_play_for_the_player_and_are_remembered(
     browser, site, site_database
 ):
@@ -256,9 +306,10 @@ def test_the_comfort_switches_play_for_the_player_and_are_remembered(
     with new_player_page(browser, site, site_database, "sam") as (page, _name):
         sit_vs_bot(page)
         for pref in ("auto_win", "auto_pass", "discard_drawn"):
-            page.click(f'[data-pref="{pref}"]')
+            with page.expect_response(switch_saved) as remembered:  # the switch's POST answered
+                page.click(f'[data-pref="{pref}"]')
+            assert remembered.value.ok, remembered.value.status
             assert page.get_attribute(f'[data-pref="{pref}"]', "aria-pressed") == "true"
-        page.wait_for_timeout(500)  # the switches' POSTs
         page.reload()
         page.wait_for_selector("#mj-hand [data-tile]")
         for pref in ("auto_win", "auto_pass", "discard_drawn"):
@@ -302,6 +353,7 @@ def test_an_emote_shows_on_the_other_screen_unless_muted(browser, site, site_dat
             page.wait_for_selector("#mj-hand [data-tile]")
             wait_for_socket(page)
         page_send(sender, "nice")
+        nice_at = time.monotonic()  # the server took it before it answered
         bubble = watcher.wait_for_selector('#mj-emote [data-emote="nice"]', timeout=10_000)
         assert "好牌" in bubble.inner_text()
         mine = sender.wait_for_selector('#mj-emote [data-emote="nice"][data-own]')
@@ -321,16 +373,49 @@ def test_an_emote_shows_on_the_other_screen_unless_muted(browser, site, site_dat
         assert moves >= 1, "no move was made while the emote was shown"
         assert watcher.query_selector("#mj-emote [data-emote]") is None, "still shown after 5 s"
         assert sender.query_selector("#mj-emote [data-emote]") is None
-        # the watcher mutes emotes: the next one (after the cooldown) never shows
-        watcher.click('[data-pref="emotes_muted"]')
-        watcher.wait_for_timeout(3_500)
+        # the watcher mutes emotes (its switch's POST answered: the server sends it none
+        # from now on): the next one (after the cooldown) never shows
+        with watcher.expect_response(switch_saved) as muted:
+            watcher.click('[data-pref="emotes_muted"]')
+        assert muted.value.ok, muted.value.status
+        # The cooldown is a key in the server's cache that expires COOLDOWN s after "nice"
+        # was taken, with nothing to watch: wait out what is left of it (by now, as a rule,
+        # nothing: the bubble stayed its three seconds).
+        from mahjong.tables.emotes import COOLDOWN
+
+        left = nice_at + COOLDOWN + 0.25 - time.monotonic()
+        if left > 0:
+            sender.wait_for_timeout(left * 1000)
         page_send(sender, "gg")
-        watcher.wait_for_timeout(2_000)
-        assert watcher.query_selector("#mj-emote [data-emote]") is None
         sender.wait_for_selector('#mj-emote [data-emote="gg"][data-own]')  # sent all the same
+        a_move_of_the_sender_reaches(watcher, sender)
+        assert watcher.query_selector("#mj-emote [data-emote]") is None
     finally:
         for c in contexts:
             c.close()
+
+
+def a_move_of_the_sender_reaches(watcher, sender, limit: float = 30.0) -> None:
+    """Until a move the sender makes from now on is on the watcher's screen. The emote was
+    sent to the table's group before the sender's POST was answered, and a connection
+    takes its group's messages in order: by then an emote for the watcher would be on
+    its screen too. (The watcher's own moves prove nothing: a connection may take its
+    own socket's frame before a group message.)"""
+    deadline = time.monotonic() + limit
+    while time.monotonic() < deadline:
+        if take_turn(sender):
+            watcher.wait_for_function(
+                "Number(document.querySelector('#mj-status').dataset.version)"
+                f" >= {view_version(sender)}")
+            return
+        if ended(sender):
+            pytest.fail("the hand ended before a move of the sender's")
+        if not take_turn(watcher):
+            try:
+                wait_for_change(sender, timeout=2_000)
+            except PlaywrightError:
+                pass  # a turn may be waiting on a click: look again
+    pytest.fail(f"no move of the sender's reached the watcher in {limit:g}s")
 
 
 def page_send(page, emote: str, status: int = 200) -> None:

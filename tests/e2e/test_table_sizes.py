@@ -6,10 +6,11 @@ tall, and nothing scrolls sideways. Sideways on a phone the hand's tiles are 48p
 from __future__ import annotations
 
 import pytest
+from playwright.sync_api import Error as PlaywrightError
 
 from tests.e2e.conftest import shot
-from tests.e2e.test_table_play import take_turn
-from tests.e2e.tour import new_player_page, sit_vs_bot
+from tests.e2e.test_table_play import take_turn, wait_for_change
+from tests.e2e.tour import new_player_page, settle, sit_vs_bot
 
 pytestmark = pytest.mark.e2e
 
@@ -47,14 +48,17 @@ def measured(browser, site, site_database):
                     "document.querySelectorAll('#mj-rivers .tile').length") >= 6:
                 break
             if not take_turn(page):
-                page.wait_for_timeout(300)
+                try:  # the bot's move (or the server's)
+                    wait_for_change(page, timeout=2_000)
+                except PlaywrightError:
+                    pass  # the player's turn waits on a click: look again
         assert not page.query_selector("[data-outcome]"), "the hand ended before its middle"
         my_turn(page)
         found = {}
         for name, (width, height) in SCREENS.items():
             page.set_viewport_size({"width": width, "height": height})
             page.evaluate("window.scrollTo(0, 0)")
-            page.wait_for_timeout(200)
+            settle(page)  # transitions the new size started have run their course
             found[name] = page.evaluate(MEASURE)
             shot(page, f"table-size-{name}")
         return found

@@ -70,6 +70,12 @@ AXE_RUN = """async () => {
     nodes: v.nodes.slice(0, 5).map(n => n.target.join(' '))}));
 }"""
 
+# The page at rest: its fonts loaded and every animation that plays once (a tile's or a
+# bubble's entrance, a transition) finished. One that repeats is a signal, not a change
+# of layout (the latest discard's two pulses, 2.8 s; a spinner): it may run on.
+SETTLED = """() => document.fonts.status === 'loaded' && document.getAnimations().every(a =>
+  a.playState !== 'running' || a.effect?.getComputedTiming().iterations !== 1)"""
+
 TURN_OR_END = (
     "!!document.querySelector('#mj-clock[data-turn=me]')"
     " || !!document.querySelector('[data-outcome]')"
@@ -83,9 +89,6 @@ class Visit:
     violations: dict[str, list[dict]] = field(default_factory=dict)
     hands: list[tuple[str, dict]] = field(default_factory=list)  # (moment, measurement)
     table_url: str = ""
-    end_focus: str = ""  # what had the keyboard focus when the hand ended
-    reloaded: bool = False  # a lost push was healed by a reload
-    result: dict = field(default_factory=dict)  # the result card (MEASURE_RESULT)
 
 
 def overflow(m: dict) -> list[str]:
@@ -122,6 +125,11 @@ REGISTER = (
 )
 
 
+def settle(page) -> None:
+    """Until the page is at rest (SETTLED): what a screenshot or a measurement sees."""
+    page.wait_for_function(SETTLED)
+
+
 def site_shell(site_database, code: str) -> str:
     """Run Python in `manage.py shell` on the site's database; its standard output."""
     env = {k: v for k, v in os.environ.items() if k not in {"REDIS_URL", "MAHJONG_TEST_SEED"}}
@@ -131,6 +139,40 @@ def site_shell(site_database, code: str) -> str:
         [sys.executable, str(ROOT / "manage.py"), "shell", "-c", code],
         env=env, cwd=ROOT, check=True, capture_output=True, text=True, timeout=120,
     ).stdout
+
+
+# New players, each at a table against the random bot whose first hand is dealt from a
+# scripted wall (mahjong.engine.scripted) instead of the site's seed: the table opens as
+# the lobby opens it, timers, events and commitment and all; only the deal is the
+# script's. (Its replay, rebuilt from the seed, would be refused: no test asks for one.)
+SCRIPTED_BOT_TABLES = """
+from unittest import mock
+from accounts import services as accounts
+from accounts.models import User
+from catalogue.models import Ruleset
+from mahjong.engine import game
+from mahjong.engine.scripted import scripted_hand
+from mahjong.tables import services
+bot = User.objects.filter(kind=User.Kind.BOT).order_by("pk").first()
+def deal(ruleset, seed, claim_pause=False, **_options):
+    return scripted_hand(ruleset, seed=seed, **{script!r}).evolve(claim_pause=claim_pause)
+for name in {names!r}:
+    player = accounts.register(username=name, password={password!r}, nickname=name)
+    with mock.patch.object(game, "new_hand", deal):
+        table = services.open_table(Ruleset.objects.get(slug={rules!r}), [player, bot],
+                                    bot_level="random")
+    print(table.public_id)
+"""
+
+
+def players_at_scripted_tables(site_database, names, rules: str = "classic",
+                               **script) -> list[str]:
+    """Register each of ``names`` and seat them (seat 0) at a new table against the random
+    bot, its hand dealt by ``scripted_hand(rules, **script)``: the tables' public ids, in
+    the order of ``names``. One shell for them all (each costs a Django start)."""
+    code = SCRIPTED_BOT_TABLES.format(names=list(names), password=PASSWORD, rules=rules,
+                                      script=script)
+    return site_shell(site_database, code).split()[-len(names):]
 
 
 def log_in_new_player(page, site, site_database, name) -> None:
@@ -188,13 +230,12 @@ def _ended(page) -> bool:
     return page.query_selector("[data-outcome]") is not None
 
 
-def _my_turn(page, visit, timeout=20_000) -> bool:
+def _my_turn(page, timeout=20_000) -> bool:
     """Wait for this player's decision; False once the hand has ended. A push lost on a
     loaded machine is healed as a player would: a reload brings the full snapshot."""
     try:
         page.wait_for_function(TURN_OR_END, timeout=timeout)
     except PlaywrightError:
-        visit.reloaded = True
         page.reload()
         page.wait_for_selector("#mj-hand")
         page.wait_for_function(TURN_OR_END, timeout=timeout)
@@ -230,7 +271,7 @@ class Tour:
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
 
     def keep(self, page, visit: Visit, name: str) -> None:
-        page.wait_for_timeout(300)  # let the enter animations settle
+        settle(page)  # the enter animations finished
         path = SCREENSHOTS / f"{name}-{visit.size}.png"
         page.screenshot(path=str(path), full_page=False)
         visit.shots[name] = path
@@ -263,7 +304,7 @@ class Tour:
         page.wait_for_selector("#mj-hand [data-tile]")
         turns = 0
         deadline = time.monotonic() + 180
-        while _my_turn(page, visit):
+        while _my_turn(page):
             assert time.monotonic() < deadline, "the hand did not end in time"
             self.measure(page, visit, f"turn {turns}")
             if turns == 2:  # a few discards in the rivers: the middle of a hand
@@ -273,11 +314,8 @@ class Tour:
             turns += 1
         if "table-mid" not in visit.shots:
             pytest.fail(f"the hand ended after {turns} turns, before the middle")
-        visit.end_focus = page.evaluate("document.activeElement.id || "
-                                        "document.activeElement.dataset.outcome || ''")
         self.keep(page, visit, "table-end")
         self.measure(page, visit, "end of hand")
-        visit.result = page.evaluate(MEASURE_RESULT)
         table_id = visit.table_url.rstrip("/").rsplit("/", 1)[1]
         page.goto(f"{self.site}/history/hands/{table_id}/1/replay/")
         self.keep(page, visit, "replay")
