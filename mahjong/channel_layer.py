@@ -93,6 +93,16 @@ PROBE_GIVE_UP = 30  # probes
 CANCELLED = (asyncio.CancelledError, asyncio.TimeoutError, GeneratorExit)
 
 
+def _stop_if_cancelled() -> None:
+    """Raise the cancel this task was sent, if something below swallowed it: a cancel
+    that lands while redis-py waits on a read can come out as a timeout that redis-py
+    retries or that reads as an outage, and a watch that went on would hang the close of
+    its event loop (asyncio.run waits for every task it cancelled)."""
+    task = asyncio.current_task()
+    if task is not None and task.cancelling():
+        raise asyncio.CancelledError
+
+
 class ResumingChannelLayer:
     """channels-redis's pub/sub layer (``inner``), and per event loop the channels alive
     on it and a watch on its Redis that tells them when Redis came back."""
@@ -130,7 +140,8 @@ class ResumingChannelLayer:
         try:
             return await self.inner.receive(channel)
         except CANCELLED:  # the consumer is gone: channels-redis unsubscribes it as well
-            self._loop_alive().discard(channel)
+            # Not _loop_alive(): a loop closing has ended its watch, and must not get a new one.
+            self._alive.get(asyncio.get_running_loop(), set()).discard(channel)
             raise
 
     async def flush(self) -> None:
@@ -154,13 +165,14 @@ class ResumingChannelLayer:
         server, lost = None, False
         try:
             while True:
+                _stop_if_cancelled()
                 if server is not None or lost:  # the first look at once: the server now
                     await asyncio.sleep(PING_EVERY)
                 try:
                     now = (await client.info("server"))["run_id"]
                     if probe is None:
                         probe = await self.inner.new_channel("resume-probe.")
-                        waiting = asyncio.ensure_future(self.inner.receive(probe))
+                        waiting = self._listen(probe)
                 except OUTAGE:
                     lost = True
                     continue
@@ -172,22 +184,27 @@ class ResumingChannelLayer:
             loop = asyncio.get_running_loop()
             self._alive.pop(loop, None)
             self._watches.pop(loop, None)
-            if waiting is not None:
-                waiting.cancel()
             await client.aclose()
 
     async def _probed(self, probe: str, waiting: asyncio.Future) -> asyncio.Future:
         """Once a probe sent now comes through, the loop's subscriptions are back (or, past
         PROBE_GIVE_UP, the channels are told anyway: a late snapshot is harmless)."""
         for _ in range(PROBE_GIVE_UP):
+            _stop_if_cancelled()
             try:
                 await self.inner.send(probe, {"type": "probe"})
             except OUTAGE:
                 pass
             done, _ = await asyncio.wait({waiting}, timeout=PROBE_WAIT)
             if done:
-                return asyncio.ensure_future(self.inner.receive(probe))
+                return self._listen(probe)
         return waiting
+
+    def _listen(self, probe: str) -> asyncio.Future:
+        """The next probe's receive. Not once this task is cancelled: the loop is closing,
+        and a task started now would not be among those its close cancels and awaits."""
+        _stop_if_cancelled()
+        return asyncio.ensure_future(self.inner.receive(probe))
 
     async def resume(self) -> None:
         """Tell every live channel of this loop that messages may have been lost."""

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
+import threading
 
 from redis.exceptions import ConnectionError as RedisConnectionError
 
@@ -97,3 +98,35 @@ def test_failed_reads_are_logged_once_a_minute_and_other_errors_always():
     assert reads.counted() == 5 and reads.counted() == 0
     now[0] += reads.EVERY
     assert reads.filter(_record(OSError("reset by peer")))  # a minute on: kept again
+
+
+def test_an_event_loop_closes_whenever_it_closes_under_the_layers_watch(private_redis, caplog):
+    """A test's event loop (async_to_sync) closes a few milliseconds after its consumer
+    connects, while the layer's watch is still taking its first look at Redis: a cancel
+    that redis-py swallows there must not keep the watch going, or the close waits for it
+    forever. Each close also leaves no task of the layer's running on the closed loop."""
+    layer = ResumingChannelLayer(hosts=[{"address": private_redis.url}], prefix="close-test")
+
+    async def consumer(after: float, hang_up: bool):
+        channel = await layer.new_channel()
+        receiving = asyncio.ensure_future(layer.receive(channel))
+        await asyncio.sleep(after)
+        if hang_up:  # the consumer ends before the loop does; else the close cancels it
+            receiving.cancel()
+            await asyncio.gather(receiving, return_exceptions=True)
+
+    def close_at(after: float, hang_up: bool, left: list):
+        with asyncio.Runner() as runner:
+            runner.run(consumer(after, hang_up))
+            loop = runner.get_loop()
+        left.extend(task for task in asyncio.all_tasks(loop) if not task.done())
+
+    for step in range(40):
+        left: list = []
+        closing = threading.Thread(target=close_at, args=(step / 2000, step % 2 == 1, left))
+        closing.daemon = True  # a hang fails this test rather than the interpreter's exit
+        closing.start()
+        closing.join(timeout=15)
+        assert not closing.is_alive(), f"the loop closed {step / 2} ms in is still closing"
+        assert not left, left
+    assert "Unexpected exception while cleaning-up channel" not in caplog.text
