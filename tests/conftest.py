@@ -4,6 +4,9 @@ with the real service functions (registration, wallet), never with hand-made row
 tests/engine never requests these, so engine tests stay database-free.
 """
 
+import faulthandler
+import sys
+
 import pytest
 
 PASSWORD = "tile-river-5m-7z"
@@ -93,3 +96,15 @@ def htmx():
         return h
 
     return headers
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_unconfigure(config):
+    """The run ends even if a test left a thread that will not stop (an event loop whose
+    close hangs, say): Python's exit waits for such a thread, and CI would wait for its
+    time limit with nothing more said. Past EXIT_GRACE seconds every thread's stack is
+    printed and the process exits with 1."""
+    faulthandler.dump_traceback_later(EXIT_GRACE, exit=True, file=sys.__stderr__)
+
+
+EXIT_GRACE = 120  # seconds for the interpreter's own exit: joins, atexit, servers stopping
