@@ -75,6 +75,8 @@ check: install
 	$(VENV)/bin/lint-imports
 	$(VENV)/bin/mypy
 	$(VENV)/bin/djlint templates --lint
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
 
 # Without REDIS_URL the suite gets an embedded Redis, as `make run` does (tests/with_redis.py).
 test: install chromium axe check

@@ -247,12 +247,22 @@ def finished_hand(site, site_database):
     """(player's history path, replay path, number of the last step) of a hand played to
     its end on the site."""
     env = {k: v for k, v in os.environ.items() if k not in {"REDIS_URL", "MAHJONG_TEST_SEED"}}
-    env.update(DATABASE_URL=site_database, DEBUG="true", MAHJONG_TESTING="true",
-               DJANGO_SETTINGS_MODULE="mahjong.settings")
+    env.update(
+        DATABASE_URL=site_database,
+        DEBUG="true",
+        MAHJONG_TESTING="true",
+        DJANGO_SETTINGS_MODULE="mahjong.settings",
+    )
     # a name of its own per use: two tests in one process each play a hand
     code = PLAY_A_HAND.format(suffix=f"{os.getpid()}{time.monotonic_ns() % 10**6}")
-    out = subprocess.run([sys.executable, str(ROOT / "manage.py"), "shell", "-c", code], env=env,
-                         cwd=ROOT, check=True, capture_output=True, text=True, timeout=120)
+    out = subprocess.run(
+        [sys.executable, str(ROOT / "manage.py"), "shell", "-c", code],
+        env=env,
+        cwd=ROOT,
+        check=True,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     player, table, number, moves = out.stdout.split()[-4:]
-    return (f"/history/players/{player}/", f"/history/hands/{table}/{number}/replay/",
-            int(moves))
+    return (f"/history/players/{player}/", f"/history/hands/{table}/{number}/replay/", int(moves))

@@ -30,8 +30,9 @@ def test_no_serious_accessibility_violation(tour, size, name):  # noqa: F811
     assert blocking == []
 
 
-def test_the_stage_screen_and_a_stage_table_in_english_on_a_small_phone(browser, site,
-                                                                        site_database):
+def test_the_stage_screen_and_a_stage_table_in_english_on_a_small_phone(
+    browser, site, site_database
+):
     context = browser.new_context(locale="en-US", viewport={"width": 360, "height": 740})
     try:
         page = context.new_page()
@@ -43,8 +44,10 @@ def test_the_stage_screen_and_a_stage_table_in_english_on_a_small_phone(browser,
         page.wait_for_url(re.compile(r"/tables/\w+/$"))
         page.wait_for_selector("#mj-hand [data-tile]")
         found["stage table"] = axe_scan(page)
-        blocking = {name: [v for v in violations if v["impact"] in BLOCKING]
-                    for name, violations in found.items()}
+        blocking = {
+            name: [v for v in violations if v["impact"] in BLOCKING]
+            for name, violations in found.items()
+        }
         assert blocking == {"stages": [], "stage table": []}
         headings = page.eval_on_selector_all("h1", "els => els.map(e => e.textContent)")
         assert headings == ["Mahjong table"]  # axe's page-has-heading-one (moderate)

@@ -30,8 +30,9 @@ def test_the_hand_page_verifies_its_commitment_in_the_browser(browser, site, fin
 
         def tampered(route):
             html = route.fetch().text()
-            html = re.sub(r'data-commitment="[0-9a-f]{64}"', 'data-commitment="' + "0" * 64 + '"',
-                          html)
+            html = re.sub(
+                r'data-commitment="[0-9a-f]{64}"', 'data-commitment="' + "0" * 64 + '"', html
+            )
             route.fulfill(body=html, content_type="text/html; charset=utf-8")
 
         page.route(hand_page, tampered)

@@ -58,8 +58,10 @@ def measure(page, select: str = "", table: str = "") -> dict:
 def problems(m: dict) -> list[str]:
     found = []
     if m["scrollWidth"] > m["innerWidth"]:
-        found.append(f"the page is {m['scrollWidth']}px wide in a {m['innerWidth']}px "
-                     f"viewport; past its edge: {m['past']}")
+        found.append(
+            f"the page is {m['scrollWidth']}px wide in a {m['innerWidth']}px "
+            f"viewport; past its edge: {m['past']}"
+        )
     if m.get("select right", 0) > m.get("card right", 0) + 0.5:
         found.append(f"the select ends at {m['select right']}, its card at {m['card right']}")
     if m.get("table right", 0) > m["innerWidth"] + 0.5:
@@ -69,17 +71,25 @@ def problems(m: dict) -> list[str]:
 
 def new_player_on_a_phone(browser, site, site_database, language, width):
     """A page of a new player, logged in, in a phone's viewport and the given language."""
-    return new_player_page(browser, site, site_database, f"ph{language[:2]}{width}",
-                           locale=LANGUAGES[language],
-                           viewport={"width": width, "height": PHONES[width]})
+    return new_player_page(
+        browser,
+        site,
+        site_database,
+        f"ph{language[:2]}{width}",
+        locale=LANGUAGES[language],
+        viewport={"width": width, "height": PHONES[width]},
+    )
 
 
 def name_longest(site_database, name: str) -> None:
     """Give the player the widest nickname there is: 24 Ws, no space to break at."""
     from tests.e2e.tour import site_shell
 
-    site_shell(site_database, f"from accounts.models import User; User.objects.filter("
-                              f"username={name!r}).update(nickname={'W' * 24!r})")
+    site_shell(
+        site_database,
+        f"from accounts.models import User; User.objects.filter("
+        f"username={name!r}).update(nickname={'W' * 24!r})",
+    )
 
 
 @pytest.mark.parametrize("width", PHONES)
@@ -182,8 +192,11 @@ def test_the_match_history_and_the_profile_fit_a_phone(
         assert [c for c in cells if c["lines"] > 1] == []  # none squeezed a character a line
         assert all(c["label"] for c in cells[:-1])  # each labelled, as its column heading
         for link in ("Hand", "Replay") if language == "en" else ("牌局", "牌谱"):
-            box = page.locator("table.history-list tbody tr").first.get_by_role(
-                "link", name=link, exact=True).bounding_box()
+            box = (
+                page.locator("table.history-list tbody tr")
+                .first.get_by_role("link", name=link, exact=True)
+                .bounding_box()
+            )
             assert box and box["x"] >= 0 and box["x"] + box["width"] <= width, (link, box)
             assert box["height"] >= 24, (link, box)  # a tap target
         blocking = [v for v in axe_scan(page) if v["impact"] in {"serious", "critical"}]
@@ -223,8 +236,9 @@ def test_a_longest_name_in_the_top_bar_fits_a_phone(browser, site, site_database
     """The top bar's name-and-beans pill did not wrap: a 24-character user name (the most
     sign-up takes; a nickname is held to 24 too) made the page 426px wide on a 390px
     phone. The name now wraps inside the pill."""
-    with new_player_page(browser, site, site_database, "W" * 17,
-                         viewport={"width": 360, "height": 740}) as (page, name):
+    with new_player_page(
+        browser, site, site_database, "W" * 17, viewport={"width": 360, "height": 740}
+    ) as (page, name):
         assert len(name) == 24
         m = measure(page)
         assert problems(m) == []
@@ -288,8 +302,9 @@ def test_a_legacy_accounts_long_name_on_the_leaderboards_fits_a_phone(
 
     assert len(LEGACY_NAME) == 150
     site_shell(site_database, LEGACY_ACCOUNT)
-    context = browser.new_context(locale=LANGUAGES[language],
-                                  viewport={"width": width, "height": PHONES[width]})
+    context = browser.new_context(
+        locale=LANGUAGES[language], viewport={"width": width, "height": PHONES[width]}
+    )
     try:
         page = context.new_page()
         name = page.locator(".ranking li a", has_text=LEGACY_NAME).first
@@ -350,7 +365,8 @@ def test_a_longest_name_on_the_watch_page_fits_a_phone(
         sit_vs_bot(page)
         table = page.url.rstrip("/").rsplit("/", 1)[1]
         with new_player_on_a_phone(browser, site, site_database, language, width) as (
-            watcher, _name
+            watcher,
+            _name,
         ):
             watcher.goto(f"{site}/tables/{table}/watch/")
             watcher.wait_for_selector("#mj-watch-seats [data-tile]")
@@ -362,7 +378,8 @@ def test_a_longest_name_on_the_watch_page_fits_a_phone(
 
 
 MATCH_OF_LONG_NAMES = (
-    "from accounts.models import User; from lobby import rooms; from catalogue.models import Ruleset; "
+    "from accounts.models import User; from lobby import rooms; "
+    "from catalogue.models import Ruleset; "
     "host = User.objects.get(username={name!r}); "
     "guest = User.objects.create_user({name!r} + 'g', nickname='M' * 24); "
     "room = rooms.create(host, Ruleset.objects.get(slug='classic'), 1); "
@@ -404,8 +421,9 @@ def test_a_private_room_of_a_longest_named_host_fits_a_phone(
         page.click("form button.primary")
         page.wait_for_url(re.compile(r"/rooms/\w+/$"))
         pages = {"host": measure(page)}
-        friend = browser.new_context(locale=LANGUAGES[language],
-                                     viewport={"width": width, "height": PHONES[width]})
+        friend = browser.new_context(
+            locale=LANGUAGES[language], viewport={"width": width, "height": PHONES[width]}
+        )
         try:
             link = friend.new_page()
             link.goto(page.url)
@@ -439,8 +457,7 @@ def test_the_result_of_a_longest_named_opponent_leaving_fits_a_phone(
     from tests.e2e.tour import site_shell
 
     with new_player_on_a_phone(browser, site, site_database, language, width) as (page, name):
-        table = site_shell(site_database,
-                           LONG_NAMED_OPPONENT_LEFT.format(name=name)).split()[-1]
+        table = site_shell(site_database, LONG_NAMED_OPPONENT_LEFT.format(name=name)).split()[-1]
         page.goto(f"{site}/tables/{table}/")
         page.wait_for_selector("#mj-result [data-outcome=escape]")
         assert "M" * 24 in page.inner_text("#mj-result .flash").replace("\n", "")
@@ -456,8 +473,9 @@ def test_the_rule_book_fits_a_phone(browser, site, language, width):
     """The rule book is open to visitors: its facts (a two-column list on a desktop), the
     fans as cards with their tile examples, each ruleset's page in both languages, and the
     fan calculator with a 温州 hand's result (17 tiles in its reading)."""
-    context = browser.new_context(locale=LANGUAGES[language],
-                                  viewport={"width": width, "height": PHONES[width]})
+    context = browser.new_context(
+        locale=LANGUAGES[language], viewport={"width": width, "height": PHONES[width]}
+    )
     try:
         page = context.new_page()
         pages = {}
@@ -467,8 +485,9 @@ def test_the_rule_book_fits_a_phone(browser, site, language, width):
             pages[slug] = measure(page)
             assert page.evaluate(CARDS_OVERFLOW) == [], slug
         shot(page, f"rules-{language}-{width}")
-        page.goto(f"{site}/rules/wenzhou/calculator/"
-                  "?hand=123m456m789m123p456s5z&win=5z&wild=3s&tsumo=on")
+        page.goto(
+            f"{site}/rules/wenzhou/calculator/?hand=123m456m789m123p456s5z&win=5z&wild=3s&tsumo=on"
+        )
         page.wait_for_selector("[data-testid=calc-result]")
         pages["calculator"] = measure(page)
         assert page.evaluate(CARDS_OVERFLOW) == []

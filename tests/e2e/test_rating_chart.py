@@ -13,9 +13,11 @@ from mahjong.ratings import chart, profile
 
 CSS = Path(__file__).resolve().parents[2] / "static" / "css" / "site.css"
 # the profile's frame around the chart (accounts/profile.html): the page, its card
-PAGE = ("<!doctype html><html><head><meta name=viewport content='width=device-width'>"
-        "<style>{css}</style></head><body><main class=page><section class=profile>"
-        "<div class=card>{body}</div></section></main></body></html>")
+PAGE = (
+    "<!doctype html><html><head><meta name=viewport content='width=device-width'>"
+    "<style>{css}</style></head><body><main class=page><section class=profile>"
+    "<div class=card>{body}</div></section></main></body></html>"
+)
 # the shown chart's label size in CSS px and its rating lines' y, on screen
 MEASURE = """() => {
   const shown = [...document.querySelectorAll('svg.rating-chart')]
@@ -28,11 +30,18 @@ MEASURE = """() => {
 
 
 def rating_html() -> str:
-    points = [chart.Point(1500 + 40 * ((i * 7) % 11) - 10 * i, max(60, 350 - 25 * i),
-                          f"2026-11-{i + 1:02d}") for i in range(30)]
-    summary = profile.Summary(rating=1620, margin=140, games=29,
-                              charts=[chart.build(points, chart.WIDE),
-                                      chart.build(points, chart.NARROW)])
+    points = [
+        chart.Point(
+            1500 + 40 * ((i * 7) % 11) - 10 * i, max(60, 350 - 25 * i), f"2026-11-{i + 1:02d}"
+        )
+        for i in range(30)
+    ]
+    summary = profile.Summary(
+        rating=1620,
+        margin=140,
+        games=29,
+        charts=[chart.build(points, chart.WIDE), chart.build(points, chart.NARROW)],
+    )
     with translation.override("en"):
         body = render_to_string("ratings/_rating.html", {"rating": summary})
     return PAGE.format(css=CSS.read_text(), body=body)

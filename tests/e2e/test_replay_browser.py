@@ -14,6 +14,7 @@ from tests.e2e.conftest import shot
 
 pytestmark = pytest.mark.e2e
 
+
 def step_of(page) -> int:
     return int(page.get_attribute("#replay-board", "data-step"))
 
@@ -23,8 +24,9 @@ def wait_for_step(page, step: int, timeout=10_000) -> None:
     settle ends (20 ms after the swap), and a link pressed before that is followed as a
     plain link, a whole page load that drops the focus (a CI run failed on it)."""
     page.wait_for_function(
-        "(b => b && b.dataset.step === '%d' && !b.classList.contains('htmx-settling'))"
-        "(document.querySelector('#replay-board'))" % step,
+        "step => (b => b && b.dataset.step === String(step)"
+        " && !b.classList.contains('htmx-settling'))(document.querySelector('#replay-board'))",
+        arg=step,
         timeout=timeout,
     )
 
@@ -128,8 +130,9 @@ def test_the_play_button_works_after_the_browsers_back(browser, site, finished_h
         context.close()
 
 
-def test_a_longest_name_fits_the_replay_and_the_hand_page_on_a_phone(browser, site, site_database,
-                                                                    finished_hand):
+def test_a_longest_name_fits_the_replay_and_the_hand_page_on_a_phone(
+    browser, site, site_database, finished_hand
+):
     """The player's name 24 Ws (the widest a nickname may be): the replay's seat heading
     and the hand page's final hands break it. Whole, the replay was 478px wide on a 390px
     phone and the hand page 536px."""
@@ -138,12 +141,17 @@ def test_a_longest_name_fits_the_replay_and_the_hand_page_on_a_phone(browser, si
 
     history, path, _last = finished_hand
     public_id = history.rstrip("/").rsplit("/", 1)[-1]
-    site_shell(site_database, f"from accounts.models import User; User.objects.filter("
-                              f"public_id={public_id!r}).update(nickname={'W' * 24!r})")
+    site_shell(
+        site_database,
+        f"from accounts.models import User; User.objects.filter("
+        f"public_id={public_id!r}).update(nickname={'W' * 24!r})",
+    )
     hand_page = path.removesuffix("replay/")
     for width, height in PHONES.items():
         for language, locale in LANGUAGES.items():
-            context = browser.new_context(locale=locale, viewport={"width": width, "height": height})
+            context = browser.new_context(
+                locale=locale, viewport={"width": width, "height": height}
+            )
             context.add_cookies([{"name": "django_language", "value": language, "url": site}])
             try:
                 page = context.new_page()
@@ -160,9 +168,7 @@ def test_a_longest_name_fits_the_replay_and_the_hand_page_on_a_phone(browser, si
 FOCUSED = "document.activeElement && document.activeElement.id"
 
 
-def test_the_focus_stays_on_the_step_button_a_keyboard_user_pressed(
-    browser, site, finished_hand
-):
+def test_the_focus_stays_on_the_step_button_a_keyboard_user_pressed(browser, site, finished_hand):
     """Tab to Next, Enter: the board is swapped and the focus fell to the page's body, so
     the next Tab went to the skip link at the top and a keyboard or screen reader user
     tabbed through the header for every step. It now stays on Next, and at the end on the

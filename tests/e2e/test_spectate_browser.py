@@ -98,7 +98,9 @@ def test_a_third_user_watches_a_bot_table_live_and_sees_the_hands_only_at_the_en
 
 CLOSES = """
 window.__closes = [];
-document.addEventListener("htmx:wsClose", function (e) { window.__closes.push(e.detail.event.code); });
+document.addEventListener("htmx:wsClose", function (e) {
+  window.__closes.push(e.detail.event.code);
+});
 """
 
 

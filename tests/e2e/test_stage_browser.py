@@ -20,12 +20,23 @@ pytestmark = pytest.mark.e2e
 @pytest.fixture
 def fast_stage_timers(site, site_database):
     """The stage ruleset's timers made short on the running site (an admin override)."""
-    env = {**os.environ, "DATABASE_URL": site_database, "MAHJONG_TESTING": "true",
-           "DJANGO_SETTINGS_MODULE": "mahjong.settings"}
-    code = ("from catalogue.models import Ruleset; Ruleset.objects.filter(engine_slug='stage')"
-            f".update(overrides={{'timers': {FAST_TIMERS!r}}})")
-    subprocess.run([sys.executable, str(ROOT / "manage.py"), "shell", "-c", code], env=env,
-                   cwd=ROOT, check=True, capture_output=True)
+    env = {
+        **os.environ,
+        "DATABASE_URL": site_database,
+        "MAHJONG_TESTING": "true",
+        "DJANGO_SETTINGS_MODULE": "mahjong.settings",
+    }
+    code = (
+        "from catalogue.models import Ruleset; Ruleset.objects.filter(engine_slug='stage')"
+        f".update(overrides={{'timers': {FAST_TIMERS!r}}})"
+    )
+    subprocess.run(
+        [sys.executable, str(ROOT / "manage.py"), "shell", "-c", code],
+        env=env,
+        cwd=ROOT,
+        check=True,
+        capture_output=True,
+    )
 
 
 def stage_facts(page) -> dict:
@@ -33,8 +44,9 @@ def stage_facts(page) -> dict:
     return {k: screen.get_attribute(f"data-{k}") for k in ("stage", "status", "score", "hands")}
 
 
-def test_a_stage_hand_is_played_to_its_result_and_the_climb_moves_on(player, site,
-                                                                     fast_stage_timers):
+def test_a_stage_hand_is_played_to_its_result_and_the_climb_moves_on(
+    player, site, fast_stage_timers
+):
     page = player("stella")
     page.click("[data-testid=stage-mode-link]")
     page.wait_for_url(f"{site}/stages/")

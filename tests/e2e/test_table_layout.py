@@ -78,7 +78,9 @@ def test_fourteen_tiles_are_tap_targets_inside_the_tables_padding_on_a_phone(
         sit_vs_bot(page)
         page.wait_for_function(
             "document.querySelectorAll('#mj-hand .mj-own .tile').length === 14"
-            " || !!document.querySelector('[data-outcome]')", timeout=30_000)
+            " || !!document.querySelector('[data-outcome]')",
+            timeout=30_000,
+        )
         m = page.evaluate(MEASURE_HAND)
         assert len(m["widths"]) == 14, "the hand ended before a turn with 14 tiles"
         assert overflow(m) == []
@@ -106,8 +108,12 @@ def test_fourteen_tiles_are_tap_targets_inside_the_tables_padding_on_a_phone(
 # A hand the player wins at once, dealt from a scripted wall: the bot deals (seat 1) and
 # holds only honors, so whatever it lets go the player can neither claim nor win on; the
 # player's first draw, 5m, completes 123 456 789m 22m 345m: a self-drawn win (自摸).
-WIN_ON_THE_FIRST_DRAW = {"dealer": 1, "dealer_hand": "11122233344567z",
-                         "other_hand": "1234567892234m", "draws": "5m"}
+WIN_ON_THE_FIRST_DRAW = {
+    "dealer": 1,
+    "dealer_hand": "11122233344567z",
+    "other_hand": "1234567892234m",
+    "draws": "5m",
+}
 FOCUS = "document.activeElement.id || document.activeElement.dataset.outcome || ''"
 
 
@@ -118,8 +124,13 @@ def won(browser, site, site_database):
     as the tour's: the end comes with a push to the open page, never in a snapshot."""
     suffix = int(time.time() * 1000) % 10**7
     names = {size: f"win{size[:2]}{suffix}" for size in SIZES}
-    tables = dict(zip(SIZES, players_at_scripted_tables(
-        site_database, names.values(), **WIN_ON_THE_FIRST_DRAW), strict=True))
+    tables = dict(
+        zip(
+            SIZES,
+            players_at_scripted_tables(site_database, names.values(), **WIN_ON_THE_FIRST_DRAW),
+            strict=True,
+        )
+    )
     found = {}
     for size, (width, height) in SIZES.items():
         context = browser.new_context(locale="zh-CN", viewport={"width": width, "height": height})
@@ -169,7 +180,9 @@ def wait_for_plain_turn(page, ready, timeout: int):
     for _ in range(30):
         page.wait_for_function(
             "!!document.querySelector('#mj-clock[data-turn=me]')"
-            " || !!document.querySelector('[data-outcome]')", timeout=timeout)
+            " || !!document.querySelector('[data-outcome]')",
+            timeout=timeout,
+        )
         if page.query_selector("[data-outcome]"):
             pytest.fail("the hand ended before the turn looked for")
         looked_at = view_version(page)
@@ -191,7 +204,8 @@ def assert_discarded_by_key(page, key: str, tile: str) -> None:
     version = int(page.get_attribute("#mj-status", "data-version"))
     page.keyboard.press(key)
     page.wait_for_function(
-        f"Number(document.querySelector('#mj-status').dataset.version) > {version}")
+        f"Number(document.querySelector('#mj-status').dataset.version) > {version}"
+    )
     mine = page.query_selector_all("#mj-rivers .river.me .tile")
     if len(mine) == before:  # the bot's new meld, not one it had (a timer moves on too)
         claimed = len(page.query_selector_all("#mj-opponent .meld img"))
@@ -233,7 +247,8 @@ def keyboard_play(page):
     focused = page.evaluate("document.activeElement.className")
     assert "tile-button" in focused
     outline = page.evaluate(
-        "getComputedStyle(document.activeElement.querySelector('.tile')).outlineStyle")
+        "getComputedStyle(document.activeElement.querySelector('.tile')).outlineStyle"
+    )
     assert outline == "solid"
     # the decision timer is 5 s in these tests: the clock line speaks once per turn
     page.wait_for_function("window.__said.some(([_d, t]) => t.length > 0)", timeout=10_000)
@@ -246,8 +261,10 @@ def keyboard_play(page):
 
 
 FOCUS_IN_HAND = "!!document.activeElement.closest('#mj-hand')"
-MY_TILES = "!!document.querySelector('#mj-clock[data-turn=me]') && !!document.querySelector(" \
+MY_TILES = (
+    "!!document.querySelector('#mj-clock[data-turn=me]') && !!document.querySelector("
     "'#mj-hand .tile-button') && !document.querySelector('#mj-prompt [data-action]')"
+)
 
 
 def test_keyboard_focus_stays_in_the_hand_while_the_opponent_plays(browser, site, site_database):
@@ -262,9 +279,11 @@ def test_keyboard_focus_stays_in_the_hand_while_the_opponent_plays(browser, site
             .observe(say, {childList: true, characterData: true, subtree: true}); }""")
         turns = 0
         while turns < 3:
-            page.wait_for_function(f"({MY_TILES}) || !!document.querySelector('[data-outcome]')"
-                                   " || !!document.querySelector('#mj-prompt [data-action]')",
-                                   timeout=30_000)
+            page.wait_for_function(
+                f"({MY_TILES}) || !!document.querySelector('[data-outcome]')"
+                " || !!document.querySelector('#mj-prompt [data-action]')",
+                timeout=30_000,
+            )
             if page.query_selector("[data-outcome]"):
                 break
             if page.query_selector("#mj-prompt [data-action]"):
@@ -273,21 +292,24 @@ def test_keyboard_focus_stays_in_the_hand_while_the_opponent_plays(browser, site
                 wait_for_change(page, after=prompted)  # (or the server's move, if Esc did nothing)
                 continue
             if turns:  # after the opponent's turn: still in the hand, on a tile
-                assert page.evaluate("document.activeElement.classList.contains('tile-button')"), \
+                assert page.evaluate("document.activeElement.classList.contains('tile-button')"), (
                     page.evaluate("document.activeElement.outerHTML.slice(0, 120)")
+                )
             else:
                 page.keyboard.press("ArrowRight")
             version = int(page.get_attribute("#mj-status", "data-version"))
             page.keyboard.press("Enter")
             page.wait_for_function(
-                f"Number(document.querySelector('#mj-status').dataset.version) > {version}")
+                f"Number(document.querySelector('#mj-status').dataset.version) > {version}"
+            )
             assert page.evaluate(FOCUS_IN_HAND) or page.query_selector("[data-outcome]")
             turns += 1
         assert turns >= 2, "the hand ended before the opponent played twice"
         said = " ".join(page.evaluate("window.__said"))
         river = page.eval_on_selector_all("#mj-rivers .river.opp img", "els => els.map(e => e.alt)")
-        heard = re.findall(r"Bot · Random discarded ([A-Z][a-z]+ of [a-z]+|[A-Z][a-z]+ [a-z]+)",
-                           said)
+        heard = re.findall(
+            r"Bot · Random discarded ([A-Z][a-z]+ of [a-z]+|[A-Z][a-z]+ [a-z]+)", said
+        )
         assert heard and set(heard) <= set(river), (said, river)
         assert "You drew " in said
 
@@ -297,9 +319,7 @@ def switch_saved(response) -> bool:
     return response.request.method == "POST" and response.url.endswith("/settings/toggle/")
 
 
-def test_the_comfort_switches_play_for_the_player_and_are_remembered(
-    browser, site, site_database
-):
+def test_the_comfort_switches_play_for_the_player_and_are_remembered(browser, site, site_database):
     """With auto-win, auto-pass and discard-the-drawn-tile on, the page itself makes the
     moves (through the same buttons): the server never has to time the player out, so
     托管 (two timeouts in a row) never starts, and the switches survive a reload."""
@@ -339,11 +359,12 @@ print(services.open_table(Ruleset.objects.get(slug="classic"), players).public_i
 def test_an_emote_shows_on_the_other_screen_unless_muted(browser, site, site_database):
     suffix = int(time.time() * 1000) % 10**7
     names = [f"emo{suffix}", f"ti{suffix}"]
-    table = site_shell(
-        site_database, TWO_PLAYERS.format(password=PASSWORD, names=names)
-    ).split()[-1]
-    contexts = [browser.new_context(locale="zh-CN", viewport={"width": 390, "height": 844})
-                for _ in names]
+    table = site_shell(site_database, TWO_PLAYERS.format(password=PASSWORD, names=names)).split()[
+        -1
+    ]
+    contexts = [
+        browser.new_context(locale="zh-CN", viewport={"width": 390, "height": 844}) for _ in names
+    ]
     try:
         sender, watcher = (c.new_page() for c in contexts)
         for page, name in zip((sender, watcher), names, strict=True):
@@ -406,7 +427,8 @@ def a_move_of_the_sender_reaches(watcher, sender, limit: float = 30.0) -> None:
         if take_turn(sender):
             watcher.wait_for_function(
                 "Number(document.querySelector('#mj-status').dataset.version)"
-                f" >= {view_version(sender)}")
+                f" >= {view_version(sender)}"
+            )
             return
         if ended(sender):
             pytest.fail("the hand ended before a move of the sender's")

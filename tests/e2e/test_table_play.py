@@ -124,11 +124,19 @@ DOUBLE_CLICK = """() => {
 def moves_sent(page) -> dict[str, list]:
     """What the page sends for moves from now on: act POSTs, and socket messages."""
     sent = {"http": [], "socket": []}
-    page.on("request", lambda r: sent["http"].append(r.url)
-            if r.method == "POST" and r.url.endswith("/act/") else None)
-    page.on("websocket", lambda ws: ws.on(
-        "framesent", lambda frame: sent["socket"].append(frame) if '"action"' in str(frame)
-        else None))
+    page.on(
+        "request",
+        lambda r: (
+            sent["http"].append(r.url) if r.method == "POST" and r.url.endswith("/act/") else None
+        ),
+    )
+    page.on(
+        "websocket",
+        lambda ws: ws.on(
+            "framesent",
+            lambda frame: sent["socket"].append(frame) if '"action"' in str(frame) else None,
+        ),
+    )
     return sent
 
 
@@ -242,7 +250,6 @@ def test_an_idle_player_is_played_for_by_the_server(player, site):
     page.wait_for_selector("[data-testid=im-back]", state="detached")
 
 
-
 # Each own turn the server plays (托管, or a ready hand with nothing to decide) while the
 # page watches: what the clock's live region said, and the seconds the clock's countdown
 # sound was asked to tick.
@@ -293,6 +300,7 @@ def test_turns_played_on_auto_play_are_not_announced_as_the_players_last_seconds
     # and the clock says whose move it is: the server's, without the seconds in red (it
     # read "Your move 1s", urgent)
     assert page.evaluate("[...window.shown]") == ["Auto-play"]
+
 
 def rivers(page) -> list[list[str]]:
     """Each seat's discards in order (their notation, e.g. "5m"), opponent first."""
@@ -402,9 +410,7 @@ def test_a_dropped_socket_is_retried_within_seconds_however_long_it_was_down(pla
     play_to_end(page)
 
 
-def test_a_lost_network_is_said_at_once_and_the_page_follows_again_when_it_is_back(
-    player, site
-):
+def test_a_lost_network_is_said_at_once_and_the_page_follows_again_when_it_is_back(player, site):
     """Offline, the socket stays open to the page until the connection times out: the
     clock ran down to 0s and sat there, no banner, nothing to say the screen had stopped
     following the table. The browser's offline event now shows the banner at once; back
@@ -422,8 +428,11 @@ def test_a_lost_network_is_said_at_once_and_the_page_follows_again_when_it_is_ba
     # the table moves on without the page (the claim window closes, or the decision timer
     # runs out and the server plays for us): asked of the server with the page's session
     # (Playwright's own requests, which the browser's offline mode does not cut)
-    until(lambda: server_version(page) > before, FAST_TIMERS["decision"] + 10,
-          "move while the player was offline")
+    until(
+        lambda: server_version(page) > before,
+        FAST_TIMERS["decision"] + 10,
+        "move while the player was offline",
+    )
     page.context.set_offline(False)
     page.wait_for_selector("#mj-offline", state="hidden", timeout=2_000)
     page.wait_for_function(
@@ -432,18 +441,21 @@ def test_a_lost_network_is_said_at_once_and_the_page_follows_again_when_it_is_ba
     )
 
 
-def test_an_open_details_of_the_result_stays_open_when_a_push_redraws_it(browser, site,
-                                                                          site_database):
-    """"How points are counted" snapped shut when the opponent's "next hand" re-sent the
+def test_an_open_details_of_the_result_stays_open_when_a_push_redraws_it(
+    browser, site, site_database
+):
+    """ "How points are counted" snapped shut when the opponent's "next hand" re-sent the
     result fragment while the player read it: a push of the same fragment keeps it open."""
     with new_player_page(browser, site, site_database, "det") as (page, _name):
         sit_vs_bot(page)
         # a fragment of its own, which the table's real pushes (the bot's moves) never
         # touch: table.js keeps any fragment's open details, the result's among them
         page.evaluate("document.body.insertAdjacentHTML('beforeend', '<div id=\"mj-t\"></div>')")
-        result = ('<div id="mj-t" hx-swap-oob="true"><details class="mj-points-help" '
-                  'data-testid="points-help"><summary>How</summary><ul><li>x</li></ul>'
-                  '</details></div>')
+        result = (
+            '<div id="mj-t" hx-swap-oob="true"><details class="mj-points-help" '
+            'data-testid="points-help"><summary>How</summary><ul><li>x</li></ul>'
+            "</details></div>"
+        )
         push = f"htmx.swap(document.body, {result!r}, {{swapStyle: 'none'}})"
         page.evaluate(push)
         page.click("[data-testid=points-help] summary")

@@ -14,8 +14,12 @@ from tests.e2e.tour import new_player_page, settle, sit_vs_bot
 
 pytestmark = pytest.mark.e2e
 
-SCREENS = {"phone": (390, 844), "phone-landscape": (844, 390), "tablet": (768, 1024),
-           "desktop": (1440, 900)}
+SCREENS = {
+    "phone": (390, 844),
+    "phone-landscape": (844, 390),
+    "tablet": (768, 1024),
+    "desktop": (1440, 900),
+}
 
 MEASURE = """() => {
   const box = el => el.getBoundingClientRect();
@@ -44,8 +48,10 @@ def measured(browser, site, site_database):
     with new_player_page(browser, site, site_database, "size") as (page, _name):
         sit_vs_bot(page)
         for _ in range(40):  # until both rivers hold a few tiles, the hand still on
-            if page.query_selector("[data-outcome]") or page.evaluate(
-                    "document.querySelectorAll('#mj-rivers .tile').length") >= 6:
+            if (
+                page.query_selector("[data-outcome]")
+                or page.evaluate("document.querySelectorAll('#mj-rivers .tile').length") >= 6
+            ):
                 break
             if not take_turn(page):
                 try:  # the bot's move (or the server's)
@@ -74,8 +80,7 @@ def test_the_own_hand_is_the_largest_row_of_tiles(measured, screen):
 
 
 @pytest.mark.parametrize("screen", SCREENS)
-def test_every_tile_of_the_hand_is_a_thumbs_target_and_nothing_scrolls_sideways(measured,
-                                                                                screen):
+def test_every_tile_of_the_hand_is_a_thumbs_target_and_nothing_scrolls_sideways(measured, screen):
     m = measured[screen]
     assert m["targets"] and min(m["targets"]) >= 44, m["targets"]
     assert m["sideways"] <= 0, m["sideways"]

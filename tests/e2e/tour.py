@@ -24,8 +24,7 @@ from playwright.sync_api import Error as PlaywrightError
 from tests.e2e.conftest import PASSWORD, ROOT
 
 SIZES = {"phone": (390, 844), "desktop": (1440, 900)}
-PAGES = ("lobby", "table-mid", "table-end", "replay", "profile", "settings", "rules",
-         "calculator")
+PAGES = ("lobby", "table-mid", "table-end", "replay", "profile", "settings", "rules", "calculator")
 SCREENSHOTS = ROOT / "var" / "screenshots"
 AXE = ROOT / "tests" / "e2e" / "node" / "node_modules" / "axe-core" / "axe.min.js"
 BLOCKING = {"serious", "critical"}
@@ -133,11 +132,19 @@ def settle(page) -> None:
 def site_shell(site_database, code: str) -> str:
     """Run Python in `manage.py shell` on the site's database; its standard output."""
     env = {k: v for k, v in os.environ.items() if k not in {"REDIS_URL", "MAHJONG_TEST_SEED"}}
-    env.update(DATABASE_URL=site_database, MAHJONG_TESTING="true",
-               DJANGO_SETTINGS_MODULE="mahjong.settings")
+    env.update(
+        DATABASE_URL=site_database,
+        MAHJONG_TESTING="true",
+        DJANGO_SETTINGS_MODULE="mahjong.settings",
+    )
     return subprocess.run(
         [sys.executable, str(ROOT / "manage.py"), "shell", "-c", code],
-        env=env, cwd=ROOT, check=True, capture_output=True, text=True, timeout=120,
+        env=env,
+        cwd=ROOT,
+        check=True,
+        capture_output=True,
+        text=True,
+        timeout=120,
     ).stdout
 
 
@@ -165,14 +172,14 @@ for name in {names!r}:
 """
 
 
-def players_at_scripted_tables(site_database, names, rules: str = "classic",
-                               **script) -> list[str]:
+def players_at_scripted_tables(site_database, names, rules: str = "classic", **script) -> list[str]:
     """Register each of ``names`` and seat them (seat 0) at a new table against the random
     bot, its hand dealt by ``scripted_hand(rules, **script)``: the tables' public ids, in
     the order of ``names``. One shell for them all (each costs a Django start)."""
-    code = SCRIPTED_BOT_TABLES.format(names=list(names), password=PASSWORD, rules=rules,
-                                      script=script)
-    return site_shell(site_database, code).split()[-len(names):]
+    code = SCRIPTED_BOT_TABLES.format(
+        names=list(names), password=PASSWORD, rules=rules, script=script
+    )
+    return site_shell(site_database, code).split()[-len(names) :]
 
 
 def log_in_new_player(page, site, site_database, name) -> None:
@@ -185,8 +192,7 @@ def log_in_new_player(page, site, site_database, name) -> None:
 @contextmanager
 def new_player_page(browser, site, site_database, prefix, *, locale="en-US", viewport=None):
     """A page of a new player, logged in, in a context of its own (closed afterwards)."""
-    context = browser.new_context(locale=locale,
-                                  viewport=viewport or {"width": 390, "height": 844})
+    context = browser.new_context(locale=locale, viewport=viewport or {"width": 390, "height": 844})
     try:
         page = context.new_page()
         page.set_default_timeout(15_000)
