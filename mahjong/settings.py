@@ -247,8 +247,10 @@ if DB_POOL:
         raise ImproperlyConfigured("DB_POOL and DB_CONN_MAX_AGE exclude each other: set one")
     DATABASES["default"]["OPTIONS"]["pool"] = {"min_size": 1, "max_size": DB_POOL, "timeout": 20}
     # Django's health check on a pool sends a query on every loan (every socket message);
-    # mahjong.pool_check checks each loan without a round trip instead.
+    # the backend of mahjong/postgresql (Django's, subclassed) checks each loan without a
+    # round trip instead (its pool_check).
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = False
+    DATABASES["default"]["ENGINE"] = "mahjong.postgresql"
     # The pool's connections live on, each executing the same few statements move after
     # move: PostgreSQL parses and plans one once per connection (psycopg prepares a
     # statement on its 5th execution). Not through pgbouncer's transaction pooling

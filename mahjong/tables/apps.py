@@ -8,13 +8,7 @@ class TablesConfig(AppConfig):
     verbose_name = _("Tables")
 
     def ready(self):
-        from django.db.backends.signals import connection_created
-
-        from mahjong import pool_check
-
         from . import (
             sessions,  # noqa: F401  (connects its receivers in every process)
             tasks,  # noqa: F401  (registered: the services send them by name)
         )
-
-        connection_created.connect(pool_check.use_on_pools, dispatch_uid="pool_check")

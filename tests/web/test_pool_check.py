@@ -1,4 +1,4 @@
-"""The pool's loan check (mahjong.pool_check): a healthy connection is lent without a
+"""The pool's loan check (mahjong.postgresql.pool_check): a healthy connection is lent without a
 round trip, one the server closed is replaced before anyone uses it. PostgreSQL only."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import pytest
 from django.db import connection
 from psycopg_pool import ConnectionPool
 
-from mahjong.pool_check import server_still_there
+from mahjong.postgresql.pool_check import server_still_there
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -88,21 +88,38 @@ def test_without_a_check_the_dead_connection_reaches_its_user(dsn):
             conn.execute("SELECT 1")
 
 
-def test_djangos_pool_gets_the_check_from_the_first_connection(dsn):
-    """With DB_POOL, Django's own check is off and its pool checks with ours."""
-    script = (
-        "from django.db import connection; connection.ensure_connection(); "
-        "print(connection.settings_dict['CONN_HEALTH_CHECKS'], "
-        "connection.pool._check.__name__); connection.close()"
-    )
+def test_djangos_pool_replaces_a_connection_the_server_closed(dsn):
+    """With DB_POOL, Django's own check is off, and its backend (mahjong.postgresql) lends
+    no connection that the server closed: after PostgreSQL ended the pooled connection,
+    the next request's first query runs on a new one."""
+    script = """
+import time, psycopg
+from django.db import connection
+print(connection.settings_dict["CONN_HEALTH_CHECKS"], connection.settings_dict["ENGINE"])
+old = connection.cursor().connection.info.backend_pid
+connection.close()  # back to the pool, which keeps it open
+with psycopg.connect(**connection.get_connection_params(), autocommit=True) as admin:
+    admin.execute("SELECT pg_terminate_backend(%s)", [old])
+    gone = "SELECT count(*) = 0 FROM pg_stat_activity WHERE pid = %s"
+    while not admin.execute(gone, [old]).fetchone()[0]:
+        time.sleep(0.05)
+with connection.cursor() as cursor:
+    cursor.execute("SELECT pg_backend_pid()")
+    print(cursor.fetchone()[0] != old)
+connection.close()
+"""
     env = {k: v for k, v in os.environ.items() if k != "DB_POOL"}
     result = subprocess.run(
         [sys.executable, "manage.py", "shell", "-v", "0", "-c", script],
         cwd=ROOT,
         capture_output=True,
         text=True,
-        env={**env, "DATABASE_URL": os.environ["DATABASE_URL"], "DB_POOL": "2"},
+        env={
+            **env,
+            "DATABASE_URL": os.environ["DATABASE_URL"],
+            "DB_POOL": "1",
+        },
         timeout=120,
     )
     assert result.returncode == 0, result.stderr
-    assert result.stdout.split() == ["False", "server_still_there"]
+    assert result.stdout.split() == ["False", "mahjong.postgresql", "True"]

@@ -11,9 +11,8 @@ socket with something to read, or a connection libpq already knows is broken, is
 here and refused; the pool then lends (or opens) another. A connection whose server
 vanished without a word (a cut network) is still found by the query that uses it.
 
-Django 5.2 passes its own ``check`` to the pool (and refuses one in OPTIONS["pool"]), so
-with DB_POOL the settings turn CONN_HEALTH_CHECKS off and ``use_on_pools``, run on each
-new connection (connection_created, tables.apps), gives the pool this check.
+With DB_POOL the settings turn CONN_HEALTH_CHECKS off and use the backend in
+mahjong/postgresql, which makes this check on each loan.
 """
 
 from __future__ import annotations
@@ -35,11 +34,3 @@ def server_still_there(conn) -> None:
     if poller.poll(0):
         conn.close()
         raise psycopg.OperationalError("the server has closed the connection")
-
-
-def use_on_pools(sender=None, connection=None, **kwargs) -> None:
-    """connection_created's receiver: the pool behind ``connection``, if any, checks its
-    loans with server_still_there (set once per pool; Django builds one per process)."""
-    pool = getattr(connection, "pool", None)
-    if pool is not None and getattr(pool, "_check", None) is None:
-        pool._check = server_still_there  # psycopg_pool's own attribute for its check
