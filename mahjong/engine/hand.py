@@ -908,16 +908,23 @@ def check_hand(
     stand for a hand whose melds are not given), no kind beyond its 4 copies, every kind
     in play (flowers are never part of a hand)."""
     _check_size(tiles)
-    label = format_tiles(sorted(tiles))
     _, kinds = _rules(ruleset)
-    outside = sorted(set(tiles) - set(kinds))
-    if outside:
+    distinct = set(tiles)
+    if not distinct <= _kind_set(kinds):
+        outside = sorted(distinct - _kind_set(kinds))
         where = f"in {ruleset.slug}" if ruleset is not None else "in a hand"
-        raise InvalidAction(f"{label!r}: {format_tiles(outside)} not allowed {where}")
+        raise InvalidAction(f"{_label(tiles)!r}: {format_tiles(outside)} not allowed {where}")
     limit = (ruleset.hand_size if ruleset is not None else 13) + 1
     size = len(tiles) + 3 * len(melds)
     if size > limit:
-        raise InvalidAction(f"{label!r}: {size} tiles, a hand has at most {limit}")
+        raise InvalidAction(f"{_label(tiles)!r}: {size} tiles, a hand has at most {limit}")
+    if not melds and len(tiles) - len(distinct) < 4:
+        return  # a kind with five copies would leave four repeats
     for kind, count in _held(tiles, melds).items():
         if count > 4:
-            raise InvalidAction(f"{label!r}: {count} copies of {format_tiles([kind])}")
+            raise InvalidAction(f"{_label(tiles)!r}: {count} copies of {format_tiles([kind])}")
+
+
+def _label(tiles: Sequence[int]) -> str:
+    return format_tiles(sorted(tiles))
+

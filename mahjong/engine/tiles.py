@@ -8,6 +8,7 @@ Notation is Tenhou-style runs of digits followed by a suit letter: ``"123m456p11
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Iterable
 
@@ -62,6 +63,12 @@ def max_copies(kind: int) -> int:
 
 
 _DIGITS = frozenset("0123456789")
+_KIND_OF = {
+    suit: {str(number): SUIT_BASE[suit] + number - 1 for number in range(1, SUIT_SIZE[suit] + 1)}
+    for suit in SUITS
+}
+_WELL_FORMED = re.compile(r"(?:[0-9]+[mpszf])+")
+_RUN = re.compile(r"([0-9]+)([mpszf])")
 
 
 def parse_tiles(text: str, *, check_copies: bool = True) -> list[int]:
@@ -74,9 +81,29 @@ def parse_tiles(text: str, *, check_copies: bool = True) -> list[int]:
     """
     if not isinstance(text, str):
         raise InvalidAction(f"tiles must be text, got {text!r}")
+    compact = text.replace(" ", "")
+    kinds = _parse_well_formed(compact) if _WELL_FORMED.fullmatch(compact) else None
+    if kinds is None:
+        kinds = _parse_or_refuse(text, compact)
+    if check_copies:
+        check_copy_limits(kinds, text)
+    return kinds
+
+
+def _parse_well_formed(compact: str) -> list[int] | None:
+    """Runs of digits and a suit letter, in two regex passes (a CLI parses a hand per
+    line); None for a number the suit lacks (``0m``, ``8z``)."""
+    try:
+        return [_KIND_OF[suit][digit] for digits, suit in _RUN.findall(compact) for digit in digits]
+    except KeyError:
+        return None
+
+
+def _parse_or_refuse(text: str, compact: str) -> list[int]:
+    """Character by character, saying what is wrong at the first thing that is."""
     kinds: list[int] = []
     pending: list[str] = []
-    for ch in text.replace(" ", ""):
+    for ch in compact:
         if ch in _DIGITS:
             pending.append(ch)
         elif ch in SUIT_SIZE:
@@ -92,8 +119,6 @@ def parse_tiles(text: str, *, check_copies: bool = True) -> list[int]:
             raise InvalidAction(f"unknown character {ch!r} in tiles {text!r}")
     if pending:
         raise InvalidAction(f"digits without a suit letter in {text!r}")
-    if check_copies:
-        check_copy_limits(kinds, text)
     return kinds
 
 
@@ -105,6 +130,11 @@ def parse_tile(text: str) -> int:
 
 
 def check_copy_limits(kinds: Iterable[int], label: object = None) -> None:
+    kinds = list(kinds)
+    distinct = set(kinds)
+    spare = len(kinds) - len(distinct)  # a kind with c copies adds c - 1
+    if spare < MAX_COPIES and (not spare or max(distinct) < FLOWERS[0]):
+        return  # no kind can be over its limit: the usual case, without counting
     for kind, count in Counter(kinds).items():
         if count > max_copies(kind):
             where = f" in {label!r}" if label is not None else ""
@@ -117,19 +147,38 @@ def format_tile(kind: int) -> str:
     return f"{number_of(kind)}{suit_of(kind)}"
 
 
+def _spelled(kinds: Iterable[int]) -> Iterable[str]:
+    run_suit = None
+    for kind in kinds:
+        suit = suit_of(kind)
+        if run_suit is not None and suit != run_suit:
+            yield run_suit
+        yield str(number_of(kind))
+        run_suit = suit
+    if run_suit is not None:
+        yield run_suit
+
+
+_SUIT_OF = tuple(suit_of(kind) for kind in range(NUM_KINDS))
+_NUMBER_OF = tuple(str(number_of(kind)) for kind in range(NUM_KINDS))
+
+
 def format_tiles(kinds: Iterable[int]) -> str:
     """Format kinds in the given order, merging consecutive tiles of one suit.
 
     ``format_tiles(parse_tiles(s)) == s`` for every well-formed ``s`` in this compact
     form; sort first (``sorted(kinds)``) for the canonical hand notation.
     """
+    kinds = tuple(kinds)
     out: list[str] = []
     run_suit = None
     for kind in kinds:
-        suit = suit_of(kind)
+        if not 0 <= kind < NUM_KINDS:  # garbage in: written out as suit_of and number_of do
+            return "".join(_spelled(kinds))
+        suit = _SUIT_OF[kind]
         if run_suit is not None and suit != run_suit:
             out.append(run_suit)
-        out.append(str(number_of(kind)))
+        out.append(_NUMBER_OF[kind])
         run_suit = suit
     if run_suit is not None:
         out.append(run_suit)
