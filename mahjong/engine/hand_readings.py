@@ -11,6 +11,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from itertools import combinations_with_replacement, product
 from typing import cast
 
+from . import scoring_tables
 from .hand_forms import GREEN_KINDS, KNITTED
 from .shapes import CHOW, PAIR, PUNG, SINGLES
 from .shapes import KNITTED as KNITTED_SHAPE
@@ -106,33 +107,39 @@ def suit_splits(suit: int, key: int) -> tuple[Reading, ...]:
 
 def _number_splits() -> dict[int, tuple[Split, ...]]:
     """Number-suit key -> its splits into at most 4 sets and a pair, as ``(shape,
-    offset)`` parts in the order of the parts they stand for (built once, in about
-    0.2 s: some 22,000 keys)."""
+    offset)`` parts in the order of the parts they stand for: some 22,000 keys, read
+    once from the shipped tables (``scoring_tables``), built where they are missing."""
     if not _NUMBER_SPLITS:
-        kinds = [(CHOW, i) for i in range(7)] + [(PUNG, i) for i in range(9)]
-        found: dict[int, set[Split]] = {}
-        for sets in range(5):
-            for chosen in combinations_with_replacement(kinds, sets):
-                counts = [0] * 9
-                for shape, i in chosen:
-                    if shape == CHOW:
-                        counts[i] += 1
-                        counts[i + 1] += 1
-                        counts[i + 2] += 1
-                    else:
-                        counts[i] += 3
-                for pair in (None, *range(9)):
-                    held = list(counts)
-                    parts = list(chosen)
-                    if pair is not None:
-                        held[pair] += 2
-                        parts.append((PAIR, pair))
-                    if max(held) > 4:
-                        continue
-                    key = sum(n * 5**i for i, n in enumerate(held))
-                    found.setdefault(key, set()).add(tuple(sorted(parts)))
-        _NUMBER_SPLITS.update((key, tuple(sorted(splits))) for key, splits in found.items())
+        shipped = scoring_tables.load("splits")
+        _NUMBER_SPLITS.update(build_number_splits() if shipped is None else shipped)
     return _NUMBER_SPLITS
+
+
+def build_number_splits() -> dict[int, tuple[Split, ...]]:
+    """``_number_splits``' table, built (about 0.2 s)."""
+    kinds = [(CHOW, i) for i in range(7)] + [(PUNG, i) for i in range(9)]
+    found: dict[int, set[Split]] = {}
+    for sets in range(5):
+        for chosen in combinations_with_replacement(kinds, sets):
+            counts = [0] * 9
+            for shape, i in chosen:
+                if shape == CHOW:
+                    counts[i] += 1
+                    counts[i + 1] += 1
+                    counts[i + 2] += 1
+                else:
+                    counts[i] += 3
+            for pair in (None, *range(9)):
+                held = list(counts)
+                parts = list(chosen)
+                if pair is not None:
+                    held[pair] += 2
+                    parts.append((PAIR, pair))
+                if max(held) > 4:
+                    continue
+                key = sum(n * 5**i for i, n in enumerate(held))
+                found.setdefault(key, set()).add(tuple(sorted(parts)))
+    return {key: tuple(sorted(splits)) for key, splits in found.items()}
 
 
 _NUMBER_SPLITS: dict[int, tuple[Split, ...]] = {}
@@ -141,20 +148,31 @@ _NUMBER_SPLITS: dict[int, tuple[Split, ...]] = {}
 def number_suit_completing() -> dict[int, tuple[tuple[int, bool], ...]]:
     """Number-suit key of up to 13 tiles -> each offset (in order) whose tile makes it
     split, with whether the split then holds the pair; keys without one are absent.
-    Read off the table of splits: taking any tile from a key that splits gives a key
-    that one tile completes (built once, with it)."""
+    Read once from the shipped tables (``scoring_tables``), built where they are
+    missing."""
     if not _NUMBER_COMPLETING:
-        found: dict[int, set[tuple[int, bool]]] = {}
-        for key, splits in _number_splits().items():
-            pair = any(shape == PAIR for shape, _ in splits[0])
-            for offset in (
-                {offset for shape, offset in splits[0]}
-                | {offset + 1 for shape, offset in splits[0] if shape == CHOW}
-                | {offset + 2 for shape, offset in splits[0] if shape == CHOW}
-            ):
-                found.setdefault(key - _POW5[offset], set()).add((offset, pair))
-        _NUMBER_COMPLETING.update((key, tuple(sorted(kinds))) for key, kinds in found.items())
+        shipped = scoring_tables.load("completing")
+        if shipped is None:
+            shipped = build_number_suit_completing(_number_splits())
+        _NUMBER_COMPLETING.update(shipped)
     return _NUMBER_COMPLETING
+
+
+def build_number_suit_completing(
+    splits: dict[int, tuple[Split, ...]],
+) -> dict[int, tuple[tuple[int, bool], ...]]:
+    """``number_suit_completing``' table, read off the table of splits (about 0.3 s):
+    taking any tile from a key that splits gives a key that one tile completes."""
+    found: dict[int, set[tuple[int, bool]]] = {}
+    for key, shapes in splits.items():
+        pair = any(shape == PAIR for shape, _ in shapes[0])
+        for offset in (
+            {offset for shape, offset in shapes[0]}
+            | {offset + 1 for shape, offset in shapes[0] if shape == CHOW}
+            | {offset + 2 for shape, offset in shapes[0] if shape == CHOW}
+        ):
+            found.setdefault(key - _POW5[offset], set()).add((offset, pair))
+    return {key: tuple(sorted(kinds)) for key, kinds in found.items()}
 
 
 _NUMBER_COMPLETING: dict[int, tuple[tuple[int, bool], ...]] = {}

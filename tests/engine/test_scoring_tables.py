@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from mahjong.engine import hand, hand_readings, suit_tables
+from mahjong.engine import hand, hand_readings, scoring_tables, suit_tables
 from mahjong.engine.fans import combos
 from mahjong.engine.fans.facts import TileFacts
 
@@ -117,3 +117,32 @@ def test_the_tile_checks_name_what_is_wrong(slug, line, message):
     out = io.StringIO()
     serve(io.StringIO("{" + line + "}\n"), out, lambda r: answer(r, get_ruleset(slug)))
     assert message in json.loads(out.getvalue())["error"]
+
+
+@pytest.mark.skipif(not scoring_tables.TABLE_PATH.exists(), reason="no shipped tables")
+def test_the_shipped_tables_are_what_the_builders_build(monkeypatch):
+    monkeypatch.setattr(scoring_tables, "_parts", None)  # read the file afresh
+    splits = hand_readings.build_number_splits()
+    assert scoring_tables.load("splits") == splits
+    completing = hand_readings.build_number_suit_completing(splits)
+    assert scoring_tables.load("completing") == completing
+    chows, chow_patterns, pungs, pung_patterns = {}, {}, {}, {}  # built as on first use
+    for sets in combos.chow_sets():
+        combos._kept(chows, chow_patterns, sets, combos._chow_pattern, combos.chow_fans)
+    for sets in combos.pung_sets():
+        combos._kept(pungs, pung_patterns, sets, combos._pung_pattern, combos.pung_fans)
+    assert (len(chows), len(pungs)) == (12650, 52956)
+    monkeypatch.setattr(combos, "_CHOWS", {})
+    monkeypatch.setattr(combos, "_PUNGS", {})
+    combos.prebuild()  # from the shipped part
+    assert combos._CHOWS == chows and combos._PUNGS == pungs
+
+
+def test_without_the_shipped_tables_the_scorer_builds_them(monkeypatch):
+    """A missing file means the tables are built, with the same readings and fans."""
+    monkeypatch.setattr(scoring_tables, "TABLE_PATH", scoring_tables.TABLE_PATH.with_name("none"))
+    monkeypatch.setattr(scoring_tables, "_parts", None)
+    for name in ("_NUMBER_SPLITS", "_NUMBER_COMPLETING"):
+        monkeypatch.setattr(hand_readings, name, {})
+    assert hand_readings._number_splits() == hand_readings.build_number_splits()
+    assert len(hand_readings.number_suit_completing()) > 60_000
