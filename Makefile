@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 # pull in, each at one version with the sha256 of every file pip may pick: `make lock`.
 LOCK := requirements/lock.txt
 
-.PHONY: install test run test-engine chromium axe check lock
+.PHONY: install test run test-engine chromium node-tools check lock
 
 # Only what the lock names, checked against its hashes; then the project itself, editable
 # (unhashable), built with the lock's setuptools instead of a freshly downloaded one.
@@ -39,6 +39,9 @@ lock:
 		--allow-unsafe --strip-extras --extra test --build-deps-for editable \
 		--no-emit-index-url --no-emit-find-links $(LOCK_ARGS) --output-file $(LOCK) pyproject.toml
 
+empty :=
+space := $(empty) $(empty)
+
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
@@ -58,15 +61,18 @@ chromium:
 		else sudo apt-get update -qq && sudo apt-get install -y -qq $$missing; fi; \
 	fi
 
-# The accessibility scan (tests/e2e/test_a11y.py) injects axe-core from npm into chromium.
-AXE_CORE := 4.14.1
-AXE_STAMP := tests/e2e/node/.axe-core-$(AXE_CORE)
-$(AXE_STAMP):
+# npm tools of the browser tests, in one install (npm would prune the other): axe-core,
+# which tests/e2e/test_a11y.py injects into chromium, and Lighthouse, which
+# tests/e2e/test_lighthouse.py and bench/lighthouse.py run on Debian's chromium
+# (Lighthouse 12: 13 needs Node 22.19, newer than Debian 12's 18).
+NODE_TOOLS := axe-core@4.14.1 lighthouse@12.8.2
+NODE_STAMP := tests/e2e/node/.installed-$(subst @,-,$(subst $(space),_,$(NODE_TOOLS)))
+$(NODE_STAMP):
 	@command -v npm >/dev/null || { if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq nodejs npm; \
 		else sudo apt-get update -qq && sudo apt-get install -y -qq nodejs npm; fi; }
-	npm install --silent --no-audit --no-fund --no-save --prefix tests/e2e/node axe-core@$(AXE_CORE)
+	npm install --silent --no-audit --no-fund --no-save --prefix tests/e2e/node $(NODE_TOOLS)
 	touch $@
-axe: $(AXE_STAMP)
+node-tools: $(NODE_STAMP)
 
 # The gates before the suite, configured in pyproject.toml: the import contracts (apps
 # call downward only, no import cycles within an app), the engine's types (mypy --strict)
@@ -79,7 +85,7 @@ check: install
 	$(VENV)/bin/ruff format --check .
 
 # Without REDIS_URL the suite gets an embedded Redis, as `make run` does (tests/with_redis.py).
-test: install chromium axe check
+test: install chromium node-tools check
 	$(PY) -m tests.with_redis
 
 test-engine: install
