@@ -927,4 +927,3 @@ def check_hand(
 
 def _label(tiles: Sequence[int]) -> str:
     return format_tiles(sorted(tiles))
-
