@@ -29,7 +29,12 @@ def load(name: str) -> Any:
     if _parts is None:
         try:
             _parts = marshal.loads(TABLE_PATH.read_bytes())
-        except FileNotFoundError:
-            _parts = {}
+        except (OSError, EOFError, ValueError, TypeError):  # missing, or unreadable here
+            _parts = {}  # marshal's format may change between Pythons: build instead
     data = _parts.pop(name, None)
-    return None if data is None else marshal.loads(zlib.decompress(data))
+    if data is None:
+        return None
+    try:
+        return marshal.loads(zlib.decompress(data))
+    except (EOFError, ValueError, TypeError, zlib.error):
+        return None

@@ -113,7 +113,7 @@ def overflow(m: dict) -> list[str]:
 
 def axe_scan(page) -> list[dict]:
     if not AXE.exists():
-        pytest.fail(f"axe-core is missing at {AXE}: `make node-tools` (part of `make test`) installs it")
+        pytest.fail(f"axe-core is missing at {AXE}: `make node-tools` (in `make test`) installs it")
     page.add_script_tag(path=str(AXE))
     return page.evaluate(AXE_RUN)
 
