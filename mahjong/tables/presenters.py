@@ -167,6 +167,7 @@ def _seat_view(seat_data: dict, row: Seat, latest_seat: int | None = None) -> di
     return {
         "index": seat_data["seat"],
         "name": row.user.display_name,
+        "avatar_key": row.user.public_id,  # the seat plate's face (mahjong.ui.avatars)
         "beans": row.user.beans,
         "bot": row.is_bot,
         "auto_play": row.auto_play,

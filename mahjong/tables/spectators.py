@@ -111,6 +111,7 @@ def _seat(data: dict, row: Seat, wild: str | None) -> dict:
     return {
         "index": data["seat"],
         "name": row.user.display_name,
+        "avatar_key": row.user.public_id,
         "auto_play": row.auto_play,
         "count": data["concealed_count"],
         "backs": range(data["concealed_count"]),

@@ -724,3 +724,27 @@ def test_a_wenzhou_win_marks_a_white_dragon_playing_as_the_wilds_kind(
 
     shown = [t["tile"] for block in history.decomposition(hand) for t in block if t["white"]]
     assert shown == ["3p"]  # the hand's history page draws the same reading
+
+
+def test_each_seat_plate_has_its_players_face_and_beans_in_a_bean_room(client_of, duel, alice, bob):
+    from mahjong.ui.avatars import avatar_svg
+
+    html = page_of(client_of(alice), duel)
+    opponent = between(html, 'id="mj-opponent"', 'id="mj-rivers"')
+    mine = between(html, 'id="mj-hand"', 'id="mj-prompt"')
+    assert avatar_svg(bob.public_id, 28) in opponent and avatar_svg(alice.public_id, 28) in mine
+    bob.refresh_from_db()
+    assert re.search(
+        r'data-testid="opp-beans"><span class="sr-only">[^<]+</span>([\d,]+)<', opponent
+    )
+    assert f"{bob.beans:,}" in between(opponent, 'data-testid="opp-beans"', "</span></span>")
+    # a push renders the same plates: the fragments are the page's
+    pushed = presenters.fragments(duel, 0)
+    assert avatar_svg(bob.public_id, 28) in pushed
+
+
+def test_a_private_table_shows_no_beans_on_the_plates(client_of, alice, bob):
+    from tests.web.tables_support import private_table
+
+    html = page_of(client_of(alice), private_table(alice, bob))
+    assert "avatar-art" in html and "mj-beans" not in html
