@@ -27,25 +27,25 @@ class Command(Protocol):
     def run(self, args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int: ...
 
 
-def _available() -> dict[str, Command]:
-    modules: dict[str, Command] = {}
-    for name in COMMANDS:
-        try:
-            modules[name] = cast(Command, importlib.import_module(f"mahjong.engine.cli.{name}"))
-        except ModuleNotFoundError as exc:
-            if exc.name != f"mahjong.engine.cli.{name}":
-                raise
-    return modules
-
-
 def main(argv: list[str] | None = None) -> int:
-    modules = _available()
+    argv = sys.argv[1:] if argv is None else argv
     parser = argparse.ArgumentParser(prog="python -m mahjong.engine")
     sub = parser.add_subparsers(dest="command", required=True)
-    for name, module in modules.items():
-        module.add_arguments(sub.add_parser(name, help=COMMANDS[name]))
-    args = parser.parse_args(argv)
-    return modules[args.command].run(args, sys.stdin, sys.stdout)
+    # Only the command asked for is imported: a CLI's first answer does not wait for the
+    # others (the bots, the simulator) to load.
+    chosen = argv[0] if argv and argv[0] in COMMANDS else None
+    module = _command(chosen) if chosen else None
+    for name, about in COMMANDS.items():
+        subparser = sub.add_parser(name, help=about)
+        if module is not None and name == chosen:
+            module.add_arguments(subparser)
+    args = parser.parse_args(argv)  # without a known command: the usage, and exit 2
+    assert module is not None
+    return module.run(args, sys.stdin, sys.stdout)
+
+
+def _command(name: str) -> Command:
+    return cast(Command, importlib.import_module(f"mahjong.engine.cli.{name}"))
 
 
 if __name__ == "__main__":
