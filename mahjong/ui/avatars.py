@@ -13,12 +13,19 @@ from django.utils.safestring import SafeString, mark_safe
 _CELLS = 15  # the left three columns of five rows; the right two mirror them
 
 
+def _pattern(digest: bytes) -> list[int]:
+    """The lit cells: the first two bytes of the digest (after the hue's) that light 5 to
+    11 of the 15, so no face is nearly blank or nearly solid."""
+    windows = [int.from_bytes(digest[i : i + 2], "big") for i in range(2, len(digest) - 1, 2)]
+    lit = [[i for i in range(_CELLS) if bits >> i & 1] for bits in windows]
+    return next((cells for cells in lit if 5 <= len(cells) <= 11), lit[0] or [7])
+
+
 @lru_cache(maxsize=4096)  # a table page shows two faces per push
 def avatar_svg(key: str, size: int) -> SafeString:
     digest = hashlib.sha256(key.encode()).digest()
     hue = int.from_bytes(digest[:2], "big") % 360
-    bits = int.from_bytes(digest[2:4], "big")
-    on = [i for i in range(_CELLS) if bits >> i & 1] or [7]  # never an empty face
+    on = _pattern(digest)
     cells = set()
     for i in on:
         column, row = divmod(i, 5)

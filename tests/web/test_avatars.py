@@ -24,4 +24,6 @@ def test_many_ids_give_many_colours_and_never_an_empty_face():
     svgs = [avatar_svg(f"player{n}", 28) for n in range(300)]
     hues = {re.search(r"hsl\((\d+),45%", svg).group(1) for svg in svgs}
     assert len(hues) > 150
-    assert all(cells(svg) for svg in svgs)
+    # 5 to 11 of the left three columns lit, so at least 5 of the 25 drawn (the middle
+    # column mirrors onto itself) and never all of them: none nearly blank or solid
+    assert all(5 <= len(cells(svg)) <= 22 for svg in svgs)
