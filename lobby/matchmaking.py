@@ -18,13 +18,13 @@ import datetime
 from celery import current_app
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Count
+from django.db.models import Count, Exists, OuterRef
 from django.dispatch import receiver
 from django.utils import timezone
 
 from accounts.signals import player_banned
 from catalogue.models import RoomTier
-from mahjong.tables.models import Match
+from mahjong.tables.models import Hand, Match, Seat, Table
 
 from .models import QueueTicket
 
@@ -229,6 +229,22 @@ def waiting_counts() -> dict[int, int]:
         .annotate(n=Count("id"))
     )
     return {row["tier_id"]: row["n"] for row in rows}
+
+
+def playing_counts() -> dict[int, int]:
+    """Players at a hand in play per tier id, in one query: the people (not the bots that
+    fill a seat) seated at a room's table whose hand is not over, as "in play" means for
+    one game at a time (tables.services.table_in_play). A table left between hands waits
+    for the sweeper with nobody playing at it: it does not count."""
+    in_progress = Exists(Hand.objects.filter(table=OuterRef("table"), ended_at__isnull=True))
+    rows = (
+        Seat.objects.filter(
+            in_progress, table__status=Table.Status.PLAYING, table__tier__isnull=False, bot_level=""
+        )
+        .values("table__tier_id")
+        .annotate(n=Count("user_id", distinct=True))
+    )
+    return {row["table__tier_id"]: row["n"] for row in rows}
 
 
 def call_off_unseated(now: datetime.datetime | None = None) -> int:

@@ -17,6 +17,7 @@ from django_htmx.http import HttpResponseClientRedirect
 from accounts import ranks, wallet
 from accounts.models import EconomySettings, RankLevel
 from catalogue.models import SOLO_ENGINE_RULESETS, Leaderboard, RoomTier, Ruleset, relief_threshold
+from mahjong.assets import rooms as room_art
 from mahjong.engine.bots import LEVEL_SLUGS, LEVELS
 from mahjong.tables import services as tables
 from mahjong.tables import spectators
@@ -35,11 +36,17 @@ def _redirect(request, url):
 
 
 def _tiers_context(request):
+    """The room cards: three queries for any number of rooms (the rooms, who waits, who
+    plays). Each room shows the art of its place among the open ones, in the lobby's order
+    (the operator's, cheapest first by default): a room the operator adds gets art too."""
     tiers = list(RoomTier.objects.filter(is_active=True).select_related("ruleset"))
     counts = matchmaking.waiting_counts()
+    playing = matchmaking.playing_counts()
     beans = request.user.beans if request.user.is_authenticated else None
-    for tier in tiers:
+    for place, tier in enumerate(tiers, start=1):
         tier.waiting = counts.get(tier.pk, 0)
+        tier.playing = playing.get(tier.pk, 0)
+        tier.art = room_art.path(place)
         tier.refusal = tier.entry_refusal(beans) if beans is not None else None
     return {
         "tiers": tiers,
