@@ -46,15 +46,26 @@ PIPS = {
 
 
 def defs(level: int) -> str:
+    """The felt's gradient, and the shapes drawn more than once: a bean (its edge, then its
+    face), a tile's body and a tile's back."""
     dark, light, _lattice = FELTS[level - 1]
     return (
         "<defs>"
         f'<linearGradient id="felt" x1="0" y1="0" x2="1" y2="1">'
         f'<stop offset="0" stop-color="{light}"/><stop offset="1" stop-color="{dark}"/>'
         "</linearGradient>"
-        '<radialGradient id="coin" cx=".38" cy=".35" r=".75">'
+        '<radialGradient id="gold" cx=".38" cy=".35" r=".75">'
         f'<stop offset="0" stop-color="{GOLD_LIGHT}"/><stop offset="1" stop-color="{GOLD}"/>'
         "</radialGradient>"
+        f'<g id="bean"><ellipse cy="3" rx="13" ry="5" fill="{GOLD_DARK}"/>'
+        '<ellipse rx="13" ry="5" fill="url(#gold)"/></g>'
+        f'<g id="tile"><rect x="-18" y="-48" width="36" height="48" rx="5" fill="{EDGE}"/>'
+        f'<rect x="-17.4" y="-47.4" width="34.8" height="46.8" rx="4.6" fill="{BODY}"/>'
+        f'<rect x="-17" y="-47" width="34" height="42" rx="4.2" fill="{RIM}"/>'
+        f'<rect x="-16" y="-46" width="32" height="40" rx="3.6" fill="{IVORY}"/></g>'
+        # the green back with a gold diamond, as static/tiles/back.svg
+        f'<g id="back"><rect x="-1" y="0" width="32" height="40" rx="3.6" fill="{BODY}"/>'
+        '<path d="M15 10 L22 20 L15 30 L8 20 Z" fill="#d4a017"/></g>'
         "</defs>"
     )
 
@@ -73,24 +84,13 @@ def felt(level: int) -> str:
 
 def tile(x: float, y: float, angle: float, face: str) -> str:
     """A 36x48 tile standing at (x, y) (its bottom centre), turned ``angle`` degrees."""
-    body = (
-        f'<rect x="-18" y="-48" width="36" height="48" rx="5" fill="{EDGE}"/>'
-        f'<rect x="-17.4" y="-47.4" width="34.8" height="46.8" rx="4.6" fill="{BODY}"/>'
-        f'<rect x="-17" y="-47" width="34" height="42" rx="4.2" fill="{RIM}"/>'
-        f'<rect x="-16" y="-46" width="32" height="40" rx="3.6" fill="{IVORY}"/>'
-    )
     return (
         f'<g transform="translate({num(x)} {num(y)}) rotate({num(angle)})">'
-        f'{body}<g transform="translate(-15 -46)">{face}</g></g>'
+        f'<use href="#tile"/><g transform="translate(-15 -46)">{face}</g></g>'
     )
 
 
-def back() -> str:
-    """A tile seen from behind: the green back with a gold diamond (static/tiles/back.svg)."""
-    return (
-        f'<rect x="-1" y="0" width="32" height="40" rx="3.6" fill="{BODY}"/>'
-        '<path d="M15 10 L22 20 L15 30 L8 20 Z" fill="#d4a017"/>'
-    )
+BACK = '<use href="#back"/>'
 
 
 def pips(n: int) -> str:
@@ -107,15 +107,12 @@ def pips(n: int) -> str:
 
 def fan(level: int) -> str:
     """Three tiles fanned out: two backs and, in front, the level's pips."""
-    return tile(92, 104, -16, back()) + tile(148, 104, 16, back()) + tile(120, 100, 0, pips(level))
+    return tile(92, 104, -16, BACK) + tile(148, 104, 16, BACK) + tile(120, 100, 0, pips(level))
 
 
 def coin(cx: float, cy: float) -> str:
-    """One bean seen a little from above: its edge, then its face."""
-    return (
-        f'<ellipse cx="{num(cx)}" cy="{num(cy + 3)}" rx="13" ry="5" fill="{GOLD_DARK}"/>'
-        f'<ellipse cx="{num(cx)}" cy="{num(cy)}" rx="13" ry="5" fill="url(#coin)"/>'
-    )
+    """One bean seen a little from above, centred at (cx, cy)."""
+    return f'<use href="#bean" x="{num(cx)}" y="{num(cy)}"/>'
 
 
 BEANS_LEFT, BEANS_STEP = 196, 23

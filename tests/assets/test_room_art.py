@@ -31,7 +31,7 @@ def test_each_banner_is_svg_without_text_or_outside_references(name):
 def test_the_levels_differ_and_each_higher_one_has_more_beans():
     files = art.generate()
     assert len(set(files.values())) == 5
-    coins = [files[name].count('fill="url(#coin)"') for name in NAMES]
+    coins = [files[name].count('href="#bean"') for name in NAMES]
     assert coins == sorted(coins) and len(set(coins)) == 5
 
 
