@@ -64,6 +64,9 @@ class User(AbstractUser):
     )
     # Per-player settings (accounts.preferences): remembered across devices.
     sound_on = models.BooleanField(_("sound effects"), default=True)
+    # The table's motion (tiles travelling, calls, the win's reveal); a browser asking for
+    # reduced motion gets none whatever this says.
+    motion_on = models.BooleanField(_("motion"), default=True)
     emotes_muted = models.BooleanField(_("mute emotes"), default=False)
     auto_win = models.BooleanField(_("win automatically"), default=False)
     auto_pass = models.BooleanField(_("pass claims automatically"), default=False)

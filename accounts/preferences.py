@@ -26,7 +26,7 @@ from django.views.i18n import set_language
 from .models import User
 
 # The switches a table page may flip on its own (each a BooleanField on User).
-TOGGLES = ("sound_on", "emotes_muted", "auto_win", "auto_pass", "discard_drawn")
+TOGGLES = ("sound_on", "motion_on", "emotes_muted", "auto_win", "auto_pass", "discard_drawn")
 
 
 def _language_choices():
@@ -42,6 +42,9 @@ class PreferencesForm(forms.ModelForm):
         model = User
         fields = [*TOGGLES, "language"]
         help_texts = {
+            "motion_on": gettext_lazy(
+                "Tiles travel to the river, calls show large, a win turns its hand face up."
+            ),
             "auto_win": gettext_lazy("Declare a win as soon as the rules allow it."),
             "auto_pass": gettext_lazy("Let every chow, pong and kong chance go without asking."),
             "discard_drawn": gettext_lazy(

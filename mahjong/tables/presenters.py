@@ -111,9 +111,10 @@ def _rows(tiles: list) -> list[list]:
 
 def _meld(text: str) -> dict:
     if text == "ankan":
-        return {"label": VERB_LABELS["ankan"], "tiles": ["back"] * 4, "hidden": True}
+        return {"label": VERB_LABELS["ankan"], "tiles": ["back"] * 4, "hidden": True, "verb": text}
     verb, tiles = text.split(" ", 1)
     return {
+        "verb": verb,
         "label": VERB_LABELS.get(verb, verb),
         "tiles": tiles_of(tiles.replace(" ", "")),
         "hidden": False,
@@ -234,6 +235,7 @@ def _prefs(user) -> dict:
     """The viewer's remembered table settings (accounts.preferences)."""
     return {
         "sound_on": user.sound_on,
+        "motion_on": user.motion_on,
         "emotes_muted": user.emotes_muted,
         "auto_win": user.auto_win,
         "auto_pass": user.auto_pass,

@@ -62,6 +62,8 @@
       oppRiver: document.querySelectorAll("#mj-rivers .river.opp .tile").length,
       melds: document.querySelectorAll(".mj-table .meld").length,
       mine: document.querySelectorAll("#mj-hand .meld").length,
+      myTing: !!$("#mj-hand [data-ting]"),
+      oppTing: !!$("#mj-opponent [data-ting]"),
       drawn: drawn ? drawn.dataset.tile : "",
       outcome: outcome ? outcome.dataset.outcome : ""
     };
@@ -69,6 +71,7 @@
   function enter(elements) {
     elements.forEach(function (el) { if (el) el.classList.add("tile--enter"); });
   }
+  function motion() { return window.MahjongMotion; }
   function react() {
     var now = snapshot();
     if (last && now.version !== last.version) {
@@ -78,17 +81,31 @@
         // the hand is over: bring the result (heading, fans, next hand) to the player
         var card = $("#mj-result [data-outcome]");
         if (card) card.focus({ preventScroll: false });
+        if (card && motion()) {
+          if (card.dataset.winner) motion().call(now.outcome, card.dataset.winner === "me");
+          motion().reveal(card);
+        }
       } else if (now.melds > last.melds) {
         sound = "claim";
-        var seat = now.mine > last.mine ? "#mj-hand" : "#mj-opponent";
-        var melds = document.querySelectorAll(seat + " .meld");
-        if (melds.length) enter(Array.prototype.slice.call(melds[melds.length - 1].querySelectorAll(".tile")));
+        var mine = now.mine > last.mine;
+        var melds = document.querySelectorAll((mine ? "#mj-hand" : "#mj-opponent") + " .meld");
+        var meld = melds[melds.length - 1];
+        if (meld) enter(Array.prototype.slice.call(meld.querySelectorAll(".tile")));
+        if (meld && motion()) motion().call(meld.dataset.call, mine);
       } else if (now.drawn && now.rivers === last.rivers) {
         sound = "draw";
       } else if (now.rivers > last.rivers) {
         sound = "discard";
       }
-      if (now.rivers > last.rivers) enter([$("#mj-rivers .latest .tile")]);
+      // 报听: said large over the seat that declared it
+      if (!now.outcome && (now.myTing && !last.myTing || now.oppTing && !last.oppTing)) {
+        if (motion()) motion().call("ting", now.myTing && !last.myTing);
+        sound = sound === "discard" || !sound ? "claim" : sound;
+      }
+      if (now.rivers > last.rivers) {
+        var travelled = motion() && motion().on() && motion().discard(now.oppRiver === last.oppRiver);
+        if (!travelled) enter([$("#mj-rivers .latest .tile")]);
+      }
       if (now.drawn && (now.drawn !== last.drawn || now.rivers !== last.rivers)) {
         enter([$("#mj-hand [data-drawn] .tile")]);
         if (!sound) sound = "draw";
@@ -261,6 +278,7 @@
     remember(chip.dataset.pref, on);
     if (chip.dataset.pref === "sound_on" && sounds()) sounds().setMuted(!on);
     if (chip.dataset.pref === "emotes_muted" && on) hideEmote();
+    if (chip.dataset.pref === "motion_on" && table()) table().dataset.motion = on ? "on" : "off";
     if (last) { fired = null; autoplay(snapshot()); }
   });
 

@@ -93,11 +93,10 @@ def test_fourteen_tiles_are_tap_targets_inside_the_tables_padding_on_a_phone(
         assert inset["tiles"][1] <= inset["inner"][1] + 0.5, inset
         if width != 360:
             return
-        # the status bar's "Round 東": the word is centred on its tile (it sat on the tile's
-        # bottom line, below the bar's other words)
+        # the compass's "Round 東": the word is centred on its tile (in the status bar it
+        # sat on the tile's bottom line, below the bar's other words)
         offset = page.evaluate("""() => {
-          const span = [...document.querySelectorAll('#mj-status > span')]
-            .find(s => s.querySelector('.tile'));
+          const span = document.querySelector('#mj-clock .mj-compass-round');
           const range = document.createRange(); range.selectNodeContents(span.firstChild);
           const word = range.getBoundingClientRect();
           const tile = span.querySelector('.tile').getBoundingClientRect();

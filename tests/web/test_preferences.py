@@ -27,6 +27,7 @@ def test_the_settings_page_saves_every_preference(client_of, alice):
     )
     assert reply.status_code == 302
     me = fresh(alice)
+    assert 'name="motion_on"' in page and "动画效果" in page
     assert (me.sound_on, me.emotes_muted, me.auto_win, me.auto_pass, me.discard_drawn) == (
         True,
         True,
@@ -34,6 +35,7 @@ def test_the_settings_page_saves_every_preference(client_of, alice):
         True,
         False,
     )
+    assert not me.motion_on  # an unticked box
     assert me.language == "en" and reply.cookies[settings.LANGUAGE_COOKIE_NAME].value == "en"
 
 
@@ -49,6 +51,9 @@ def test_a_table_switch_flips_one_setting(client_of, alice):
     assert fresh(alice).discard_drawn
     assert c.post(TOGGLE, {"name": "sound_on", "on": "0"}).status_code == 204
     assert not fresh(alice).sound_on
+    assert fresh(alice).motion_on
+    assert c.post(TOGGLE, {"name": "motion_on", "on": "0"}).status_code == 204
+    assert not fresh(alice).motion_on
 
 
 @pytest.mark.parametrize(

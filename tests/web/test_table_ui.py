@@ -237,7 +237,7 @@ def test_no_hint_between_two_people_without_a_tier(client_of, alice, bob):
 
 
 def test_the_switches_show_the_remembered_settings(client_of, duel, alice):
-    User.objects.filter(pk=alice.pk).update(auto_pass=True, sound_on=False)
+    User.objects.filter(pk=alice.pk).update(auto_pass=True, sound_on=False, motion_on=False)
     html = page_of(client_of(alice), duel)
     pressed = dict(re.findall(r'data-pref="(\w+)" aria-pressed="(true|false)"', html))
     assert pressed == {
@@ -245,9 +245,12 @@ def test_the_switches_show_the_remembered_settings(client_of, duel, alice):
         "auto_pass": "true",
         "discard_drawn": "false",
         "sound_on": "false",
+        "motion_on": "false",
         "emotes_muted": "false",
     }
-    assert 'data-sound-on="0"' in html
+    assert 'data-sound-on="0"' in html and 'data-motion="off"' in html
+    User.objects.filter(pk=alice.pk).update(motion_on=True)
+    assert 'data-motion="on"' in page_of(client_of(alice), duel)
 
 
 def test_prompts_are_named_in_the_page_language(client_of, bot_table, alice):
