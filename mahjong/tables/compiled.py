@@ -32,7 +32,7 @@ from django.db import DatabaseError, connections, models
 from django.db.transaction import TransactionManagementError
 from django.utils.dateparse import parse_datetime
 
-from accounts.models import User
+from accounts.models import RankLevel, User
 from catalogue.models import RoomTier, Ruleset
 
 from .models import Event, Hand, Match, Seat, Table
@@ -84,7 +84,8 @@ def _converter(field, connection):
 class Part:
     """One model of a read's row: its alias, the columns taken (all if ``only`` is
     empty), and where it hangs: ``on`` the parent's instance as ``attribute``, joined by
-    the parent's foreign key of that name (LEFT JOIN when ``optional``)."""
+    the parent's foreign key of that name (LEFT JOIN when ``optional``), or by ``join``,
+    an ON condition of its own (the attribute is then a plain one, not a field)."""
 
     model: type
     alias: str
@@ -92,6 +93,7 @@ class Part:
     attribute: str = ""
     optional: bool = False
     only: tuple[str, ...] = ()
+    join: str = ""
 
     def fields(self) -> list:
         concrete = self.model._meta.concrete_fields
@@ -163,13 +165,8 @@ class Read:
             if not part.on:
                 joins.append(table)
                 continue
-            parent = next(p for p in self.parts if p.alias == part.on)
-            key = parent.model._meta.get_field(part.attribute)
             kind = "LEFT OUTER JOIN" if part.optional else "INNER JOIN"
-            joins.append(
-                f'{kind} {table} ON {part.alias}."{part.model._meta.pk.column}" = '
-                f'{part.on}."{key.column}"'
-            )
+            joins.append(f"{kind} {table} ON {part.join or self._key_join(part)}")
         text = f"SELECT {', '.join(columns)} FROM {' '.join(joins)} WHERE {self.where}"
         if self.order:
             text += f" ORDER BY {self.order}"
@@ -179,6 +176,11 @@ class Read:
             text += f" FOR NO KEY UPDATE OF {self.parts[0].alias}"
         self._sql[connection.vendor] = _Sql(text, names, converters)
         return self._sql[connection.vendor]
+
+    def _key_join(self, part: Part) -> str:
+        parent = next(p for p in self.parts if p.alias == part.on)
+        key = parent.model._meta.get_field(part.attribute)
+        return f'{part.alias}."{part.model._meta.pk.column}" = {part.on}."{key.column}"'
 
 
 # ----- the reads -------------------------------------------------------------------------
@@ -212,8 +214,18 @@ _LOCKED_TABLE = Read(
 _CURRENT_HAND = Read(
     (Part(Hand, "h"),), where='h."table_id" = %s', order='h."number" DESC', limit=1
 )
+# Each player's rank level (accounts.ranks: the highest threshold the rank score reaches)
+# comes joined, for the seat plate's badge at no query of its own.
+_RANK_LEVEL = (
+    f'rl."id" = (SELECT l."id" FROM "{RankLevel._meta.db_table}" l'
+    ' WHERE l."threshold" <= u."rank_score" ORDER BY l."threshold" DESC LIMIT 1)'
+)
 _SEATS = Read(
-    (Part(Seat, "s"), Part(User, "u", on="s", attribute="user")),
+    (
+        Part(Seat, "s"),
+        Part(User, "u", on="s", attribute="user"),
+        Part(RankLevel, "rl", on="u", attribute="rank_level", optional=True, join=_RANK_LEVEL),
+    ),
     where='s."table_id" = %s',
     order='s."index"',
 )
@@ -252,7 +264,8 @@ def current_hand(table_id: int) -> Hand | None:
 
 
 def seats(table_id: int) -> list[Seat]:
-    """The table's seats in order, with their players."""
+    """The table's seats in order, with their players and each one's rank level
+    (``seat.user.rank_level``, None below the first)."""
     return _SEATS(table_id)
 
 

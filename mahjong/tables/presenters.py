@@ -170,6 +170,8 @@ def _seat_view(seat_data: dict, row: Seat, latest_seat: int | None = None) -> di
         "name": row.user.display_name,
         "avatar_key": row.user.public_id,  # the seat plate's face (mahjong.ui.avatars)
         "beans": row.user.beans,
+        # the plate's badge: read with the seat (tables.compiled), none for a bot
+        "rank": None if row.is_bot else getattr(row.user, "rank_level", None),
         "bot": row.is_bot,
         "auto_play": row.auto_play,
         "away": not row.is_bot and presence.shown_away(row),

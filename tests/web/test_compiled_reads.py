@@ -10,6 +10,8 @@ from django.db.transaction import TransactionManagementError
 from django.forms.models import model_to_dict
 from django.test.utils import CaptureQueriesContext
 
+from accounts import ranks
+from accounts.models import RankLevel, User
 from catalogue.models import RoomTier, Ruleset
 from mahjong.tables import compiled, services
 from mahjong.tables.models import Hand, Seat
@@ -60,15 +62,25 @@ def test_the_latest_hand_is_the_orms_with_its_table_and_tier(tables):
     assert tables[1].tier_id is not None and compiled.latest_hand(tables[1].pk).number == 2
 
 
-def test_seats_come_in_order_with_their_players(tables, alice, bob):
+def test_seats_come_in_order_with_their_players_and_rank_levels(tables, alice, bob):
     first, second = tables
+    levels = list(RankLevel.objects.order_by("threshold"))
+    assert len(levels) >= 3
+    # bob below the first level's threshold (if it has one), alice just on the third
+    User.objects.filter(pk=bob.pk).update(rank_score=max(levels[0].threshold - 1, 0))
+    User.objects.filter(pk=alice.pk).update(rank_score=levels[2].threshold)
     with CaptureQueriesContext(connection) as queries:
         seats = compiled.seats(second.pk)
         names = [s.user.username for s in seats]
+        joined = [s.user.rank_level for s in seats]
     assert len(queries) == 1 and names == [bob.username, alice.username]
     expected = list(Seat.objects.filter(table=second).select_related("user").order_by("index"))
     assert [model_to_dict(s) for s in seats] == [model_to_dict(s) for s in expected]
-    assert [fields(s.user) for s in seats] == [fields(s.user) for s in expected]
+    users = [fields(s.user) for s in seats]
+    assert [u.pop("rank_level") for u in users] == joined
+    assert users == [fields(s.user) for s in expected]
+    assert joined == [ranks.progress(s.user.rank_score, levels).level for s in expected]
+    assert joined[1] == levels[2]
     assert compiled.seats(first.pk)[0].user == alice and compiled.seats(10**9) == []
 
 

@@ -751,3 +751,29 @@ def test_a_private_table_shows_no_beans_on_the_plates(client_of, alice, bob):
 
     html = page_of(client_of(alice), private_table(alice, bob))
     assert "avatar-art" in html and "mj-beans" not in html
+
+
+def test_each_players_plate_shows_their_rank_level(client_of, duel, alice, bob):
+    from accounts.models import RankLevel
+
+    second = RankLevel.objects.order_by("threshold")[1]
+    User.objects.filter(pk=alice.pk).update(rank_score=second.threshold)
+    User.objects.filter(pk=bob.pk).update(rank_score=0)
+    first = RankLevel.objects.order_by("threshold").first()
+    mine = between(page_of(client_of(alice), duel), 'id="mj-hand"', 'id="mj-prompt"')
+    assert f'data-testid="my-rank" data-level="{second.level}"' in mine
+    assert f"Lv.{second.level} {second.name}" in mine  # the page is in Chinese
+    seen_by_bob = between(page_of(client_of(bob), duel), 'id="mj-opponent"', 'id="mj-rivers"')
+    assert f'data-testid="opp-rank" data-level="{second.level}"' in seen_by_bob
+    bobs = between(page_of(client_of(bob), duel), 'id="mj-hand"', 'id="mj-prompt"')
+    if first.threshold == 0:
+        assert f'data-level="{first.level}"' in bobs
+    else:
+        assert "mj-rank" not in bobs
+    # a push carries the badge too
+    assert f'data-testid="my-rank" data-level="{second.level}"' in presenters.fragments(duel, 0)
+
+
+def test_a_bots_plate_has_no_rank_badge(client_of, bot_table, alice):
+    against_bot = page_of(client_of(alice), bot_table)
+    assert 'data-testid="opp-rank"' not in against_bot and 'data-testid="my-rank"' in against_bot
