@@ -15,7 +15,8 @@ they were applied (the ``kind="action"`` rows of its Event log, ``replays.moves_
 
 Each move is validated as ``game.apply`` validates it (IllegalAction if the record does
 not replay); a logged escape or operator's close (``"escape"``, ``"call_off"``) ends the
-hand there. Check the seed against the commitment first, as the replay does.
+hand there. Check the seed against the commitment first (``wall.matches_commitment``),
+as the replay does.
 
 What a decision says (``DecisionReview``):
 
@@ -29,20 +30,24 @@ What a decision says (``DecisionReview``):
 * ``bot``: the ``strong`` bot's choice, asked as a bot seat is asked (``bots``): the seat's
   view and the offered actions, nothing else.
 * ``lost``: the choice left a worse position than the best option: a higher shanten, or
-  the same shanten with fewer accepted tiles. For a claim this compares the hand after
-  the claim (and its best discard) with the hand kept by passing; a pass on a win leaves
-  a higher shanten than the win. Not marked: a 过胡 (``guo``, a bet on a doubled win that
-  tiles cannot weigh), a forced move (one option: a locked hand's discard) and the stage's
-  offers (``exchange``, ``cuo``, ``swap``: listed without numbers). ``shanten_lost`` is
-  the shanten above the best; ``tiles_lost`` the best option's acceptance minus the
-  choice's, when positive.
+  the same shanten with fewer accepted tiles. A claim (or its pass) is judged by shanten
+  alone: the hand after the claim (and its best discard) against the hand kept by
+  passing, since a pass keeps a concealed hand, worth fans that tiles do not weigh. A
+  pass on a win leaves a higher shanten than the win. Not marked: a 过胡 (``guo``, a bet
+  on a doubled win that tiles cannot weigh), a forced move (one option: a locked hand's
+  discard) and the stage's offers (``exchange``, ``cuo``, ``swap``: listed without
+  numbers). ``shanten_lost`` is the shanten above the best; ``tiles_lost`` the best
+  option's acceptance minus the choice's, when positive. ``best`` lists the options
+  nothing beat, by the same rule.
 
 The hand's line (``HandReview``): ``choices`` (decisions with more than one option),
 ``agreed`` (of those, the ones where the player chose as the bot did), ``mistakes``,
 ``tiles_given_up`` (the sum of ``tiles_lost``), ``shanten_given_up``, and
 ``biggest_mistake``: the step of the mistake with the most shanten lost, then the most
-tiles (the first of equals), None without one. Values reach value only through
-acceptance: a pon that keeps the shanten but loses 门清 is not marked.
+tiles (the first of equals), None without one. A decision agrees with the bot when
+``chosen == bot`` (``DecisionReview.agrees``). Fans are weighed only where said above: a
+discard that keeps a flush but gives up tiles is marked, however much the flush pays
+(the bot's choice, which weighs value, is beside it).
 
 Deterministic: the same record gives the same review, in any process.
 """
@@ -199,12 +204,25 @@ def review_decision(
     unseen = read_view(seen, state.ruleset).unseen
     measures = {a: measurer.option(state, seat, a, unseen) for a in offered}
     bot = offered[0] if len(offered) == 1 else _bot_choice(state, seen, offered, level)
-    measured = [m for m in measures.values() if m is not None]
-    best = min((m.key for m in measured), default=None)
+    # A claim is judged by shanten alone: passing keeps a concealed hand, worth fans
+    # that accepted tiles do not weigh.
+    rank = _shanten_only if state.phase == CLAIM else _shanten_then_tiles
+    ranks = {a: rank(m) for a, m in measures.items() if m is not None}
+    best = min(ranks.values(), default=None)
     mine = measures.get(chosen)
     forced = len(offered) == 1
-    judged = not forced and chosen.verb != "guo" and mine is not None and best is not None
-    lost = judged and mine is not None and best is not None and mine.key > best
+    lost = (
+        not forced
+        and chosen.verb != "guo"
+        and best is not None
+        and chosen in ranks
+        and ranks[chosen] > best
+    )
+    best_measure = min(
+        (m for a, m in measures.items() if m is not None and ranks[a] == best),
+        key=_shanten_then_tiles,
+        default=None,
+    )
     return DecisionReview(
         step=step,
         phase=state.phase,
@@ -214,10 +232,10 @@ def review_decision(
         by=by,
         forced=forced,
         options=_options(offered, measures),
-        best=tuple(str(a) for a, m in measures.items() if m is not None and m.key == best),
+        best=tuple(str(a) for a, r in ranks.items() if r == best),
         lost=lost,
-        shanten_lost=_shanten_lost(mine, best) if lost else 0,
-        tiles_lost=_tiles_lost(mine, best) if lost else 0,
+        shanten_lost=_shanten_lost(mine, best_measure) if lost else 0,
+        tiles_lost=_tiles_lost(mine, best_measure) if lost else 0,
     )
 
 
@@ -260,14 +278,22 @@ def _options(
     return tuple(out.values())
 
 
-def _shanten_lost(mine: Measure | None, best: tuple[int, int] | None) -> int:
-    assert mine is not None and best is not None  # a lost decision was measured
-    return mine.shanten - best[0]
+def _shanten_then_tiles(m: Measure) -> tuple[int, ...]:
+    return m.key
 
 
-def _tiles_lost(mine: Measure | None, best: tuple[int, int] | None) -> int:
+def _shanten_only(m: Measure) -> tuple[int, ...]:
+    return (m.shanten,)
+
+
+def _shanten_lost(mine: Measure | None, best: Measure | None) -> int:
     assert mine is not None and best is not None  # a lost decision was measured
-    return max(0, -best[1] - mine.acceptance)
+    return mine.shanten - best.shanten
+
+
+def _tiles_lost(mine: Measure | None, best: Measure | None) -> int:
+    assert mine is not None and best is not None  # a lost decision was measured
+    return max(0, best.acceptance - mine.acceptance)
 
 
 # ----- the hand's line --------------------------------------------------------------

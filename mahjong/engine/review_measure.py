@@ -41,7 +41,7 @@ from .shapes import (
     ZU_HE_LONG,
 )
 from .state import GameState
-from .suit_tables import SUIT_OF, WEIGHT
+from .suit_tables import SUIT_OF, WEIGHT, standard_distance
 from .tiles import YAOJIU
 from .wins import scores_the_minimum
 
@@ -85,6 +85,7 @@ class Measurer:
         self.ruleset = ruleset
         self.wild = wild
         self._shapes: dict[Position, tuple[int, tuple[int, ...]]] = {}
+        self._views: dict[Position, tuple[hand_forms.View, dict[str, int]]] = {}
         self._winnable: dict[tuple[object, ...], bool] = {}
 
     # ----- an option's position -------------------------------------------------------
@@ -131,15 +132,21 @@ class Measurer:
     def best_discard(
         self, state: GameState, seat: int, claimed: Position, unseen: Sequence[int]
     ) -> Measure:
-        """A chi or pon is worth the best position its discard can leave."""
+        """A chi or pon is worth the best position its discard can leave. A position's
+        shanten is at least its distance less one, so the positions are measured from the
+        nearest on, until none further can tie the best."""
         kinds = sorted({t for t in claimed.concealed if t != self.wild})
-        measures = [
-            self.measure(
-                state, seat, Position(_without(claimed.concealed, (k,)), claimed.melds), unseen
-            )
-            for k in kinds
-        ]
-        return min(measures, key=lambda m: m.key) if measures else Measure(99, 0, ())
+        positions = [Position(_without(claimed.concealed, (k,)), claimed.melds) for k in kinds]
+        best = Measure(99, 0, ())
+        for distance, position in sorted(
+            ((self.distance(p), p) for p in positions), key=lambda pair: pair[0]
+        ):
+            if distance - 1 > best.shanten:
+                break
+            found = self.measure(state, seat, position, unseen)
+            if found.key < best.key:
+                best = found
+        return best
 
     # ----- a position's measure -------------------------------------------------------
     def measure(
@@ -158,12 +165,29 @@ class Measurer:
             found = self._shapes[position] = self._shape(position)
         return found
 
+    def distance(self, position: Position) -> int:
+        """The fewest tiles to add for a complete hand in any of the ruleset's forms."""
+        return min(self._distances(position)[1].values())
+
+    def _distances(self, position: Position) -> tuple[hand_forms.View, dict[str, int]]:
+        """The position's view and each winning form's distance (the forms that cannot
+        apply left out)."""
+        found = self._views.get(position)
+        if found is None:
+            v = hand_forms.view(position.concealed, position.melds, self.wild)
+            distances = {}
+            for name in self.ruleset.forms:
+                d = hand_forms.DISTANCES[name](v)
+                if d is not None:
+                    distances[name] = d
+            found = self._views[position] = (v, distances)
+        return found
+
     def _shape(self, position: Position) -> tuple[int, tuple[int, ...]]:
         """``hand.shanten`` and the draws that lower it, the work shared between them:
         one view of the hand, then a suit-key lookup per draw that may matter."""
         tiles, melds = position.concealed, position.melds
-        v = hand_forms.view(tiles, melds, self.wild)
-        distances = _form_distances(self.ruleset.forms, v)
+        v, distances = self._distances(position)
         distance = min(distances.values())
         # A draw lowers a form's distance by one at most: only the forms at the least
         # distance can lower it.
@@ -172,10 +196,11 @@ class Measurer:
         # dead wait (RULES.md 3.15.1), and no improvement either.
         held = Counter(tiles)
         held.update(t for m in melds for t in m.tiles)
+        tight = _tight(v)
         better = tuple(
             k
             for k in self._candidates(tiles, held, v.jokers, nearest)
-            if held[k] < 4 and self._lowers(v, k, nearest, distance)
+            if held[k] < 4 and self._lowers(v, tight, k, nearest, distance)
         )
         if distance == 1:  # ready on its live waits, as ``hand.waits``
             if better:
@@ -194,36 +219,37 @@ class Measurer:
             if held[k] < 4 and hand_analysis.shanten(tiles + (k,), melds, rs, wild) < shanten
         )
 
-    def _lowers(self, v: hand_forms.View, kind: int, forms: frozenset[str], below: int) -> bool:
+    def _lowers(
+        self, v: hand_forms.View, tight: _Tight, kind: int, forms: frozenset[str], below: int
+    ) -> bool:
         """Is the distance of the hand ``v`` with ``kind`` drawn below ``below`` in one of
-        ``forms``? The drawn hand's view is the old one with one suit key changed; in the
-        standard form the distance that ignores the copies melds hold, a lower bound from
-        the prebuilt tables, settles most draws before the exact one."""
-        drawn = self._drawn_view(v, kind)
-        for name in forms:
-            if name != STANDARD:
-                d = hand_forms.DISTANCES[name](drawn)
-                if d is not None and d < below:
-                    return True
-            elif hand_forms.standard(drawn, capped=False) < below:
-                if drawn.caps is None or hand_forms.standard(drawn) < below:
-                    return True
-        return False
-
-    def _drawn_view(self, v: hand_forms.View, kind: int) -> hand_forms.View:
-        """``hand_forms.view`` of the 3n+1 hand ``v`` with ``kind`` added (the forms read
-        its faces in any order)."""
+        ``forms``? In the standard form only the drawn tile's suit key changes, and the
+        distance that ignores the copies melds hold, from the prebuilt tables, is exact
+        unless a plan that short could ask for more copies of a kind than the melds leave
+        (``tight``): only then is the capped one computed."""
         played = face(kind, self.wild)
-        sets = v.size // 3  # of 3n+2 tiles
-        if played < 0:
-            return v._replace(jokers=v.jokers + 1, size=v.size + 1, sets=sets)
-        suit = SUIT_OF[played]
-        keys, sizes = list(v.keys), list(v.sizes)
-        keys[suit] += WEIGHT[played]
-        sizes[suit] += 1
-        return v._replace(
-            faces=v.faces + (played,), size=v.size + 1, sets=sets, keys=keys, sizes=sizes
-        )
+        jokers = v.jokers + (played < 0)
+        keys = v.keys
+        if played >= 0:
+            keys = list(keys)
+            keys[SUIT_OF[played]] += WEIGHT[played]
+        if STANDARD in forms:
+            missing = standard_distance(keys, v.size // 3)  # the 3n+2 tiles' sets
+            if missing - jokers < below:
+                if v.caps is None or all(
+                    held + (face_ == played) + missing <= cap for face_, cap, held in tight
+                ):
+                    return True
+                if standard_distance(keys, v.size // 3, v.caps) - jokers < below:
+                    return True
+            if len(forms) == 1:
+                return False
+        drawn = _drawn_view(v, played, keys)
+        for name in forms - {STANDARD}:
+            d = hand_forms.DISTANCES[name](drawn)
+            if d is not None and d < below:
+                return True
+        return False
 
     def _candidates(
         self, tiles: tuple[int, ...], held: Counter[int], jokers: int, forms: frozenset[str]
@@ -268,14 +294,33 @@ class Measurer:
         return found
 
 
-def _form_distances(forms: frozenset[str], v: hand_forms.View) -> dict[str, int]:
-    """Each winning form's distance (``hand_forms``), the forms that cannot apply left out."""
-    found = {}
-    for name in forms:
-        d = hand_forms.DISTANCES[name](v)
-        if d is not None:
-            found[name] = d
-    return found
+# Kinds whose copies melds hold: (face, copies left to the hand, copies in the hand).
+_Tight = tuple[tuple[int, int, int], ...]
+
+
+def _tight(v: hand_forms.View) -> _Tight:
+    if v.caps is None:
+        return ()
+    held = Counter(v.faces)
+    return tuple(
+        (kind, cap, held[kind])
+        for suit, caps in enumerate(v.caps)
+        if caps is not None
+        for kind, cap in zip(range(9 * suit, 9 * suit + len(caps)), caps)
+        if cap < 4
+    )
+
+
+def _drawn_view(v: hand_forms.View, played: int, keys: list[int]) -> hand_forms.View:
+    """``hand_forms.view`` of the 3n+1 hand ``v`` with a tile drawn that plays as
+    ``played`` (-1: a wild), ``keys`` its suit keys then (the forms read the faces in any
+    order)."""
+    sets = v.size // 3  # of 3n+2 tiles
+    if played < 0:
+        return v._replace(jokers=v.jokers + 1, size=v.size + 1, sets=sets)
+    sizes = list(v.sizes)
+    sizes[SUIT_OF[played]] += 1
+    return v._replace(faces=v.faces + (played,), size=v.size + 1, sets=sets, keys=keys, sizes=sizes)
 
 
 def _without(tiles: Sequence[int], used: Sequence[int]) -> tuple[int, ...]:

@@ -128,7 +128,7 @@ def test_a_worse_choice_is_marked_with_what_it_gave_up():
     assert review.shanten_given_up == 1
 
 
-def test_a_pass_on_a_claim_that_loses_acceptance_is_marked():
+def test_a_pass_that_leaves_a_higher_shanten_than_the_claim_is_marked():
     moves = MOVES[:4] + [(0, "pass")]
     review = review_hand(scripted(), moves, 0)
     claim = review.decisions[-1]
