@@ -6,6 +6,7 @@ import random
 from collections import Counter
 
 import pytest
+from test_views import _hide_differently  # the views' leak test's method, for reviews
 
 from mahjong.engine import hand
 from mahjong.engine.actions import parse_action
@@ -209,18 +210,6 @@ def test_ready_positions_accept_their_waits():
 
 
 # ----- no leak: the review sees what the seat saw, nothing else ----------------------------
-
-
-def _hide_differently(state, hidden_seat):
-    """The same situation for the other seat: the hidden seat's concealed tiles exchanged
-    for tiles of the live wall, and the wall reversed (tests/engine/test_views.py)."""
-    player = state.seat(hidden_seat)
-    n = len(player.concealed)
-    if len(state.live) < n:
-        return None
-    swapped = tuple(sorted(state.live[:n]))
-    live = tuple(reversed(player.concealed + state.live[n:]))
-    return state.replace_seat(hidden_seat, concealed=swapped).evolve(live=live)
 
 
 def _bot_hand(slug, seed, level="strong", claim_pause=False):
