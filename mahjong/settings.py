@@ -178,6 +178,7 @@ INSTALLED_APPS = [
     "mahjong.ratings",
     "mahjong.stages",
     "mahjong.rulebook",
+    "mahjong.reviews",
     "mahjong.apps.SiteConfig",  # the project's wiring: the Celery app (mahjong/apps.py)
 ]
 

@@ -1,0 +1,16 @@
+"""The reviews' part in a recorded hand (mahjong.tables.hooks), connected at start-up by
+ReviewsConfig.ready: the review is queued once the hand's end has committed, never inside
+the settlement's transaction (its CPU is the worker's, not the move's)."""
+
+from django.db import transaction
+from django.dispatch import receiver
+
+from mahjong.tables import hooks
+
+from .tasks import review_hand
+
+
+@receiver(hooks.hand_recorded, dispatch_uid="reviews.review_recorded_hand")
+def review_recorded_hand(sender, locked, result, **kwargs) -> None:
+    hand_id = locked.hand.pk
+    transaction.on_commit(lambda: review_hand.delay(hand_id))

@@ -1,0 +1,123 @@
+"""Reviewing a finished hand once, and reading the reviews back.
+
+``review(hand_id)`` is the task's body: it reviews the human seats of an ended hand that
+have no review yet, in one replay of the hand's record (the engine's ``review_seats``),
+and stores each seat's ``HandReview.to_dict()``. A second run finds the rows and writes
+nothing; a record that does not replay (a seed that is not the commitment's, a logged
+move the engine refuses) is logged and skipped: a review is a nice-to-have, and a worker
+must not fail over one.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+
+from django.db.models import QuerySet
+
+from mahjong.engine.errors import EngineError
+from mahjong.engine.review import HandReview, hand_start, review_seats
+from mahjong.engine.wall import derive_salt, matches_commitment
+from mahjong.tables.models import Event, Hand
+
+from .models import Review
+
+log = logging.getLogger(__name__)
+
+TREND = 50  # the profile's trend: the player's last reviewed hands
+
+
+def moves_of(hand: Hand) -> list[tuple[int, str, str]]:
+    """(seat, action, by) of every logged move, in the order they were applied (as the
+    replay reads them, lobby.replays)."""
+    rows = Event.objects.filter(hand=hand, kind="action").order_by("seq")
+    return [(d["seat"], d["action"], d.get("by", "")) for d in rows.values_list("data", flat=True)]
+
+
+def ended(hand_id: int) -> Hand | None:
+    """The hand if it has ended (its seed revealed): only such a hand is ever reviewed."""
+    return (
+        Hand.objects.select_related("table")
+        .filter(pk=hand_id, ended_at__isnull=False)
+        .exclude(seed="")
+        .first()
+    )
+
+
+def review(hand_id: int) -> int:
+    """Reviews the human seats of an ended hand not reviewed yet; how many it stored."""
+    hand = ended(hand_id)
+    if hand is None:
+        return 0
+    done = set(Review.objects.filter(hand=hand).values_list("seat", flat=True))
+    players = {
+        s.index: s.user_id
+        for s in hand.table.seats.select_related("user")
+        if not s.is_bot and s.index not in done
+    }
+    if not players:
+        return 0
+    try:
+        seed = bytes.fromhex(hand.seed)
+        if not matches_commitment(seed, derive_salt(seed), hand.commitment):
+            raise ValueError("the revealed seed does not match the commitment")
+        found = review_seats(hand_start(hand.state, hand.seed), moves_of(hand), sorted(players))
+    except (EngineError, ValueError, KeyError, TypeError) as exc:
+        log.warning("hand %s: no review, its record does not replay (%s)", hand.pk, exc)
+        return 0
+    rows = [_row(hand, seat, player, found[seat]) for seat, player in players.items()]
+    return len(Review.objects.bulk_create(rows, ignore_conflicts=True))
+
+
+def _row(hand: Hand, seat: int, player: int, found: HandReview) -> Review:
+    return Review(
+        hand=hand,
+        seat=seat,
+        player_id=player,
+        choices=found.choices,
+        agreed=found.agreed,
+        mistakes=found.mistakes,
+        tiles_given_up=found.tiles_given_up,
+        data=found.to_dict(),
+    )
+
+
+def of_hand(hand: Hand, seats: tuple[int, ...]) -> dict[int, HandReview]:
+    """The stored reviews of ``seats`` of an ended hand (none of a hand in play)."""
+    if hand.ended_at is None or not seats:
+        return {}
+    rows = Review.objects.filter(hand=hand, seat__in=seats, hand__ended_at__isnull=False)
+    return {r.seat: r.engine_review() for r in rows}
+
+
+def recent(player) -> QuerySet:
+    """The player's last ``TREND`` reviewed hands with a choice in them, newest first."""
+    return (
+        Review.objects.filter(player=player, choices__gt=0, hand__ended_at__isnull=False)
+        .order_by("-hand__ended_at", "-pk")
+        .only("agreed", "choices", "hand__ended_at")[:TREND]
+    )
+
+
+@dataclass(frozen=True)
+class Trend:
+    rates: list[int]  # per hand, oldest first: agreed / choices in percent
+    agreed: int
+    choices: int
+
+    @property
+    def overall(self) -> int:
+        return round(100 * self.agreed / self.choices) if self.choices else 0
+
+
+def trend(player) -> Trend | None:
+    """The agreement with the bot over the player's last reviewed hands; None without."""
+    rows = list(recent(player).values_list("agreed", "choices"))
+    if not rows:
+        return None
+    rows.reverse()
+    return Trend(
+        rates=[round(100 * a / c) for a, c in rows],
+        agreed=sum(a for a, _ in rows),
+        choices=sum(c for _, c in rows),
+    )
