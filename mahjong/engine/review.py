@@ -30,11 +30,12 @@ What a decision says (``DecisionReview``):
 * ``bot``: the ``strong`` bot's choice, asked as a bot seat is asked (``bots``): the seat's
   view and the offered actions, nothing else.
 * ``lost``: the choice left a worse position than the best option: a higher shanten, or
-  the same shanten with fewer accepted tiles. A claim (or its pass) is judged by shanten
-  alone: the hand after the claim (and its best discard) against the hand kept by
-  passing, since a pass keeps a concealed hand, worth fans that tiles do not weigh. A
-  pass on a win leaves a higher shanten than the win. Not marked: a 过胡 (``guo``, a bet
-  on a doubled win that tiles cannot weigh), a forced move (one option: a locked hand's
+  the same shanten with fewer accepted tiles. Claims (and their passes) and kongs are
+  judged by shanten alone: the hand after the claim (and its best discard) or the kong
+  (before its replacement draw) against the hand kept, since a pass keeps a concealed
+  hand and a kong adds a draw and fans, worth more than the tiles they cost. A pass on
+  a win leaves a higher shanten than the win. Not marked: a 过胡 (``guo``, a bet on a
+  doubled win that tiles cannot weigh), a forced move (one option: a locked hand's
   discard) and the stage's offers (``exchange``, ``cuo``, ``swap``: listed without
   numbers). ``shanten_lost`` is the shanten above the best; ``tiles_lost`` the best
   option's acceptance minus the choice's, when positive. ``best`` lists the options
@@ -64,7 +65,7 @@ from .bots import get_bot
 from .bots.seen import read_view
 from .game import apply, legal_actions, new_hand
 from .review_measure import MEASURED, Measure, Measurer
-from .state import CLAIM, ENDED, GameState
+from .state import CLAIM, ENDED, ROB, GameState
 from .tiles import format_tiles
 from .views import view
 
@@ -72,6 +73,7 @@ BOT_LEVEL = "strong"
 # Logged by tables.services for moves the engine does not apply: they end the hand.
 ENDS = ("escape", "call_off")
 _UNMEASURED_KIND = "offer"
+KONGS = ("kan", "ankan", "addkan")
 
 
 @dataclass(frozen=True)
@@ -204,25 +206,12 @@ def review_decision(
     unseen = read_view(seen, state.ruleset).unseen
     measures = {a: measurer.option(state, seat, a, unseen) for a in offered}
     bot = offered[0] if len(offered) == 1 else _bot_choice(state, seen, offered, level)
-    # A claim is judged by shanten alone: passing keeps a concealed hand, worth fans
-    # that accepted tiles do not weigh.
-    rank = _shanten_only if state.phase == CLAIM else _shanten_then_tiles
-    ranks = {a: rank(m) for a, m in measures.items() if m is not None}
-    best = min(ranks.values(), default=None)
+    measured = {a: m for a, m in measures.items() if m is not None}
+    top = min(measured.values(), key=lambda m: m.key, default=None)
     mine = measures.get(chosen)
     forced = len(offered) == 1
-    lost = (
-        not forced
-        and chosen.verb != "guo"
-        and best is not None
-        and chosen in ranks
-        and ranks[chosen] > best
-    )
-    best_measure = min(
-        (m for a, m in measures.items() if m is not None and ranks[a] == best),
-        key=_shanten_then_tiles,
-        default=None,
-    )
+    beaten, most = _beaten(state, measured)
+    lost = not forced and chosen.verb != "guo" and chosen in beaten
     return DecisionReview(
         step=step,
         phase=state.phase,
@@ -232,10 +221,10 @@ def review_decision(
         by=by,
         forced=forced,
         options=_options(offered, measures),
-        best=tuple(str(a) for a, r in ranks.items() if r == best),
+        best=tuple(str(a) for a in measured if a not in beaten),
         lost=lost,
-        shanten_lost=_shanten_lost(mine, best_measure) if lost else 0,
-        tiles_lost=_tiles_lost(mine, best_measure) if lost else 0,
+        shanten_lost=_shanten_lost(mine, top) if lost else 0,
+        tiles_lost=_tiles_lost(mine, top, most) if lost else 0,
     )
 
 
@@ -252,7 +241,7 @@ def _kind(state: GameState, chosen: Action, offered: list[Action]) -> str:
         return "win"
     if chosen.verb not in MEASURED:
         return _UNMEASURED_KIND
-    if state.phase == CLAIM:
+    if state.phase in (CLAIM, ROB):
         return "claim"
     return {"ankan": "kong", "addkan": "kong", "ting": "ready"}.get(chosen.verb, "discard")
 
@@ -278,12 +267,28 @@ def _options(
     return tuple(out.values())
 
 
-def _shanten_then_tiles(m: Measure) -> tuple[int, ...]:
-    return m.key
+def _beaten(state: GameState, measured: dict[Action, Measure]) -> tuple[set[Action], int | None]:
+    """The options another beats: a higher shanten than the lowest, or at the lowest
+    fewer accepted tiles than the most (returned too). Claims, their passes and kongs
+    are judged by shanten alone: a pass keeps a concealed hand, a kong adds a draw and
+    fans, worth more than the tiles they cost."""
+    if not measured:
+        return set(), None
+    low = min(m.shanten for m in measured.values())
 
+    def by_shanten(action: Action) -> bool:
+        return state.phase == CLAIM or action.verb in KONGS
 
-def _shanten_only(m: Measure) -> tuple[int, ...]:
-    return (m.shanten,)
+    most = max(
+        (m.acceptance for a, m in measured.items() if m.shanten == low and not by_shanten(a)),
+        default=None,
+    )
+    beaten = {
+        a
+        for a, m in measured.items()
+        if m.shanten > low or (most is not None and not by_shanten(a) and m.acceptance < most)
+    }
+    return beaten, most
 
 
 def _shanten_lost(mine: Measure | None, best: Measure | None) -> int:
@@ -291,9 +296,11 @@ def _shanten_lost(mine: Measure | None, best: Measure | None) -> int:
     return mine.shanten - best.shanten
 
 
-def _tiles_lost(mine: Measure | None, best: Measure | None) -> int:
-    assert mine is not None and best is not None  # a lost decision was measured
-    return max(0, best.acceptance - mine.acceptance)
+def _tiles_lost(mine: Measure | None, top: Measure | None, most: int | None) -> int:
+    """Tiles below the most a tile-judged option accepts at the lowest shanten (the best
+    option's, when none is judged by tiles)."""
+    assert mine is not None and top is not None  # a lost decision was measured
+    return max(0, (top.acceptance if most is None else most) - mine.acceptance)
 
 
 # ----- the hand's line --------------------------------------------------------------

@@ -137,6 +137,22 @@ def test_a_pass_that_leaves_a_higher_shanten_than_the_claim_is_marked():
     assert claim.shanten_lost == 1 and review.biggest_mistake == 4
 
 
+def test_a_kong_is_judged_by_shanten_alone():
+    # 1111m 234m 567m 222z 1z: the kong keeps the hand ready on 1z (3 tiles unseen);
+    # discarding 1z keeps it ready on more (6), but the kong adds a draw and its fans.
+    start = scripted_hand(
+        "classic", dealer_hand="1111m234m567m1z222z", other_hand="5689m113344556z", back="9m"
+    )
+    (kong,) = review_hand(start, [(0, "ankan 1111m")], 0).decisions
+    by_action = {o.action: o for o in kong.options}
+    assert kong.kind == "kong" and not kong.lost
+    assert (by_action["ankan 1111m"].shanten, by_action["ankan 1111m"].acceptance) == (0, 3)
+    assert by_action["discard 1z"].acceptance > by_action["ankan 1111m"].acceptance
+    assert kong.best == ("ankan 1111m", "ting 1z", "discard 1z")
+    (other,) = review_hand(start, [(0, "discard 1m")], 0).decisions
+    assert other.lost and other.shanten_lost == 0 and other.tiles_lost == 3
+
+
 # ----- the shortcuts the measure takes are the engine's answers ---------------------------
 
 
@@ -305,6 +321,8 @@ def _check_bounds(review: HandReview, moves):
         assert d.chosen in [o.action for o in d.options]
         assert d.bot in [o.action for o in d.options]
         assert d.forced == (len(d.options) == 1) or d.kind == "offer"
+        assert d.kind in ("discard", "ready", "kong", "claim", "win", "offer")
+        assert d.kind != "discard" or d.chosen.startswith("discard")
         assert 0 <= d.tiles_lost <= 136 and 0 <= d.shanten_lost <= 13
         assert d.lost == (d.shanten_lost > 0 or d.tiles_lost > 0)
         for o in d.options:
