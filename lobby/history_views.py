@@ -24,7 +24,7 @@ from mahjong.engine.errors import EngineError
 from mahjong.engine.rulesets import RULESETS
 from mahjong.tables.presenters import tiles_of
 
-from . import history, replays
+from . import hand_reviews, history, replays
 
 PAGE_SIZE = 50
 # The fairness check's input is a seed, a commitment, two hands and a few overrides (a
@@ -89,6 +89,8 @@ def _finished(table_id: str, number: int):
 def hand(request, table_id, number):
     record = _finished(table_id, number)
     line = history.verify_line(record)
+    seats = history.seat_records(record)
+    names = [s.seat.user.display_name for s in seats]
     return render(
         request,
         "lobby/history/hand.html",
@@ -98,7 +100,8 @@ def hand(request, table_id, number):
             "result": record.result or {},
             "kind": history.ending_kind(record.result or {}),
             "decomposition": history.decomposition(record),
-            "seats": history.seat_records(record),
+            "seats": seats,
+            "reviews": hand_reviews.of_hand(record, names),
             "wild": history.wild_of(record),
             "won_doubling": history.won_doubling(record),
             "won_cap": history.won_cap(record),
@@ -150,6 +153,10 @@ def replay(request, table_id, number):
         **replays.step_context(steps, index),
     }
     names = [s.user.display_name for s in seats]
+    context["reviews"] = reviews = hand_reviews.of_hand(record, names)
+    decided = hand_reviews.at_step(reviews, index)
+    for seat in context["seats"]:  # the decision the seat makes next, as the engine saw it
+        seat["review"] = decided.get(seat["index"])
     step = steps[index]
     context["ending"] = replays.ending(
         context["outcome"], step.action, names, stage=bool(step.state.session.stage)

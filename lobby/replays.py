@@ -236,9 +236,10 @@ def _prompts(seat_view: dict, taken: str) -> list[dict]:
 
 
 def _prompt(action: str, taken: str) -> dict:
-    return {
-        "action": action,
-        "label": _label(action),
-        "tiles": _tiles(action),
-        "taken": action == taken,
-    }
+    return {**move_shown(action), "taken": action == taken}
+
+
+def move_shown(action: str) -> dict:
+    """A move as the replay shows it: its verb in the reader's language, its tiles drawn
+    (the hand's review names its options so too, lobby.hand_reviews)."""
+    return {"action": action, "label": _label(action), "tiles": _tiles(action)}

@@ -88,3 +88,95 @@ def test_a_bots_seat_is_not_reviewed(bot_table, alice, django_capture_on_commit_
     with django_capture_on_commit_callbacks(execute=True):
         hand = play_out(bot_table)
     assert list(Review.objects.filter(hand=hand).values_list("seat", "player")) == [(0, alice.pk)]
+
+
+# ----- the hand's page and its replay -----------------------------------------------------
+
+
+def stored(hand, seat):
+    return Review.objects.get(hand=hand, seat=seat).engine_review()
+
+
+def test_the_hand_page_shows_both_seats_reviews_to_anyone(
+    played, client, client_of, alice, outsider
+):
+    """A finished hand is public (its page, its replay): so is the review of both seats."""
+    mine = stored(played, 0)
+    for viewer in (client, client_of(outsider), client_of(alice)):
+        page = viewer.get(hand_url(played)).content.decode()
+        assert 'data-review-seat="0"' in page and 'data-review-seat="1"' in page
+        shown = [d for d in mine.decisions if not d.forced]
+        for d in shown:
+            assert f'<li data-step="{d.step}"' in page
+        assert f"与电脑一致 {mine.agreed}/{mine.choices}" in page
+    if mine.biggest_mistake is not None:
+        link = f"{hand_url(played, 'history:replay')}?step={mine.biggest_mistake}"
+        assert f'data-testid="review-biggest" href="{link}"' in page
+
+
+def test_the_replay_shows_each_decision_at_its_step_with_the_engines_numbers(played, client):
+    mine = stored(played, 0)
+    d = next(d for d in mine.decisions if not d.forced and len(d.options) > 2)
+    page = client.get(hand_url(played, "history:replay"), {"step": d.step}).content.decode()
+    assert f'data-review-step="{d.step}"' in page
+    panel = page[page.index(f'data-review-step="{d.step}"') :]
+    for option in d.options:
+        assert f'data-option="{option.action}"' in panel
+    chosen = panel[panel.index(f'data-option="{d.chosen}"') :]
+    row = chosen[: chosen.index("</tr>")]
+    assert 'class="chosen' in row and 'aria-current="true"' in row
+    assert f'<td class="num">{_option(d, d.chosen).acceptance}</td>' in row
+    assert ("review-lost" in panel.split("</p>")[0]) == d.lost
+    # the step before shows the decision before it, not this one
+    other = client.get(hand_url(played, "history:replay"), {"step": 0}).content.decode()
+    assert other.count("data-review-step=") <= 1 and f'data-review-step="{d.step}"' not in other
+
+
+def _option(decision, action):
+    return next(o for o in decision.options if o.action == action)
+
+
+def test_a_review_is_never_shown_for_a_hand_in_play(duel, alice, client_of):
+    """Even a review row of a hand in play (none is ever written) is shown to nobody."""
+    from lobby import hand_reviews
+
+    hand = duel.current_hand()
+    Review.objects.create(
+        hand=hand,
+        seat=0,
+        player=alice,
+        choices=3,
+        agreed=1,
+        mistakes=1,
+        tiles_given_up=4,
+        data={},
+    )
+    assert hand_reviews.seats_shown(hand) == ()
+    assert hand_reviews.of_hand(hand, ["a", "b"]) == []
+    for name in ("history:hand", "history:replay"):
+        assert client_of(alice).get(hand_url(hand, name)).status_code == 404
+
+
+def test_whose_reviews_are_shown_is_whose_hand_is_public(played, duel):
+    from lobby import hand_reviews
+
+    assert hand_reviews.seats_shown(played) == (0, 1)
+    assert hand_reviews.seats_shown(duel.current_hand()) == ()
+
+
+def test_the_review_speaks_chinese_by_default_and_english_on_request(played, client, alice):
+    from tests.web.test_i18n import english_words
+
+    allowed = {"Online", "Alice", "Bob", "English"}
+    page = client.get(hand_url(played)).content.decode()
+    card = page[page.index('<div class="card review"') : page.index('<div class="card">')]
+    assert english_words(card, allowed) == []
+    d = next(d for d in stored(played, 0).decisions if not d.forced)
+    replay = client.get(hand_url(played, "history:replay"), {"step": d.step}).content.decode()
+    line = replay[replay.index('<div class="review replay-review"') : replay.index("<nav")]
+    panel = replay[replay.index('<div class="review-decision"') :]
+    panel = panel[: panel.index("</table>")]
+    assert english_words(line, allowed) == [] and english_words(panel, allowed) == []
+    client.post(reverse("set_language"), {"language": "en", "next": "/"})
+    english = client.get(hand_url(played)).content.decode()
+    assert "agreed with the bot in" in english and "Review (复盘)" in english
