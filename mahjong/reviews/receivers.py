@@ -5,8 +5,10 @@ the settlement's transaction (its CPU is the worker's, not the move's)."""
 from django.db import transaction
 from django.dispatch import receiver
 
+from accounts.signals import profile_shown
 from mahjong.tables import hooks
 
+from . import services
 from .tasks import review_hand
 
 
@@ -14,3 +16,10 @@ from .tasks import review_hand
 def review_recorded_hand(sender, locked, result, **kwargs) -> None:
     hand_id = locked.hand.pk
     transaction.on_commit(lambda: review_hand.delay(hand_id))
+
+
+@receiver(profile_shown, dispatch_uid="reviews.agreement_on_profile")
+def agreement_on_profile(sender, user, **kwargs) -> dict:
+    """The agreement with the bot over the player's last reviewed hands: those hands are
+    public (finished), and so is their trend."""
+    return {"review_trend": None if user.is_bot else services.trend(user)}

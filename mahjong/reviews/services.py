@@ -25,6 +25,7 @@ from .models import Review
 log = logging.getLogger(__name__)
 
 TREND = 50  # the profile's trend: the player's last reviewed hands
+SPARK_WIDTH = 300
 
 
 def moves_of(hand: Hand) -> list[tuple[int, str, str]]:
@@ -108,6 +109,17 @@ class Trend:
     @property
     def overall(self) -> int:
         return round(100 * self.agreed / self.choices) if self.choices else 0
+
+    @property
+    def hands(self) -> int:
+        return len(self.rates)
+
+    @property
+    def line(self) -> str:
+        """The rates as a sparkline's ``<polyline points>`` in a SPARK_WIDTH x 100 box
+        (0% at the bottom): the template draws it, no script."""
+        step = SPARK_WIDTH / max(len(self.rates) - 1, 1)
+        return " ".join(f"{round(i * step, 1)},{100 - r}" for i, r in enumerate(self.rates))
 
 
 def trend(player) -> Trend | None:

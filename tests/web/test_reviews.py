@@ -10,6 +10,7 @@ from django.urls import reverse
 
 from lobby import replays
 from mahjong.engine.review import hand_start, review_hand
+from mahjong.reviews import services as reviews
 from mahjong.reviews.models import Review
 from mahjong.reviews.tasks import review_hand as review_task
 from mahjong.tables import services
@@ -180,3 +181,63 @@ def test_the_review_speaks_chinese_by_default_and_english_on_request(played, cli
     client.post(reverse("set_language"), {"language": "en", "next": "/"})
     english = client.get(hand_url(played)).content.decode()
     assert "agreed with the bot in" in english and "Review (复盘)" in english
+
+
+# ----- the profile's trend --------------------------------------------------------------
+
+
+def _ended_hands(alice, bob, count):
+    """``count`` hands of alice against bob ended at once (bob leaves: an escape)."""
+    from catalogue.models import Ruleset
+
+    hands = []
+    for _ in range(count):
+        table = services.open_table(Ruleset.objects.get(slug="classic"), [alice, bob])
+        services.leave(table, bob)
+        hands.append(table.hands.get())
+    return hands
+
+
+def _review(hand, player, agreed, choices, seat=0):
+    return Review.objects.create(
+        hand=hand,
+        seat=seat,
+        player=player,
+        choices=choices,
+        agreed=agreed,
+        mistakes=0,
+        tiles_given_up=0,
+        data={},
+    )
+
+
+def test_the_profile_shows_the_agreement_over_the_last_reviewed_hands(
+    alice, bob, client, monkeypatch
+):
+    monkeypatch.setattr(reviews, "TREND", 3)
+    oldest, *rest = _ended_hands(alice, bob, 4)
+    _review(oldest, alice, 0, 10)  # beyond the last three: not counted
+    for hand, agreed in zip(rest, (1, 3, 4), strict=True):
+        _review(hand, alice, agreed, 4)
+    _review(rest[0], bob, 0, 9, seat=1)  # the opponent's review of the same hand
+    trend = reviews.trend(alice)
+    assert trend.rates == [25, 75, 100] and (trend.agreed, trend.choices) == (8, 12)
+    assert trend.overall == 67 and trend.line == "0.0,75 150.0,25 300.0,0"
+    page = client.get(alice.get_absolute_url()).content.decode()
+    assert 'data-testid="review-overall">67%' in page
+    assert "最近 3 局复盘：8/12 个决策与高手电脑一致" in page
+    assert 'points="0.0,75 150.0,25 300.0,0"' in page
+
+
+def test_a_hand_in_play_is_not_in_the_trend(alice, duel, client):
+    _review(duel.current_hand(), alice, 5, 5)  # never written for a hand in play: not counted
+    assert reviews.trend(alice) is None
+    page = client.get(alice.get_absolute_url()).content.decode()
+    assert 'data-testid="review-trend"' not in page
+
+
+def test_the_task_feeds_the_profile(played, alice, client):
+    mine = stored(played, 0)
+    assert reviews.trend(alice).rates == [round(100 * mine.agreed / mine.choices)]
+    page = client.get(alice.get_absolute_url()).content.decode()
+    assert 'data-testid="review-trend"' in page and "review-spark" not in page  # one hand: no line
