@@ -13,12 +13,12 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 
-from django.db.models import QuerySet
+from django.db.models import Exists, OuterRef, Q, QuerySet
 
 from mahjong.engine.errors import EngineError
 from mahjong.engine.review import HandReview, hand_start, review_seats
 from mahjong.engine.wall import derive_salt, matches_commitment
-from mahjong.tables.models import Event, Hand
+from mahjong.tables.models import Event, Hand, Seat
 
 from .models import Review
 
@@ -68,6 +68,24 @@ def review(hand_id: int) -> int:
         return 0
     rows = [_row(hand, seat, player, found[seat]) for seat, player in players.items()]
     return len(Review.objects.bulk_create(rows, ignore_conflicts=True))
+
+
+def unreviewed(limit: int) -> list[int]:
+    """The ids of up to ``limit`` ended hands, newest first, with a human seat that has no
+    review (a hand that does not replay stays here: review() skips it again)."""
+    reviewed = Review.objects.filter(hand=OuterRef(OuterRef("pk")), seat=OuterRef("index"))
+    waiting = Seat.objects.filter(table=OuterRef("table"), user__kind="player").exclude(
+        Exists(reviewed)
+    )
+    hands = (
+        # not ~Q(called_off=True): SQL's NOT would drop the hands ended before the flag
+        Hand.objects.filter(ended_at__isnull=False)
+        .filter(Q(result__called_off=False) | Q(result__called_off__isnull=True))
+        .exclude(seed="")
+        .filter(Exists(waiting))
+        .order_by("-ended_at", "-pk")
+    )
+    return list(hands.values_list("pk", flat=True)[:limit])
 
 
 def _row(hand: Hand, seat: int, player: int, found: HandReview) -> Review:

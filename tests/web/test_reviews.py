@@ -241,3 +241,21 @@ def test_the_task_feeds_the_profile(played, alice, client):
     assert reviews.trend(alice).rates == [round(100 * mine.agreed / mine.choices)]
     page = client.get(alice.get_absolute_url()).content.decode()
     assert 'data-testid="review-trend"' in page and "review-spark" not in page  # one hand: no line
+
+
+def test_the_command_reviews_the_hands_ended_without_a_review(played, bot_table, capsys):
+    """Hands that ended before the reviews existed (or whose task was lost) are reviewed
+    by `manage.py review_hands`; a second run has nothing left to do."""
+    from django.core.management import call_command
+
+    other = play_out(bot_table)  # its end's task never ran: no on-commit callbacks here
+    Review.objects.filter(hand=played, seat=1).delete()
+    assert not Review.objects.filter(hand=other).exists()
+    assert reviews.unreviewed(10) == [other.pk, played.pk]
+    call_command("review_hands")
+    assert "2 hands looked at, 2 reviews stored." in capsys.readouterr().out
+    assert set(Review.objects.filter(hand=other).values_list("seat", flat=True)) == {0}
+    assert Review.objects.filter(hand=played).count() == 2
+    assert reviews.unreviewed(10) == []
+    call_command("review_hands")
+    assert "0 hands looked at, 0 reviews stored." in capsys.readouterr().out
