@@ -259,3 +259,31 @@ def test_the_command_reviews_the_hands_ended_without_a_review(played, bot_table,
     assert reviews.unreviewed(10) == []
     call_command("review_hands")
     assert "0 hands looked at, 0 reviews stored." in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("slug", ["stage", "wenzhou", "gb"])
+def test_hands_of_other_rulesets_are_reviewed_and_shown(
+    slug, alice, client, settings, django_capture_on_commit_callbacks
+):
+    """A stage hand (its offers listed without numbers), the 财神 of wenzhou, gb's fans:
+    each is reviewed as the engine reviews it, and its pages show every reviewed step."""
+    from accounts.models import User
+    from catalogue.models import Ruleset
+
+    settings.MAHJONG_TEST_SEED = f"review-{slug}"
+    bot = User.objects.filter(kind=User.Kind.BOT).order_by("pk").first()
+    extra = {"stage": 1} if slug == "stage" else {}
+    table = services.open_table(
+        Ruleset.objects.filter(engine_slug=slug).first(), [alice, bot], bot_level="strong", **extra
+    )
+    with django_capture_on_commit_callbacks(execute=True):
+        hand = play_out(table)
+    mine = stored(hand, 0)
+    start = hand_start(hand.state, hand.seed)
+    assert mine == review_hand(start, replays.moves_of(hand), 0)
+    page = client.get(hand_url(hand)).content.decode()
+    assert page.count("<li data-step=") == sum(1 for d in mine.decisions if not d.forced)
+    for d in mine.decisions[:3]:
+        replay = client.get(hand_url(hand, "history:replay"), {"step": d.step})
+        assert replay.status_code == 200
+        assert (f'data-review-step="{d.step}"' in replay.content.decode()) != d.forced
