@@ -267,7 +267,7 @@ WATCH_AUTO_TURNS = """() => {
     const clock = document.querySelector('#mj-clock[data-turn=me]');
     if (auto && clock) {
       window.autoTurns.add(document.querySelector('#mj-status').dataset.version);
-      window.shown.add(clock.textContent.trim().replace(/\\s+/g, ' ')
+      window.shown.add(clock.querySelector('.mj-turn').textContent.trim().replace(/\\s+/g, ' ')
                        + (clock.classList.contains('urgent') ? ' [urgent]' : ''));
     }
   }, 20);
