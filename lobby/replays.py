@@ -20,7 +20,7 @@ from mahjong.engine.game import call_off, escape, new_hand, replay
 from mahjong.engine.state import GameState
 from mahjong.engine.views import view
 from mahjong.engine.wall import derive_salt, matches_commitment
-from mahjong.tables.models import Event, Hand
+from mahjong.tables.models import Hand
 from mahjong.tables.presenters import VERB_LABELS, latest_discarder, tiles_of
 from mahjong.tables.services import CALL_OFF  # the operator's close: the hand ended drawn
 
@@ -41,17 +41,11 @@ class Step:
     by: str = ""  # "player", "timeout", "bot", ... as tables.services logged it
 
 
-def moves_of(hand: Hand) -> list[tuple[int, str, str]]:
-    """(seat, action, by) of every decision, in the order they were applied."""
-    rows = Event.objects.filter(hand=hand, kind="action").order_by("seq")
-    return [(d["seat"], d["action"], d.get("by", "")) for d in rows.values_list("data", flat=True)]
-
-
 def rebuild(hand: Hand) -> list[Step]:
     """Every state of a finished hand from the deal to the end, rebuilt by the engine."""
     if hand.ended_at is None or not hand.seed:
         raise ReplayError("the hand is still being played")
-    return rebuild_from(hand.state, hand.seed, hand.commitment, moves_of(hand))
+    return rebuild_from(hand.state, hand.seed, hand.commitment, hand.moves())
 
 
 def rebuild_from(

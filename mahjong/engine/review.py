@@ -4,13 +4,13 @@ options it had, what each was worth, the ``strong`` bot's choice, and the mistak
 A hand is reviewed from its record, as the replay rebuilds it (``lobby.replays``): the
 hand's start (its seed and the stored final state's ruleset, session, contributions and
 claim pause) and its moves, ``(seat, action)`` or ``(seat, action, by)`` in the order
-they were applied (the ``kind="action"`` rows of its Event log, ``replays.moves_of``)::
+they were applied (the ``kind="action"`` rows of its Event log, ``Hand.moves()``)::
 
     from mahjong.engine.review import hand_start, review_hand, review_seats
 
     start = hand_start(hand.state, hand.seed)           # Hand.state: the final state's JSON
-    mine = review_hand(start, replays.moves_of(hand), seat)
-    both = review_seats(start, replays.moves_of(hand))  # {0: HandReview, 1: HandReview}
+    mine = review_hand(start, hand.moves(), seat)
+    both = review_seats(start, hand.moves())  # {0: HandReview, 1: HandReview}
     hand_review.data = mine.to_dict()                  # plain JSON; HandReview.from_dict back
 
 Each move is validated as ``game.apply`` validates it (IllegalAction if the record does

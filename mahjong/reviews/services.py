@@ -18,7 +18,7 @@ from django.db.models import Exists, OuterRef, Q, QuerySet
 from mahjong.engine.errors import EngineError
 from mahjong.engine.review import HandReview, hand_start, review_seats
 from mahjong.engine.wall import derive_salt, matches_commitment
-from mahjong.tables.models import Event, Hand, Seat
+from mahjong.tables.models import Hand, Seat
 
 from .models import Review
 
@@ -26,13 +26,6 @@ log = logging.getLogger(__name__)
 
 TREND = 50  # the profile's trend: the player's last reviewed hands
 SPARK_WIDTH = 300
-
-
-def moves_of(hand: Hand) -> list[tuple[int, str, str]]:
-    """(seat, action, by) of every logged move, in the order they were applied (as the
-    replay reads them, lobby.replays)."""
-    rows = Event.objects.filter(hand=hand, kind="action").order_by("seq")
-    return [(d["seat"], d["action"], d.get("by", "")) for d in rows.values_list("data", flat=True)]
 
 
 def ended(hand_id: int) -> Hand | None:
@@ -62,7 +55,7 @@ def review(hand_id: int) -> int:
         seed = bytes.fromhex(hand.seed)
         if not matches_commitment(seed, derive_salt(seed), hand.commitment):
             raise ValueError("the revealed seed does not match the commitment")
-        found = review_seats(hand_start(hand.state, hand.seed), moves_of(hand), sorted(players))
+        found = review_seats(hand_start(hand.state, hand.seed), hand.moves(), sorted(players))
     except (EngineError, ValueError, KeyError, TypeError) as exc:
         log.warning("hand %s: no review, its record does not replay (%s)", hand.pk, exc)
         return 0

@@ -286,6 +286,14 @@ class Hand(models.Model):
 
         return GameState.from_dict(self.state)
 
+    def moves(self) -> list[tuple[int, str, str]]:
+        """(seat, action, by) of every logged decision, in the order they were applied:
+        what a replay (lobby.replays) or a review (mahjong.reviews) plays back."""
+        rows = self.events.filter(kind="action").order_by("seq")
+        return [
+            (d["seat"], d["action"], d.get("by", "")) for d in rows.values_list("data", flat=True)
+        ]
+
 
 class Event(models.Model):
     """Append-only: every action and what followed, for history, replays and audits.

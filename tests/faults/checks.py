@@ -14,7 +14,7 @@ from collections import Counter
 
 from django.test import Client
 
-from lobby.replays import moves_of, rebuild_from
+from lobby.replays import rebuild_from
 from mahjong.engine.game import is_forced, is_pause_window
 from mahjong.engine.views import view
 from mahjong.tables.presenters import tiles_of
@@ -58,7 +58,7 @@ def assert_history(hand, players_by_seat: dict) -> list:
     player saw matches the rebuilt state at its version. Returns the rebuilt steps."""
     hand.refresh_from_db()
     seed = hand.seed or hand.game().seed.hex()  # a hand in play: the server's own copy
-    steps = rebuild_from(hand.state, seed, hand.commitment, moves_of(hand))
+    steps = rebuild_from(hand.state, seed, hand.commitment, hand.moves())
     first = hand.version - (len(steps) - 1)
     for seat, player_list in players_by_seat.items():
         for player in player_list:

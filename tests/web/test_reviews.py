@@ -8,7 +8,6 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from lobby import replays
 from mahjong.engine.review import hand_start, review_hand
 from mahjong.reviews import services as reviews
 from mahjong.reviews.models import Review
@@ -51,7 +50,7 @@ def test_a_played_out_hand_is_reviewed_once_per_seat_as_the_engine_reviews_it(pl
     assert rows[0].player == alice and rows[1].player == bob
     start = hand_start(played.state, played.seed)
     for seat, row in rows.items():
-        engine = review_hand(start, replays.moves_of(played), seat)
+        engine = review_hand(start, played.moves(), seat)
         assert row.data == engine.to_dict()
         assert (row.choices, row.agreed, row.mistakes, row.tiles_given_up) == (
             engine.choices,
@@ -280,7 +279,7 @@ def test_hands_of_other_rulesets_are_reviewed_and_shown(
         hand = play_out(table)
     mine = stored(hand, 0)
     start = hand_start(hand.state, hand.seed)
-    assert mine == review_hand(start, replays.moves_of(hand), 0)
+    assert mine == review_hand(start, hand.moves(), 0)
     page = client.get(hand_url(hand)).content.decode()
     assert page.count("<li data-step=") == sum(1 for d in mine.decisions if not d.forced)
     for d in mine.decisions[:3]:
