@@ -5,7 +5,7 @@ from django.contrib import admin
 
 from mahjong.admin_readonly import ReadOnlyAdmin
 
-from .models import Review
+from .models import Puzzle, Review
 
 
 @admin.register(Review)
@@ -15,3 +15,12 @@ class ReviewAdmin(ReadOnlyAdmin):
     search_fields = ("player__username", "player__nickname", "hand__table__public_id")
     raw_id_fields = ("hand", "player")
     date_hierarchy = "reviewed_at"
+
+
+@admin.register(Puzzle)
+class PuzzleAdmin(ReadOnlyAdmin):
+    list_display = ("code", "hand", "seat", "step", "ruleset", "answer", "created_at")
+    list_select_related = ("hand__table",)
+    search_fields = ("code", "hand__table__public_id")
+    list_filter = ("ruleset",)
+    raw_id_fields = ("hand",)

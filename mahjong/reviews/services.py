@@ -2,7 +2,8 @@
 
 ``review(hand_id)`` is the task's body: it reviews the human seats of an ended hand that
 have no review yet, in one replay of the hand's record (the engine's ``review_seats``),
-and stores each seat's ``HandReview.to_dict()``. A second run finds the rows and writes
+and stores each seat's ``HandReview.to_dict()``, and the puzzles its decisions make
+(``puzzles.create``). A second run finds the rows and writes
 nothing; a record that does not replay (a seed that is not the commitment's, a logged
 move the engine refuses) is logged and skipped: a review is a nice-to-have, and a worker
 must not fail over one.
@@ -20,6 +21,7 @@ from mahjong.engine.review import HandReview, hand_start, review_seats
 from mahjong.engine.wall import derive_salt, matches_commitment
 from mahjong.tables.models import Hand, Seat
 
+from . import puzzles
 from .models import Review
 
 log = logging.getLogger(__name__)
@@ -60,7 +62,23 @@ def review(hand_id: int) -> int:
         log.warning("hand %s: no review, its record does not replay (%s)", hand.pk, exc)
         return 0
     rows = [_row(hand, seat, player, found[seat]) for seat, player in players.items()]
-    return len(Review.objects.bulk_create(rows, ignore_conflicts=True))
+    stored = len(Review.objects.bulk_create(rows, ignore_conflicts=True))
+    puzzles.create(hand, [found[seat] for seat in players])
+    return stored
+
+
+def backfill_puzzles(limit: int) -> tuple[int, int]:
+    """The puzzles of up to ``limit`` reviewed hands, newest first (puzzles.create is
+    idempotent: a hand's puzzles are stored once); (hands looked at, puzzles stored)."""
+    hands = Hand.objects.filter(pk__in=Review.objects.values("hand")).order_by("-ended_at", "-pk")
+    looked = made = 0
+    for hand in hands.select_related("table")[:limit]:
+        looked += 1
+        try:
+            made += puzzles.create(hand, [r.engine_review() for r in hand.reviews.all()])
+        except (EngineError, ValueError, KeyError, TypeError) as exc:
+            log.warning("hand %s: no puzzles, its record does not replay (%s)", hand.pk, exc)
+    return looked, made
 
 
 def unreviewed(limit: int) -> list[int]:
