@@ -285,6 +285,11 @@ def test_the_end_of_a_hand_names_every_fan_in_both_languages(settings, client_of
     faces = re.findall(r'data-face="([^"]+)"', shown)
     blocks = [presenters.tiles_of(b) for b in result["decomposition"].split()]
     assert faces == [t for b in blocks for t in b] and faces
+    # the way to the hand's page, where its replay and the engine's review are
+    link = f'href="/history/hands/{bot_table.public_id}/{hand.number}/" data-testid="hand-review"'
+    assert link in html and "复盘本局" in html
+    review = client.get(f"/history/hands/{bot_table.public_id}/{hand.number}/")
+    assert review.status_code == 200
 
 
 def test_a_push_to_a_tiered_table_costs_no_query_for_the_hint(duel, django_assert_max_num_queries):
