@@ -112,7 +112,7 @@ def step_context(steps: list[Step], index: int) -> dict:
                 "index": seat,
                 "concealed": tiles_of(data["concealed"]),
                 "drawn": data["drawn"],
-                "melds": [_meld(m) for m in data["melds"]],
+                "melds": [meld_shown(m) for m in data["melds"]],
                 "flowers": tiles_of(data["flowers"]),
                 "river": tiles_of(data["river"]),
                 "latest": latest == seat and bool(data["river"]),  # none yet at the deal
@@ -171,7 +171,7 @@ def ending(outcome: dict | None, action: str, names: list[str], stage: bool = Fa
     return gettext("%(name)s won on %(loser)s's discard (点炮).") % named
 
 
-def _meld(text: str) -> dict:
+def meld_shown(text: str) -> dict:
     verb, _, tiles = text.partition(" ")
     return {"label": VERB_LABELS.get(verb, verb), "tiles": tiles_of(tiles.replace(" ", ""))}
 

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from . import puzzles, views
 
 app_name = "lobby"
 
@@ -20,6 +20,8 @@ urlpatterns = [
     path("rooms/<str:code>/bot/", views.room_bot, name="room_bot"),
     path("rooms/<str:code>/close/", views.room_close, name="room_close"),
     path("rooms/<str:code>/spectators/", views.room_spectators, name="room_spectators"),
+    path("puzzles/", puzzles.index, name="puzzles"),
+    path("puzzles/<str:code>/", puzzles.puzzle, name="puzzle"),
     path("leaderboards/", views.leaderboard_list, name="leaderboards"),
     path("healthz", views.healthz, name="healthz"),
 ]

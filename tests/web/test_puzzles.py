@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 from django.core.management import call_command
+from django.urls import reverse
 
 from mahjong.engine.game import replay
 from mahjong.engine.review import hand_start
@@ -122,3 +123,93 @@ def test_puzzles_are_stored_once_and_the_command_backfills_them(played, capsys):
     assert sorted(Puzzle.objects.values_list("step", flat=True)) == sorted(s for *_, s in before)
     call_command("make_puzzles")
     assert "0 puzzles stored" in capsys.readouterr().out
+
+
+# ----- the page ---------------------------------------------------------------------------
+
+
+@pytest.fixture
+def puzzle(played):
+    return Puzzle.objects.filter(hand=played).order_by("step").first()
+
+
+def url(p):
+    return reverse("lobby:puzzle", args=[p.code])
+
+
+def test_the_page_shows_the_position_and_a_button_per_option_but_not_the_answer(
+    puzzle, client, client_of, alice
+):
+    for viewer in (client, client_of(alice)):
+        page = viewer.get(url(puzzle)).content.decode()
+        assert "何切" in page and puzzle.hand.table.ruleset.display_name in page
+        mine = puzzle.position["seats"][puzzle.seat]
+        assert f'data-tiles="{mine["concealed"]}"' in page
+        for o in puzzle.options:
+            assert f'name="choice" value="{o["action"]}"' in page
+        assert 'data-testid="puzzle-result"' not in page
+        assert "review-options" not in page and "★" not in page and "data-option=" not in page
+        assert "puzzle-replay" not in page and "history/hands" not in page
+
+
+def test_an_answer_reveals_every_option_and_is_recorded_once(puzzle, client_of, alice):
+    from mahjong.reviews.models import PuzzleAttempt
+
+    c = client_of(alice)
+    wrong = next(o["action"] for o in puzzle.options if o["action"] != puzzle.answer)
+    page = c.post(url(puzzle), {"choice": wrong}).content.decode()
+    assert 'data-correct="false"' in page
+    for o in puzzle.options:
+        row = page[page.index(f'data-option="{o["action"]}"') :]
+        row = row[: row.index("</tr>")]
+        assert f'<td class="num">{o["acceptance"]}</td>' in row
+        assert ("★" in row) == (o["action"] == puzzle.answer)
+    replay = reverse("history:replay", args=[puzzle.hand.table.public_id, puzzle.hand.number])
+    assert f'href="{replay}?step={puzzle.step}"' in page
+    attempt = PuzzleAttempt.objects.get(user=alice, puzzle=puzzle)
+    assert (attempt.choice, attempt.correct) == (wrong, False)
+    # a second answer, the right one, changes nothing: the first counts
+    again = c.post(url(puzzle), {"choice": puzzle.answer}, headers={"HX-Request": "true"})
+    assert 'data-correct="false"' in again.content.decode()
+    assert "<html" not in again.content.decode()  # the fragment alone, over HTMX
+    assert list(PuzzleAttempt.objects.values_list("choice", "correct")) == [(wrong, False)]
+    # and the page shows the first answer from then on
+    assert 'data-correct="false"' in c.get(url(puzzle)).content.decode()
+
+
+def test_an_anonymous_visitor_may_try_without_anything_recorded(puzzle, client):
+    from mahjong.reviews.models import PuzzleAttempt
+
+    page = client.post(url(puzzle), {"choice": puzzle.answer}).content.decode()
+    assert 'data-correct="true"' in page and "puzzle-recorded" not in page
+    assert not PuzzleAttempt.objects.exists()
+    assert 'data-testid="puzzle-result"' not in client.get(url(puzzle)).content.decode()
+
+
+@pytest.mark.parametrize("forged", ["discard 9s", "hu", "", "discard 5m' or 1=1", "x" * 500])
+def test_an_option_not_offered_is_refused_and_changes_nothing(puzzle, client_of, alice, forged):
+    from mahjong.reviews.models import PuzzleAttempt
+
+    if forged in puzzle.choices():
+        pytest.skip("offered")
+    reply = client_of(alice).post(url(puzzle), {"choice": forged})
+    assert reply.status_code == 400
+    assert not PuzzleAttempt.objects.exists()
+
+
+def test_an_unknown_puzzle_is_a_404(client):
+    assert client.get(reverse("lobby:puzzle", args=["nosuchcode"])).status_code == 404
+
+
+def test_the_puzzle_list_links_each_puzzle(played, client):
+    page = client.get(reverse("lobby:puzzles")).content.decode()
+    for p in Puzzle.objects.all():
+        assert p.get_absolute_url() in page
+
+
+def test_the_puzzle_speaks_chinese_by_default_and_english_on_request(puzzle, client):
+    page = client.post(url(puzzle), {"choice": puzzle.answer}).content.decode()
+    assert "打哪张？" in page and "答对了！" in page and "最佳打法" in page
+    client.cookies.load({"django_language": "en"})
+    page = client.post(url(puzzle), {"choice": puzzle.answer}).content.decode()
+    assert "What would you discard?" in page and "Correct!" in page
