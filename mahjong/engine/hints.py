@@ -10,15 +10,17 @@ from collections.abc import Iterable
 from typing import Any
 
 from . import analysis
-from .state import GameState
+from .state import HAIDI, GameState
 from .tiles import format_tile, max_copies
 from .wins import scores_the_minimum
 
 
 def unseen(state: GameState, seat: int) -> Counter[int]:
     """Copies of each kind this seat cannot see: every copy minus its own concealed
-    tiles, both rivers, the melds shown face up and the 财神 indicator. Only what the
-    seat sees enters (never the opponent's concealed tiles or the wall)."""
+    tiles, both rivers, the melds shown face up, the 财神 indicator, the 海底捞月 draws
+    shown face up (RULES.md 3.11.5: those set aside and the one being decided) and an
+    added kong's tile while it can be robbed. Only what the seat sees enters (never the
+    opponent's concealed tiles or the wall): the bots count the same (bots.seen)."""
     me = state.seat(seat)
     seen = Counter(me.hand)
     for s in state.seats:
@@ -28,6 +30,12 @@ def unseen(state: GameState, seat: int) -> Counter[int]:
                 seen.update(meld.tiles)
     if state.indicator is not None:
         seen[state.indicator] += 1
+    seen.update(state.haidi_shown)
+    offered = state.seat(state.haidi_seat).drawn if state.phase == HAIDI else None
+    if offered is not None and state.haidi_seat != seat:  # the seat's own is in its hand
+        seen[offered] += 1
+    if state.rob_tile is not None:
+        seen[state.rob_tile] += 1
     return Counter({k: max(0, max_copies(k) - seen[k]) for k in state.ruleset.kinds})
 
 

@@ -128,6 +128,9 @@ def read_view(view: dict[str, Any], ruleset: Ruleset | None = None) -> Seen:
         seen[parse_tile(view["indicator"])] += 1
     if view.get("rob_tile") and claim_tile is not None:
         seen[claim_tile] += 1  # the added kong's tile is shown
+    offered = view["haidi"]["drawn"]  # the 海底捞月 draw being decided, face up (3.11.5)
+    if offered and view["haidi"]["seat"] != me:  # the seat's own is in its hand
+        seen[parse_tile(offered)] += 1
     unseen = tuple(max(0, 4 - n) if k in _kind_set(rs) else 0 for k, n in enumerate(seen))
     return Seen(
         ruleset=rs,
