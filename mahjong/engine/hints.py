@@ -31,9 +31,10 @@ def unseen(state: GameState, seat: int) -> Counter[int]:
     if state.indicator is not None:
         seen[state.indicator] += 1
     seen.update(state.haidi_shown)
-    offered = state.seat(state.haidi_seat).drawn if state.phase == HAIDI else None
-    if offered is not None and state.haidi_seat != seat:  # the seat's own is in its hand
-        seen[offered] += 1
+    if state.phase == HAIDI and state.haidi_seat not in (None, seat):  # its own is in hand
+        offered = state.seat(state.haidi_seat).drawn
+        if offered is not None:
+            seen[offered] += 1
     if state.rob_tile is not None:
         seen[state.rob_tile] += 1
     return Counter({k: max(0, max_copies(k) - seen[k]) for k in state.ruleset.kinds})
