@@ -19,6 +19,7 @@ from accounts.models import EconomySettings, RankLevel
 from catalogue.models import SOLO_ENGINE_RULESETS, Leaderboard, RoomTier, Ruleset, relief_threshold
 from mahjong.assets import rooms as room_art
 from mahjong.engine.bots import LEVEL_SLUGS, LEVELS
+from mahjong.reviews import puzzles
 from mahjong.tables import services as tables
 from mahjong.tables import spectators
 from mahjong.tables.models import Hand, Match, Table
@@ -98,6 +99,7 @@ def home(request):
         "bot_rulesets": Ruleset.objects.filter(is_active=True).exclude(
             engine_slug__in=SOLO_ENGINE_RULESETS
         ),
+        "daily_puzzle": puzzles.daily(timezone.localdate()),
     }
     if request.user.is_authenticated:
         context["table_in_play"] = tables.table_in_play(request.user)

@@ -8,7 +8,7 @@ from django.dispatch import receiver
 from accounts.signals import profile_shown
 from mahjong.tables import hooks
 
-from . import services
+from . import puzzles, services
 from .tasks import review_hand
 
 
@@ -21,5 +21,7 @@ def review_recorded_hand(sender, locked, result, **kwargs) -> None:
 @receiver(profile_shown, dispatch_uid="reviews.agreement_on_profile")
 def agreement_on_profile(sender, user, **kwargs) -> dict:
     """The agreement with the bot over the player's last reviewed hands: those hands are
-    public (finished), and so is their trend."""
-    return {"review_trend": None if user.is_bot else services.trend(user)}
+    public (finished), and so is their trend; and the puzzles solved at the first try."""
+    if user.is_bot:
+        return {"review_trend": None, "puzzles_solved": None}
+    return {"review_trend": services.trend(user), "puzzles_solved": puzzles.solved(user)}

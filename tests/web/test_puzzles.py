@@ -213,3 +213,49 @@ def test_the_puzzle_speaks_chinese_by_default_and_english_on_request(puzzle, cli
     client.cookies.load({"django_language": "en"})
     page = client.post(url(puzzle), {"choice": puzzle.answer}).content.decode()
     assert "What would you discard?" in page and "Correct!" in page
+
+
+# ----- the daily puzzle and the profile ----------------------------------------------------
+
+
+def test_the_daily_puzzle_is_stable_for_a_date_and_shown_on_the_lobby(played, client):
+    import datetime
+
+    from django.utils import timezone
+
+    assert Puzzle.objects.count() >= 2
+    day = timezone.localdate() + datetime.timedelta(days=1)  # all stored before that day
+    first = puzzles.daily(day)
+    assert first is not None and puzzles.daily(day) == first
+    # a puzzle stored during the day does not change the day's choice
+    extra = Puzzle.objects.get(pk=first.pk)
+    extra.pk, extra.code, extra.step = None, "later12345", extra.step + 1000
+    extra.created_at = timezone.make_aware(datetime.datetime.combine(day, datetime.time(12)))
+    extra.save()
+    assert puzzles.daily(day) == first
+    picks = {puzzles.daily(day + datetime.timedelta(days=n)).pk for n in range(20)}
+    assert len(picks) > 1  # the days go round the stored puzzles
+    today = puzzles.daily(timezone.localdate())
+    page = client.get("/").content.decode()
+    assert 'data-testid="daily-puzzle"' in page and today.get_absolute_url() in page
+    assert today.get_absolute_url() in client.get(reverse("lobby:puzzles")).content.decode()
+
+
+def test_no_daily_puzzle_without_puzzles(client, db):
+    from django.utils import timezone
+
+    assert puzzles.daily(timezone.localdate()) is None
+    assert 'data-testid="daily-puzzle"' not in client.get("/").content.decode()
+
+
+def test_the_profile_counts_the_puzzles_solved_at_the_first_try(played, client, client_of, alice):
+    mine = client_of(alice)
+    profile = reverse("accounts:player", args=[alice.public_id])
+    assert "首次作答答对 0 道何切题" in client.get(profile).content.decode()
+    first, second = Puzzle.objects.order_by("pk")[:2]
+    mine.post(url(first), {"choice": first.answer})  # right
+    wrong = next(a for a in second.choices() if a != second.answer)
+    mine.post(url(second), {"choice": wrong})  # wrong, then right: the first counts
+    mine.post(url(second), {"choice": second.answer})
+    assert puzzles.solved(alice) == 1
+    assert "首次作答答对 1 道何切题" in client.get(profile).content.decode()
