@@ -15,26 +15,13 @@ from mahjong.engine.views import view
 from mahjong.reviews import puzzles
 from mahjong.reviews import services as reviews
 from mahjong.reviews.models import Puzzle, Review
-from mahjong.tables import services
-from tests.web.tables_support import play_out
+from tests.web import test_reviews
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("no_eager_timers")]
 
-SEED = "history-12"  # alice wins on bob's discard; bob's seat has two clear discards
-
-
-@pytest.fixture
-def played(alice, bob, settings, django_capture_on_commit_callbacks):
-    from catalogue.models import RoomTier
-
-    tier = RoomTier.objects.get(slug="novice")
-    settings.MAHJONG_TEST_SEED = SEED
-    table = services.open_table(
-        tier.ruleset, [alice, bob], tier=tier, beans_per_point=tier.beans_per_point
-    )
-    with django_capture_on_commit_callbacks(execute=True):
-        hand = play_out(table)
-    return hand
+# test_reviews' hand ("history-12"), its end committed and reviewed: alice wins on bob's
+# discard; bob's seat has two clear-best discards, alice's none
+played = test_reviews.played
 
 
 def decisions(hand):
