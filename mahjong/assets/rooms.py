@@ -17,6 +17,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from .files import write_files
 from .tiles import BODY, EDGE, IVORY, RIM, num
 
 W, H = 320, 120
@@ -162,15 +163,7 @@ def generate() -> dict[str, str]:
 
 
 def write(out_dir: Path = OUT_DIR) -> list[Path]:
-    out_dir.mkdir(parents=True, exist_ok=True)
-    paths = []
-    for name, content in generate().items():
-        path = out_dir / name
-        data = content.encode("utf-8")
-        if not path.exists() or path.read_bytes() != data:
-            path.write_bytes(data)
-        paths.append(path)
-    return paths
+    return write_files(generate(), out_dir)
 
 
 if __name__ == "__main__":

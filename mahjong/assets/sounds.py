@@ -15,6 +15,8 @@ import sys
 import wave
 from pathlib import Path
 
+from .files import write_files
+
 RATE = 16_000
 OUT_DIR = Path(__file__).resolve().parents[2] / "static" / "sounds"
 MAX_BYTES = 30_000
@@ -126,16 +128,11 @@ def generate() -> dict[str, bytes]:
 
 
 def write(out_dir: Path = OUT_DIR) -> list[Path]:
-    out_dir.mkdir(parents=True, exist_ok=True)
-    paths = []
-    for name, data in generate().items():
+    files = generate()
+    for name, data in files.items():
         if len(data) > MAX_BYTES:
             raise ValueError(f"{name} is {len(data)} bytes; keep effects under {MAX_BYTES}")
-        path = out_dir / name
-        if not path.exists() or path.read_bytes() != data:
-            path.write_bytes(data)
-        paths.append(path)
-    return paths
+    return write_files(files, out_dir)
 
 
 if __name__ == "__main__":

@@ -24,6 +24,8 @@ from pathlib import Path
 
 from mahjong.engine.tiles import ALL_KINDS, format_tile, number_of, suit_of, tile_name
 
+from .files import write_files
+
 W, H = 60, 80
 OUT_DIR = Path(__file__).resolve().parents[2] / "static" / "tiles"
 
@@ -429,15 +431,7 @@ def generate() -> dict[str, str]:
 
 
 def write(out_dir: Path = OUT_DIR) -> list[Path]:
-    out_dir.mkdir(parents=True, exist_ok=True)
-    paths = []
-    for name, content in generate().items():
-        path = out_dir / name
-        data = content.encode("utf-8")
-        if not path.exists() or path.read_bytes() != data:
-            path.write_bytes(data)
-        paths.append(path)
-    return paths
+    return write_files(generate(), out_dir)
 
 
 if __name__ == "__main__":
