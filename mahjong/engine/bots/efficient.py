@@ -24,7 +24,7 @@ from ..rulesets import Ruleset
 from ..state import CLAIM, TURN
 from ..tiles import WHITE
 from .seen import Seen, read_view
-from .shanten import seven_pairs_shanten, standard_shanten
+from .shanten import seven_pairs_shanten, standard_after_draws, standard_shanten
 
 HU = Action("hu")
 _CLAIMS = ("kan", "pon", "chi")
@@ -84,15 +84,34 @@ class Analyst:
         if base is None:
             base = self.shanten(counts, sets_needed)
         unseen = self.seen.unseen
-        found: dict[int, int] = {}
-        for kind in self._candidates(counts):
-            if not unseen[kind] or counts[kind] >= 4:
-                continue
-            counts[kind] += 1
-            if self.shanten(counts, sets_needed) < base:
-                found[kind] = unseen[kind]
-            counts[kind] -= 1
+        kinds = [k for k in self._candidates(counts) if unseen[k] and counts[k] < 4]
+        after = self._after_draws(counts, sets_needed, kinds)
+        found = {k: unseen[k] for k, s in zip(kinds, after) if s < base}
         return sum(found.values()), found
+
+    def _after_draws(self, counts: list[int], sets_needed: int, kinds: list[int]) -> list[int]:
+        """``shanten`` of ``counts`` with each of ``kinds`` drawn."""
+        if self.wild is not None:
+            out = []
+            for kind in kinds:
+                counts[kind] += 1
+                out.append(self.shanten(counts, sets_needed))
+                counts[kind] -= 1
+            return out
+        after = standard_after_draws(counts, sets_needed, kinds)
+        if not (self.seven_pairs and sets_needed == 4):
+            return after
+        # as shanten_of: a draw of a new kind adds a kind, of a single adds a pair
+        held = bytes(counts)
+        kinds_held = len(held) - held.count(0)
+        pairs = kinds_held - held.count(1)
+        out = []
+        for kind, s in zip(kinds, after):
+            if s > -1:
+                k, p = kinds_held + (held[kind] == 0), pairs + (held[kind] == 1)
+                s = min(s, 6 - p + max(0, 7 - k))
+            out.append(s)
+        return out
 
     def _candidates(self, counts: Sequence[int]) -> list[int]:
         plain, _ = self.plain(counts)

@@ -23,7 +23,7 @@ engine exactly (tested).
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from functools import cache, lru_cache
+from functools import cache
 
 NO_HAND = 99  # a target the tiles cannot reach (a chow meld in an all-pungs hand, ...)
 
@@ -76,15 +76,69 @@ def _pareto(options: Iterable[tuple[int, int, int]]) -> list[tuple[int, int, int
 
 _SUITS = ((0, 9, False), (9, 18, False), (18, 27, False), (27, 34, True))
 
+# Each suit's front is interned as a small int, so that combining four of them is one
+# lookup on five ints rather than a hash of nested tuples: the bots ask hundreds of these
+# per decision, mostly about hands not asked about before.
+_fronts: list[tuple[tuple[int, int, int], ...]] = []
+_front_ids: dict[tuple[tuple[int, int, int], ...], int] = {}
+_suit_ids: dict[bytes, int] = {}  # a suit's counts (9 bytes, or the honours' 7): its front
+_combined: dict[tuple[int, int, int, int, int], int] = {}
+_COMBINED_MAX = 200_000  # a worker's memory stays bounded: the memo starts again
+
 
 def standard_shanten(counts: Sequence[int], sets_needed: int) -> int:
     """Shanten of the standard form (``sets_needed`` sets + a pair) from these tiles."""
-    return _combine(
-        tuple(_blocks(tuple(counts[low:high]), honors) for low, high, honors in _SUITS), sets_needed
-    )
+    tiles = bytes(counts)
+    ids = _suit_ids
+    try:
+        key = (ids[tiles[:9]], ids[tiles[9:18]], ids[tiles[18:27]], ids[tiles[27:]], sets_needed)
+    except KeyError:  # a suit not met before
+        a, b, c, d = (_suit_id(tiles[low:high], honors) for low, high, honors in _SUITS)
+        key = (a, b, c, d, sets_needed)
+    found = _combined.get(key)
+    return _remember(key) if found is None else found
 
 
-@lru_cache(maxsize=200_000)
+def standard_after_draws(
+    counts: Sequence[int], sets_needed: int, kinds: Iterable[int]
+) -> list[int]:
+    """``standard_shanten`` of the tiles with one more of each of ``kinds`` in turn: a
+    draw changes one suit, so the other three suits' fronts are looked up once."""
+    tiles = bytearray(counts)
+    base = [_suit_id(bytes(tiles[low:high]), honors) for low, high, honors in _SUITS]
+    out = []
+    for kind in kinds:
+        suit = kind // 9 if kind < 27 else 3
+        low, high, honors = _SUITS[suit]
+        tiles[kind] += 1
+        ids = base.copy()
+        ids[suit] = _suit_id(bytes(tiles[low:high]), honors)
+        tiles[kind] -= 1
+        key = (ids[0], ids[1], ids[2], ids[3], sets_needed)
+        found = _combined.get(key)
+        if found is None:
+            found = _remember(key)
+        out.append(found)
+    return out
+
+
+def _remember(key: tuple[int, int, int, int, int]) -> int:
+    if len(_combined) >= _COMBINED_MAX:
+        _combined.clear()
+    found = _combined[key] = _combine(tuple(_fronts[i] for i in key[:4]), key[4])
+    return found
+
+
+def _suit_id(tiles: bytes, honors: bool) -> int:
+    found = _suit_ids.get(tiles)
+    if found is None:
+        front = _blocks(tuple(tiles), honors)
+        found = _suit_ids[tiles] = _front_ids.setdefault(front, len(_fronts))
+        if found == len(_fronts):
+            _fronts.append(front)
+    return found
+
+
 def _combine(fronts: tuple[tuple[tuple[int, int, int], ...], ...], sets_needed: int) -> int:
     front = [(0, 0, 0)]
     for suit in fronts:
@@ -102,8 +156,9 @@ def _combine(fronts: tuple[tuple[tuple[int, int, int], ...], ...], sets_needed: 
 
 
 def seven_pairs_shanten(counts: Iterable[int]) -> int:
-    pairs = sum(1 for c in counts if c >= 2)
-    kinds = sum(1 for c in counts if c)
+    tiles = bytes(counts)  # counted in C: this runs beside every standard shanten
+    kinds = len(tiles) - tiles.count(0)
+    pairs = kinds - tiles.count(1)
     return 6 - pairs + max(0, 7 - kinds)
 
 
