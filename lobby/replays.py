@@ -15,11 +15,10 @@ from dataclasses import dataclass
 
 from django.utils.translation import gettext
 
-from mahjong.engine.errors import EngineError
-from mahjong.engine.game import call_off, escape, new_hand, replay
+from mahjong.engine.errors import EngineError, SeedMismatch
+from mahjong.engine.game import call_off, escape, replay, revealed_start
 from mahjong.engine.state import GameState
 from mahjong.engine.views import view
-from mahjong.engine.wall import derive_salt, matches_commitment
 from mahjong.tables.models import Hand
 from mahjong.tables.presenters import VERB_LABELS, latest_discarder, tiles_of
 from mahjong.tables.services import CALL_OFF  # the operator's close: the hand ended drawn
@@ -53,17 +52,10 @@ def rebuild_from(
 ) -> list[Step]:
     """The steps from the seed and the moves; ``record`` (the stored final state) gives
     the ruleset and session, and the rebuilt end must equal it."""
-    recorded = GameState.from_dict(record)
-    seed = bytes.fromhex(seed_hex)
-    if not matches_commitment(seed, derive_salt(seed), published):
-        raise ReplayError("the revealed seed does not match the published commitment")
-    state = new_hand(
-        recorded.ruleset,
-        seed,
-        session=recorded.session,
-        contributions=recorded.contributions,
-        claim_pause=recorded.claim_pause,
-    )
+    try:
+        state = revealed_start(record, seed_hex, published)
+    except SeedMismatch as exc:
+        raise ReplayError(str(exc)) from None
     steps = [Step(0, state)]
     try:
         for number, (seat, action, by) in enumerate(moves, start=1):

@@ -29,6 +29,11 @@ class IllegalAction(EngineError):
         self.facts = facts
 
 
+class SeedMismatch(EngineError):
+    """A finished hand's revealed seed does not hash to the commitment published at its
+    start: its record cannot be trusted, nor replayed."""
+
+
 class InvalidRuleset(EngineError):
     """A ruleset override is unknown or inconsistent.
 

@@ -24,7 +24,7 @@ from typing import Any, cast
 
 from . import flow, stage_moves, stage_offers
 from .actions import Action, parse_action
-from .errors import IllegalAction
+from .errors import IllegalAction, SeedMismatch
 from .offers import HU, legal_actions
 from .rulesets import Ruleset, get_ruleset
 from .session import first_session, next_session
@@ -39,6 +39,7 @@ from .wall import (
     contribution,
     deal,
     derive_salt,
+    matches_commitment,
     seed_bytes,
     wall_seed,
 )
@@ -48,6 +49,7 @@ from .wins import ROB as ROB_WIN
 
 __all__ = [
     "new_hand",
+    "revealed_start",
     "legal_actions",
     "apply",
     "default_action",
@@ -65,6 +67,24 @@ __all__ = [
 
 
 # ----- starting a hand --------------------------------------------------------------------
+
+
+def revealed_start(record: dict[str, Any], seed_hex: str, published: str) -> GameState:
+    """The dealt hand of a finished hand, as its replay and its review rebuild it: the
+    revealed seed, checked against the ``published`` commitment (SeedMismatch if it is
+    not that seed), gives the wall; the stored final state (``GameState.to_dict``) gives
+    the ruleset as the table ran it, the session, contributions and claim pause."""
+    seed = bytes.fromhex(seed_hex)
+    if not matches_commitment(seed, derive_salt(seed), published):
+        raise SeedMismatch("the revealed seed does not match the published commitment")
+    recorded = GameState.from_dict(record)
+    return new_hand(
+        recorded.ruleset,
+        seed,
+        session=recorded.session,
+        contributions=recorded.contributions,
+        claim_pause=recorded.claim_pause,
+    )
 
 
 def new_hand(

@@ -6,17 +6,18 @@ hand's start (its seed and the stored final state's ruleset, session, contributi
 claim pause) and its moves, ``(seat, action)`` or ``(seat, action, by)`` in the order
 they were applied (the ``kind="action"`` rows of its Event log, ``Hand.moves()``)::
 
-    from mahjong.engine.review import hand_start, review_hand, review_seats
+    from mahjong.engine.game import revealed_start
+    from mahjong.engine.review import review_hand, review_seats
 
-    start = hand_start(hand.state, hand.seed)           # Hand.state: the final state's JSON
+    start = revealed_start(hand.state, hand.seed, hand.commitment)  # Hand.state: the end's JSON
     mine = review_hand(start, hand.moves(), seat)
     both = review_seats(start, hand.moves())  # {0: HandReview, 1: HandReview}
     hand_review.data = mine.to_dict()                  # plain JSON; HandReview.from_dict back
 
 Each move is validated as ``game.apply`` validates it (IllegalAction if the record does
 not replay); a logged escape or operator's close (``"escape"``, ``"call_off"``) ends the
-hand there. Check the seed against the commitment first (``wall.matches_commitment``),
-as the replay does.
+hand there. ``revealed_start`` checks the seed against the commitment, as for the
+replay.
 
 What a decision says (``DecisionReview``):
 
@@ -63,7 +64,7 @@ from typing import Any
 from .actions import HU, Action, parse_action
 from .bots import get_bot
 from .bots.seen import read_view
-from .game import apply, legal_actions, new_hand
+from .game import apply, legal_actions
 from .review_measure import MEASURED, Measure, Measurer
 from .state import CLAIM, ENDED, ROB, GameState
 from .tiles import format_tiles
@@ -142,20 +143,6 @@ class HandReview:
 # ----- the entry points ---------------------------------------------------------------
 
 
-def hand_start(record: dict[str, Any], seed_hex: str) -> GameState:
-    """The dealt hand of a record: the stored final state (``GameState.to_dict``) gives
-    the ruleset as the table ran it, the session, contributions and claim pause; the
-    revealed seed gives the wall (as ``lobby.replays.rebuild_from``)."""
-    recorded = GameState.from_dict(record)
-    return new_hand(
-        recorded.ruleset,
-        bytes.fromhex(seed_hex),
-        session=recorded.session,
-        contributions=recorded.contributions,
-        claim_pause=recorded.claim_pause,
-    )
-
-
 def review_hand(
     start: GameState, moves: Iterable[Sequence[Any]], seat: int, *, level: str = BOT_LEVEL
 ) -> HandReview:
@@ -169,8 +156,10 @@ def review_seats(
     seats: Sequence[int] = (0, 1),
     *,
     level: str = BOT_LEVEL,
+    states: dict[int, GameState] | None = None,
 ) -> dict[int, HandReview]:
-    """The reviews of ``seats`` over one replay of the hand."""
+    """The reviews of ``seats`` over one replay of the hand; ``states``, if given, gets
+    the position before each reviewed decision, by step (the puzzles' positions)."""
     measurers = {seat: Measurer(start.ruleset, start.wild) for seat in seats}
     found: dict[int, list[DecisionReview]] = {seat: [] for seat in seats}
     state = start
@@ -181,6 +170,8 @@ def review_seats(
             break
         action = parse_action(text) if isinstance(text, str) else text
         if seat in measurers:
+            if states is not None:
+                states[step] = state
             decision = review_decision(state, seat, action, step, measurers[seat], level, by)
             found[seat].append(decision)
         state, _ = apply(state, seat, action)

@@ -22,8 +22,9 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from mahjong.engine.game import replay
-from mahjong.engine.review import DecisionReview, HandReview, OptionReview, hand_start
+from mahjong.engine.game import replay, revealed_start
+from mahjong.engine.review import DecisionReview, HandReview, OptionReview
+from mahjong.engine.state import GameState
 from mahjong.engine.views import view
 from mahjong.tables.models import Hand
 
@@ -73,8 +74,12 @@ def seen(state_view: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def create(hand: Hand, reviews: Iterable[HandReview]) -> int:
-    """Stores the puzzles of a reviewed, ended hand; how many were new."""
+def create(
+    hand: Hand, reviews: Iterable[HandReview], positions: dict[int, GameState] | None = None
+) -> int:
+    """Stores the puzzles of a reviewed, ended hand; how many were new. ``positions``: the
+    states before the decisions by step, if the caller has them (the review's replay);
+    otherwise the hand is replayed for them."""
     stored = set(Puzzle.objects.filter(hand=hand).values_list("seat", "step"))
     found = [
         (r, d, best)
@@ -84,7 +89,8 @@ def create(hand: Hand, reviews: Iterable[HandReview]) -> int:
     ]
     if not found:
         return 0
-    positions = _positions(hand, {d.step for _, d, _ in found})
+    if positions is None:
+        positions = _positions(hand, {d.step for _, d, _ in found})
     rows = [
         Puzzle(
             hand=hand,
@@ -105,7 +111,7 @@ def create(hand: Hand, reviews: Iterable[HandReview]) -> int:
 
 def _positions(hand: Hand, steps: set[int]) -> dict[int, Any]:
     """The states before each of ``steps`` (the replay's ``?step=``), rebuilt by the engine."""
-    state = hand_start(hand.state, hand.seed)
+    state = revealed_start(hand.state, hand.seed, hand.commitment)
     out = {}
     for step, move in enumerate(hand.moves()):
         if step in steps:

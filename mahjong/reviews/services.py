@@ -17,8 +17,9 @@ from dataclasses import dataclass
 from django.db.models import Exists, OuterRef, Q, QuerySet
 
 from mahjong.engine.errors import EngineError
-from mahjong.engine.review import HandReview, hand_start, review_seats
-from mahjong.engine.wall import derive_salt, matches_commitment
+from mahjong.engine.game import revealed_start
+from mahjong.engine.review import HandReview, review_seats
+from mahjong.engine.state import GameState
 from mahjong.tables.models import Hand, Seat
 
 from . import puzzles
@@ -53,17 +54,16 @@ def review(hand_id: int) -> int:
     }
     if not players:
         return 0
+    states: dict[int, GameState] = {}  # the puzzles' positions, from the same replay
     try:
-        seed = bytes.fromhex(hand.seed)
-        if not matches_commitment(seed, derive_salt(seed), hand.commitment):
-            raise ValueError("the revealed seed does not match the commitment")
-        found = review_seats(hand_start(hand.state, hand.seed), hand.moves(), sorted(players))
+        start = revealed_start(hand.state, hand.seed, hand.commitment)
+        found = review_seats(start, hand.moves(), sorted(players), states=states)
     except (EngineError, ValueError, KeyError, TypeError) as exc:
         log.warning("hand %s: no review, its record does not replay (%s)", hand.pk, exc)
         return 0
     rows = [_row(hand, seat, player, found[seat]) for seat, player in players.items()]
     stored = len(Review.objects.bulk_create(rows, ignore_conflicts=True))
-    puzzles.create(hand, [found[seat] for seat in players])
+    puzzles.create(hand, [found[seat] for seat in players], states)
     return stored
 
 

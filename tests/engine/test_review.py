@@ -11,11 +11,12 @@ from test_views import _hide_differently  # the views' leak test's method, for r
 from mahjong.engine import hand
 from mahjong.engine.actions import parse_action
 from mahjong.engine.bots import choose_for, get_bot
+from mahjong.engine.errors import SeedMismatch
 from mahjong.engine.flow import own_tiles_for
-from mahjong.engine.game import apply, legal_actions, new_hand
+from mahjong.engine.game import apply, legal_actions, new_hand, revealed_start
 from mahjong.engine.hints import unseen
 from mahjong.engine.melds import Meld
-from mahjong.engine.review import HandReview, hand_start, review_decision, review_hand, review_seats
+from mahjong.engine.review import HandReview, review_decision, review_hand, review_seats
 from mahjong.engine.review_measure import Measurer, Position
 from mahjong.engine.rulesets import SLUGS, get_ruleset
 from mahjong.engine.scripted import scripted_hand
@@ -361,8 +362,15 @@ def test_a_record_reviews_from_its_stored_final_state_and_seed():
     state = start
     for seat, text in moves:
         state, _ = apply(state, seat, parse_action(text))
-    rebuilt = hand_start(state.to_dict(), state.seed.hex())
+    rebuilt = revealed_start(state.to_dict(), state.seed.hex(), state.commitment)
     logged = [(seat, text, "bot") for seat, text in moves] + [(0, "escape", "leave")]
     assert review_hand(rebuilt, logged, 1).to_dict()["decisions"] == [
         {**d, "by": "bot"} for d in review_hand(start, moves, 1).to_dict()["decisions"]
     ]
+
+
+def test_a_record_whose_seed_is_not_the_commitments_is_refused():
+    start, _moves = _bot_hand("gb", "record", claim_pause=True)
+    other = new_hand("gb", "another seed")
+    with pytest.raises(SeedMismatch):
+        revealed_start(start.to_dict(), start.seed.hex(), other.commitment)

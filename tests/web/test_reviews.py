@@ -8,7 +8,8 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from mahjong.engine.review import hand_start, review_hand
+from mahjong.engine.game import revealed_start
+from mahjong.engine.review import review_hand
 from mahjong.reviews import services as reviews
 from mahjong.reviews.models import Review
 from mahjong.reviews.tasks import review_hand as review_task
@@ -48,7 +49,7 @@ def test_a_played_out_hand_is_reviewed_once_per_seat_as_the_engine_reviews_it(pl
     rows = {r.seat: r for r in Review.objects.filter(hand=played)}
     assert set(rows) == {0, 1}
     assert rows[0].player == alice and rows[1].player == bob
-    start = hand_start(played.state, played.seed)
+    start = revealed_start(played.state, played.seed, played.commitment)
     for seat, row in rows.items():
         engine = review_hand(start, played.moves(), seat)
         assert row.data == engine.to_dict()
@@ -278,7 +279,7 @@ def test_hands_of_other_rulesets_are_reviewed_and_shown(
     with django_capture_on_commit_callbacks(execute=True):
         hand = play_out(table)
     mine = stored(hand, 0)
-    start = hand_start(hand.state, hand.seed)
+    start = revealed_start(hand.state, hand.seed, hand.commitment)
     assert mine == review_hand(start, hand.moves(), 0)
     page = client.get(hand_url(hand)).content.decode()
     assert page.count("<li data-step=") == sum(1 for d in mine.decisions if not d.forced)
