@@ -49,32 +49,34 @@ def test_the_bots_shanten_reads_standard_hands(tiles, expected):
     assert min(standard_shanten(c, 4), seven_pairs_shanten(c)) == expected
 
 
-@pytest.mark.parametrize("seven_pairs", [False, True])
-def test_the_draws_of_an_improving_count_read_as_each_draw_alone(seven_pairs):
+@pytest.mark.parametrize("slug", ["classic", "gb", "wenzhou"])
+def test_the_draws_of_an_improving_count_read_as_each_draw_alone(slug):
     # Analyst.improving asks about every draw at once (standard_after_draws): each answer
-    # equals the shanten of the hand with that one tile added
+    # equals the shanten of the hand with that one tile added (gb: seven pairs too;
+    # wenzhou: a random wild)
     import random
     from types import SimpleNamespace
 
-    from mahjong.engine.bots.efficient import Analyst, shanten_of
+    from mahjong.engine.bots.efficient import Analyst
     from mahjong.engine.rulesets import get_ruleset
 
+    rs = get_ruleset(slug)
     rnd = random.Random(11)
     box = [k for k in range(34) for _ in range(4)]
-    seen = SimpleNamespace(ruleset=get_ruleset("gb" if seven_pairs else "classic"), wild=None)
     for size in (1, 4, 7, 10, 13) * 200:
         rnd.shuffle(box)
-        c = to_counts(box[:size], 34)
-        sets = size // 3
-        analyst = Analyst(SimpleNamespace(**vars(seen), hand=tuple(box[:size]), unseen=[4] * 34))
-        analyst.seven_pairs = seven_pairs
+        wild = rnd.randrange(34) if slug == "wenzhou" else None
+        tiles = box[:size]
+        unseen = [4 - tiles.count(k) for k in range(34)]
+        analyst = Analyst(SimpleNamespace(ruleset=rs, wild=wild, hand=tuple(tiles), unseen=unseen))
+        c, sets = to_counts(tiles, 34), size // 3
         kinds = [k for k in range(34) if c[k] < 4]
         alone = []
         for k in kinds:
             c[k] += 1
-            alone.append(shanten_of(c, sets, seven_pairs and sets == 4))
+            alone.append(analyst.shanten(c, sets))
             c[k] -= 1
-        assert analyst._after_draws(c, sets, kinds) == alone, (box[:size], sets)
+        assert analyst._after_draws(c, sets, kinds) == alone, (tiles, sets, wild)
 
 
 def test_all_pungs_shanten_counts_the_missing_copies():

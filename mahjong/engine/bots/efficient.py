@@ -92,12 +92,7 @@ class Analyst:
     def _after_draws(self, counts: list[int], sets_needed: int, kinds: list[int]) -> list[int]:
         """``shanten`` of ``counts`` with each of ``kinds`` drawn."""
         if self.wild is not None:
-            out = []
-            for kind in kinds:
-                counts[kind] += 1
-                out.append(self.shanten(counts, sets_needed))
-                counts[kind] -= 1
-            return out
+            return self._after_draws_with_wilds(counts, sets_needed, kinds)
         after = standard_after_draws(counts, sets_needed, kinds)
         if not (self.seven_pairs and sets_needed == 4):
             return after
@@ -112,6 +107,25 @@ class Analyst:
                 s = min(s, 6 - p + max(0, 7 - k))
             out.append(s)
         return out
+
+    def _after_draws_with_wilds(
+        self, counts: list[int], sets_needed: int, kinds: list[int]
+    ) -> list[int]:
+        """As ``shanten`` reads a hand with wilds: a drawn wild adds a wild to the plain
+        tiles, a drawn 白板 a copy of the wild's kind, any other draw its own kind."""
+        wild = self.wild
+        assert wild is not None
+        plain, wilds = self.plain(counts)
+        tiles = sum(counts) + 1
+        plays = [wild if k == WHITE else k for k in kinds if k != wild]
+        plain_after = iter(standard_after_draws(plain, sets_needed, plays))
+        with_wild = standard_shanten(plain, sets_needed) if wild in kinds else 0
+        return [
+            self.with_wilds(with_wild, wilds + 1, tiles)
+            if k == wild
+            else self.with_wilds(next(plain_after), wilds, tiles)
+            for k in kinds
+        ]
 
     def _candidates(self, counts: Sequence[int]) -> list[int]:
         plain, _ = self.plain(counts)
