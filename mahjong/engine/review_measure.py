@@ -41,7 +41,7 @@ from .shapes import (
     ZU_HE_LONG,
 )
 from .state import GameState
-from .suit_tables import SUIT_OF, WEIGHT, standard_distance
+from .suit_tables import SUIT_OF, WEIGHT, distance_with, others, standard_distance
 from .tiles import YAOJIU
 from .wins import scores_the_minimum
 
@@ -197,10 +197,11 @@ class Measurer:
         held = Counter(tiles)
         held.update(t for m in melds for t in m.tiles)
         tight = _tight(v)
+        rest = others(v.keys)
         better = tuple(
             k
             for k in self._candidates(tiles, held, v.jokers, nearest)
-            if held[k] < 4 and self._lowers(v, tight, k, nearest, distance)
+            if held[k] < 4 and self._lowers(v, tight, rest, k, nearest, distance)
         )
         if distance == 1:  # ready on its live waits, as ``hand.waits``
             if better:
@@ -220,7 +221,13 @@ class Measurer:
         )
 
     def _lowers(
-        self, v: hand_forms.View, tight: _Tight, kind: int, forms: frozenset[str], below: int
+        self,
+        v: hand_forms.View,
+        tight: _Tight,
+        rest: tuple[int, int, int, int],
+        kind: int,
+        forms: frozenset[str],
+        below: int,
     ) -> bool:
         """Is the distance of the hand ``v`` with ``kind`` drawn below ``below`` in one of
         ``forms``? In the standard form only the drawn tile's suit key changes, and the
@@ -230,17 +237,22 @@ class Measurer:
         played = face(kind, self.wild)
         jokers = v.jokers + (played < 0)
         keys = v.keys
+        sets = v.size // 3  # the 3n+2 tiles' sets
         if played >= 0:
             keys = list(keys)
-            keys[SUIT_OF[played]] += WEIGHT[played]
+            suit = SUIT_OF[played]
+            keys[suit] += WEIGHT[played]
         if STANDARD in forms:
-            missing = standard_distance(keys, v.size // 3)  # the 3n+2 tiles' sets
+            if played >= 0:
+                missing = distance_with(rest[suit], suit, keys[suit], sets)
+            else:
+                missing = standard_distance(keys, sets)
             if missing - jokers < below:
                 if v.caps is None or all(
                     held + (face_ == played) + missing <= cap for face_, cap, held in tight
                 ):
                     return True
-                if standard_distance(keys, v.size // 3, v.caps) - jokers < below:
+                if standard_distance(keys, sets, v.caps) - jokers < below:
                     return True
             if len(forms) == 1:
                 return False
