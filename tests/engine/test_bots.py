@@ -76,7 +76,7 @@ def test_the_draws_of_an_improving_count_read_as_each_draw_alone(slug):
             c[k] += 1
             alone.append(analyst.shanten(c, sets))
             c[k] -= 1
-        assert analyst._after_draws(c, sets, kinds) == alone, (tiles, sets, wild)
+        assert analyst.after_draws(c, sets, kinds) == alone, (tiles, sets, wild)
 
 
 def test_all_pungs_shanten_counts_the_missing_copies():

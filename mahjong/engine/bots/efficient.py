@@ -85,11 +85,11 @@ class Analyst:
             base = self.shanten(counts, sets_needed)
         unseen = self.seen.unseen
         kinds = [k for k in self._candidates(counts) if unseen[k] and counts[k] < 4]
-        after = self._after_draws(counts, sets_needed, kinds)
+        after = self.after_draws(counts, sets_needed, kinds)
         found = {k: unseen[k] for k, s in zip(kinds, after) if s < base}
         return sum(found.values()), found
 
-    def _after_draws(self, counts: list[int], sets_needed: int, kinds: list[int]) -> list[int]:
+    def after_draws(self, counts: list[int], sets_needed: int, kinds: list[int]) -> list[int]:
         """``shanten`` of ``counts`` with each of ``kinds`` drawn."""
         if self.wild is not None:
             return self._after_draws_with_wilds(counts, sets_needed, kinds)

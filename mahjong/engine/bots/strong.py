@@ -212,14 +212,9 @@ class StrongBot(EfficientBot):
         sets_needed = seen.ruleset.sets_in_hand - len(melds)
         total_live = 0
         paid = 0.0
-        for kind in range(34):
-            if not unseen[kind] or counts[kind] >= 4:
-                continue
-            counts[kind] += 1
-            complete = self.analyst.shanten(counts, sets_needed) < 0
-            counts[kind] -= 1
-            if not complete:
-                continue
+        kinds = [k for k in range(34) if unseen[k] and counts[k] < 4]
+        after = self.analyst.after_draws(counts, sets_needed, kinds)
+        for kind in (k for k, s in zip(kinds, after) if s < 0):
             value = self._win_points(seen, hand, melds, kind)
             total_live += unseen[kind]
             paid += unseen[kind] * value
