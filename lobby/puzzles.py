@@ -1,16 +1,27 @@
 """The puzzle pages (何切, issue 35): a position from a real finished hand
 (mahjong.reviews.puzzles), "what would you discard?", one button per tile of the hand;
 a POST reveals every option's measures and the best one, and records a logged-in
-player's first answer. The page before an answer holds no measure and no best mark."""
+player's first answer. The page before an answer holds no measure and no best mark.
+
+The list pages through every puzzle, newest first, filtered by ruleset; a logged-in
+player sees each marked solved, missed or new (their first answer, read in the page's
+own query) and may list only those not answered yet. It reads what a row shows (the
+code, the ruleset, the date and the seat's hand) and never the options or the answer."""
 
 from __future__ import annotations
 
+from urllib.parse import urlencode
+
+from django.core.paginator import Paginator
+from django.db.models import Exists, OuterRef, QuerySet, Subquery
 from django.http import HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import get_language
 from django.views.decorators.http import require_http_methods
 
+from mahjong.engine.rulesets import RULESETS
 from mahjong.reviews import puzzles
 from mahjong.reviews.models import Puzzle, PuzzleAttempt
 from mahjong.tables.presenters import tiles_of
@@ -18,16 +29,96 @@ from mahjong.tables.presenters import tiles_of
 from .hand_reviews import seats_shown
 from .replays import meld_shown, move_shown
 
-LATEST = 30  # the puzzle list's length
+PAGE_SIZE = 30  # puzzles a page of the list
+FULL_HAND = 14  # a hand's tiles with the drawn one, as the list sizes them
+# What a row of the list reads: never the options (their measures) nor the answer
+LISTED = ("code", "ruleset", "seat", "position", "created_at")
+# A logged-in player's mark on a row, from their first answer's verdict (None: none yet)
+SOLVED, MISSED, NEW = "solved", "missed", "new"
+MARKS = {True: SOLVED, False: MISSED, None: NEW}
 
 
 def index(request):
-    latest = Puzzle.objects.select_related("hand__table__ruleset").order_by("-pk")[:LATEST]
+    player = request.user if request.user.is_authenticated else None
+    rulesets = _rulesets()
+    names = dict(rulesets)
+    chosen = {
+        "ruleset": request.GET.get("ruleset", ""),
+        "unsolved": player is not None and request.GET.get("unsolved") == "1",
+    }
+    unknown = bool(chosen["ruleset"]) and chosen["ruleset"] not in names
+    listed = _listed(player, **chosen)
+    if unknown:
+        listed = listed.none()  # no puzzle of it; never sent to SQL (a NUL would be a 500)
+    # a page past the last is the last, one not a number the first (as the history's)
+    page = Paginator(listed, PAGE_SIZE).get_page(request.GET.get("page"))
+    query = urlencode({k: "1" if v is True else v for k, v in chosen.items() if v})
     return render(
         request,
         "reviews/puzzles.html",
-        {"daily": puzzles.daily(timezone.localdate()), "latest": latest},
+        {
+            "daily": puzzles.daily(timezone.localdate()),
+            "page": page,
+            "pages": _page_links(page),
+            "rows": [_row(p, names, marked=player is not None) for p in page.object_list],
+            "rulesets": rulesets,
+            "chosen": chosen,
+            "unknown_ruleset": unknown,
+            "query": query,
+            "marked": player is not None,
+        },
     )
+
+
+def _rulesets() -> list[tuple[str, str]]:
+    """The rulesets that have puzzles, (slug, name in the page's language), in the
+    engine's order; a slug the engine no longer knows is shown as it is."""
+    slugs = set(Puzzle.objects.order_by().values_list("ruleset", flat=True).distinct())
+    order = list(RULESETS)
+    known = [s for s in order if s in slugs]
+    return [(s, _ruleset_name(s)) for s in known] + [(s, s) for s in sorted(slugs - set(known))]
+
+
+def _ruleset_name(slug: str) -> str:
+    engine = RULESETS[slug]
+    return engine.name_en if get_language() == "en" else engine.name_zh
+
+
+def _listed(player, *, ruleset: str, unsolved: bool) -> QuerySet:
+    """The list's puzzles, newest first; with a player, each with ``first_correct``:
+    their first answer's verdict (None: not answered), from the same query."""
+    listed = Puzzle.objects.only(*LISTED).order_by("-pk")
+    if ruleset:
+        listed = listed.filter(ruleset=ruleset)
+    if player is None:
+        return listed
+    mine = PuzzleAttempt.objects.filter(user=player, puzzle=OuterRef("pk"))
+    listed = listed.annotate(first_correct=Subquery(mine.values("correct")[:1]))
+    return listed.filter(~Exists(mine)) if unsolved else listed
+
+
+def _row(p: Puzzle, names: dict[str, str], *, marked: bool) -> dict:
+    mine = p.position["seats"][p.seat]  # the seat's own hand: what its page shows first
+    concealed = tiles_of(mine["concealed"])
+    return {
+        "puzzle": p,
+        "ruleset": names.get(p.ruleset, p.ruleset),
+        "concealed": concealed,
+        "drawn": mine["drawn"],
+        # the tiles a full hand shows (17 in wenzhou): one with melds keeps their size
+        "tile_count": max(len(concealed) + bool(mine["drawn"]), FULL_HAND),
+        "wild": p.position["wild"],
+        "mark": MARKS[p.first_correct] if marked else "",  # _listed's annotation
+    }
+
+
+def _page_links(page) -> list[dict]:
+    """The pager's numbers: the first and last pages, the current one and its
+    neighbours, a gap (None) where pages are left out."""
+    return [
+        {"number": n if isinstance(n, int) else None, "current": n == page.number}
+        for n in page.paginator.get_elided_page_range(page.number, on_each_side=1, on_ends=1)
+    ]
 
 
 @require_http_methods(["GET", "POST"])
