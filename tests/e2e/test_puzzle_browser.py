@@ -4,7 +4,11 @@ answer over htmx (every option's numbers, the best marked); nothing makes the pa
 sideways and axe-core finds nothing serious, before and after. The puzzle is taken from a
 hand played on the site's database (conftest.finished_hand); a random bot's hand may hold
 no clear-best discard, so any decision with one best discard serves here (the page's
-layout is under test, not the selection: tests/web/test_puzzles.py)."""
+layout is under test, not the selection: tests/web/test_puzzles.py).
+
+The list, for a logged-in player with a puzzle solved and one missed, over two pages: on a
+390px phone and at a 1280px desktop nothing scrolls sideways, axe-core finds nothing
+serious, each mark is a word and the pager marks its current page."""
 
 from __future__ import annotations
 
@@ -17,6 +21,7 @@ import pytest
 from tests.e2e.conftest import ROOT, shot
 from tests.e2e.test_page_overflow import LANGUAGES, PHONES, measure, problems
 from tests.e2e.test_review_browser import blocking
+from tests.e2e.tour import new_player_page, site_shell
 
 pytestmark = pytest.mark.e2e
 
@@ -87,3 +92,57 @@ def test_a_puzzle_is_answered_on_a_phone(browser, site, puzzle_code, language):
         shot(page, f"puzzle-answered-{language}")
     finally:
         context.close()
+
+
+# More puzzles than a page (copies of one, each its own step: the list's layout is under
+# test here), and the player's first answers: the newest right, the next wrong.
+A_LIST_OF_PUZZLES = """
+from accounts.models import User
+from lobby.puzzles import PAGE_SIZE
+from mahjong.reviews import puzzles
+from mahjong.reviews.models import Puzzle
+p = Puzzle.objects.get(code="{code}")
+fields = dict(hand=p.hand, seat=p.seat, ruleset=p.ruleset, position=p.position,
+              options=p.options, answer=p.answer, chosen=p.chosen, bot=p.bot)
+Puzzle.objects.bulk_create(
+    [Puzzle(step=p.step + 1000 + i, **fields) for i in range(PAGE_SIZE + 5)],
+    ignore_conflicts=True,  # the other language's run made them
+)
+me = User.objects.get(username="{name}")
+right, wrong = Puzzle.objects.order_by("-pk")[:2]
+puzzles.answer(right, me, right.answer)
+puzzles.answer(wrong, me, next(a for a in wrong.choices() if a != wrong.answer))
+"""
+
+
+@pytest.mark.parametrize("language", ["zh-hans", "en"])
+def test_the_puzzle_list_with_a_players_marks_fits_a_phone_and_a_desktop(
+    browser, site, site_database, puzzle_code, language
+):
+    phone = {"width": 390, "height": PHONES[390]}
+    with new_player_page(
+        browser, site, site_database, "pz", locale=LANGUAGES[language], viewport=phone
+    ) as (page, name):
+        site_shell(site_database, A_LIST_OF_PUZZLES.format(code=puzzle_code, name=name))
+        page.goto(f"{site}/puzzles/")
+        page.wait_for_selector(".puzzle-item[data-mark]")
+        found = page.eval_on_selector_all(
+            ".puzzle-item[data-mark]",
+            "rows => rows.map(r => [r.dataset.mark, r.querySelector('.puzzle-mark').innerText])",
+        )
+        marks = [m for m, _word in found]
+        assert marks[:2] == ["solved", "missed"] and set(marks[2:]) == {"new"}
+        assert all(word.strip("✓✗ ") for _m, word in found)  # a word, not a colour alone
+        assert page.locator(".pager [aria-current=page]").inner_text() == "1"
+        assert page.locator("input[name=unsolved]").count() == 1
+        for width, height in ((390, PHONES[390]), (1280, 800)):
+            page.set_viewport_size({"width": width, "height": height})
+            assert problems(measure(page)) == [], width
+            assert blocking(page) == [], width
+            shot(page, f"puzzles-{language}-{width}")
+        # the pager's next page, on the phone again
+        page.set_viewport_size(phone)
+        page.click(".pager a[rel=next]")
+        page.wait_for_selector(".pager [aria-current=page]")
+        assert page.locator(".pager [aria-current=page]").inner_text() == "2"
+        assert problems(measure(page)) == []
