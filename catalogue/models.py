@@ -19,7 +19,7 @@ from mahjong.engine.bots import LEVEL_SLUGS
 from mahjong.engine.errors import InvalidRuleset
 from mahjong.engine.rulesets import RULESETS, get_ruleset
 
-from .ruleset_messages import describe
+from .ruleset_messages import describe, ruleset_name
 
 SOLO_ENGINE_RULESETS = {"stage"}
 MAX_BOT_FILL_SECONDS = 600  # a longer wait for a bot is a typo, not a setting
@@ -27,11 +27,6 @@ MAX_BOT_FILL_SECONDS = 600  # a longer wait for a bot is a typo, not a setting
 
 def engine_choices() -> list[tuple[str, str]]:
     return [(slug, f"{rs.name_zh} / {rs.name_en} ({slug})") for slug, rs in RULESETS.items()]
-
-
-def _engine_name(slug: str) -> str:
-    engine = RULESETS[slug]
-    return engine.name_en if get_language() == "en" else engine.name_zh
 
 
 class BilingualName:
@@ -107,7 +102,7 @@ class Ruleset(BilingualName, models.Model):
                             "played against the computer. Give those rooms another ruleset "
                             "first."
                         )
-                        % {"rooms": rooms, "engine": _engine_name(self.engine_slug)}
+                        % {"rooms": rooms, "engine": ruleset_name(self.engine_slug)}
                     }
                 )
         try:

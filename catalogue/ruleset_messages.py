@@ -73,7 +73,8 @@ def _value(value) -> str:
         return repr(value)
 
 
-def _ruleset_name(slug) -> str:
+def ruleset_name(slug) -> str:
+    """An engine ruleset's name in the active language; an unknown slug as it is."""
     engine = RULESETS.get(slug)
     if engine is None:
         return str(slug)
@@ -103,7 +104,7 @@ def describe(
     args = {
         "field": label(exc.setting) if exc.setting else label(()),
         "value": _value(exc.value),
-        "ruleset": _ruleset_name(facts.get("ruleset", ruleset)),
+        "ruleset": ruleset_name(facts.get("ruleset", ruleset)),
         **{k: _value(facts[k]) for k in ("low", "high", "other_value") if k in facts},
     }
     code = exc.code

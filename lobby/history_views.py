@@ -14,11 +14,11 @@ from django.core.paginator import Paginator
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from accounts.models import User
 from catalogue.models import RoomTier, Ruleset
+from catalogue.ruleset_messages import ruleset_name
 from mahjong.engine.cli.verify import check as verify_check
 from mahjong.engine.errors import EngineError
 from mahjong.engine.rulesets import RULESETS
@@ -200,10 +200,7 @@ def verify(request):
             "form": form,
             "verdict": verdict,
             "error": error,
-            "rulesets": [
-                (slug, rs.name_en if get_language() == "en" else rs.name_zh)
-                for slug, rs in RULESETS.items()
-            ],
+            "rulesets": [(slug, ruleset_name(slug)) for slug in RULESETS],
             "rebuilt_hands": [tiles_of(h) for h in verdict["rebuilt"]["hands"]] if verdict else [],
             "mismatches": [_mismatch(m) for m in verdict["mismatches"]] if verdict else [],
         },

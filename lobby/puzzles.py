@@ -18,9 +18,9 @@ from django.http import HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.translation import get_language
 from django.views.decorators.http import require_http_methods
 
+from catalogue.ruleset_messages import ruleset_name
 from mahjong.engine.rulesets import RULESETS
 from mahjong.reviews import puzzles
 from mahjong.reviews.models import Puzzle, PuzzleAttempt
@@ -76,12 +76,7 @@ def _rulesets() -> list[tuple[str, str]]:
     slugs = set(Puzzle.objects.order_by().values_list("ruleset", flat=True).distinct())
     order = list(RULESETS)
     known = [s for s in order if s in slugs]
-    return [(s, _ruleset_name(s)) for s in known] + [(s, s) for s in sorted(slugs - set(known))]
-
-
-def _ruleset_name(slug: str) -> str:
-    engine = RULESETS[slug]
-    return engine.name_en if get_language() == "en" else engine.name_zh
+    return [(s, ruleset_name(s)) for s in known + sorted(slugs - set(known))]
 
 
 def _listed(player, *, ruleset: str, unsolved: bool) -> QuerySet:
