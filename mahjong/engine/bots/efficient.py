@@ -24,7 +24,12 @@ from ..rulesets import Ruleset
 from ..state import CLAIM, TURN
 from ..tiles import WHITE
 from .seen import Seen, read_view
-from .shanten import seven_pairs_shanten, standard_after_draws, standard_shanten
+from .shanten import (
+    seven_pairs_of,
+    seven_pairs_shanten,
+    standard_after_draws,
+    standard_shanten,
+)
 
 HU = Action("hu")
 _CLAIMS = ("kan", "pon", "chi")
@@ -103,8 +108,8 @@ class Analyst:
         out = []
         for kind, s in zip(kinds, after):
             if s > -1:
-                k, p = kinds_held + (held[kind] == 0), pairs + (held[kind] == 1)
-                s = min(s, 6 - p + max(0, 7 - k))
+                drawn = seven_pairs_of(kinds_held + (held[kind] == 0), pairs + (held[kind] == 1))
+                s = min(s, drawn)
             out.append(s)
         return out
 

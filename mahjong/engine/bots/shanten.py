@@ -158,7 +158,11 @@ def _combine(fronts: tuple[tuple[tuple[int, int, int], ...], ...], sets_needed: 
 def seven_pairs_shanten(counts: Iterable[int]) -> int:
     tiles = bytes(counts)  # counted in C: this runs beside every standard shanten
     kinds = len(tiles) - tiles.count(0)
-    pairs = kinds - tiles.count(1)
+    return seven_pairs_of(kinds, kinds - tiles.count(1))
+
+
+def seven_pairs_of(kinds: int, pairs: int) -> int:
+    """Seven pairs' shanten of a hand holding ``kinds`` kinds, ``pairs`` of them paired."""
     return 6 - pairs + max(0, 7 - kinds)
 
 
