@@ -84,9 +84,15 @@ check: install
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 
-# Without REDIS_URL the suite gets an embedded Redis, as `make run` does (tests/with_redis.py).
+# The suite in two pytest runs on one Redis (tests/with_redis.py; an embedded one without
+# REDIS_URL, as `make run` has): tests/engine, tests/web and tests/assets in parallel on
+# TEST_WORKERS pytest-xdist processes (default: one per core, at most 7), then all the
+# rest (e2e, faults, load, smoke, ...) in one process. Both run; either failing fails.
+# PYTEST_ARGS go to both: `make test PYTEST_ARGS=-x`; `TEST_WORKERS=1` runs all serially.
+TEST_WORKERS ?=
+PYTEST_ARGS ?=
 test: install chromium node-tools check
-	$(PY) -m tests.with_redis
+	TEST_WORKERS=$(TEST_WORKERS) $(PY) -m tests.with_redis --suite $(PYTEST_ARGS)
 
 test-engine: install
 	$(PY) -m pytest tests/engine

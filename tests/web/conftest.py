@@ -7,7 +7,7 @@ import pytest
 from django.db import connections
 
 from mahjong import channel_layer
-from tests.web.tables_support import REDIS_URL, RUN_ID, _fresh_pools
+from tests.web.tables_support import REDIS_URL, RUN_ID, _fresh_pools, redis_databases
 
 
 @pytest.fixture(autouse=True)
@@ -30,12 +30,13 @@ def default_language():
 
 
 def _private_cache_location(location: str) -> str:
-    """The configured Redis server, database 15: clear() is a FLUSHDB, and database 0
-    belongs to whatever else uses this server (a `make run`, the channel layer)."""
+    """The configured Redis server, database 15 (each xdist worker its own: redis_databases
+    in tables_support.py): clear() is a FLUSHDB, and database 0 belongs to whatever else
+    uses this server (a `make run`, the channel layer)."""
     parts = urlsplit(location)
     if parts.scheme not in ("redis", "rediss"):
         return location  # a unix socket: a private embedded server
-    return urlunsplit(parts._replace(path="/15"))
+    return urlunsplit(parts._replace(path=f"/{redis_databases()[1]}"))
 
 
 @pytest.fixture(autouse=True)

@@ -11,17 +11,36 @@ from urllib.parse import urlsplit, urlunsplit
 
 from asgiref.sync import async_to_sync
 
+# Under pytest-xdist (`make test`'s parallel part, tests/with_redis.py) each worker process
+# is gw0, gw1, ...: each keeps Redis databases of its own, as pytest-django gives each its
+# own test database (test_<name>_gw0, ...). Without xdist: "".
+WORKER = os.environ.get("PYTEST_XDIST_WORKER", "")
+MAX_WORKERS = 7  # gw0 to gw6 keep databases 14/15 down to 2/3; 0 and 1 are left to others
+
+
+def redis_databases(worker: str = WORKER) -> tuple[int, int]:
+    """(live tables, cache): the Redis database numbers of this test process, 14 and 15,
+    or 14 - 2n and 15 - 2n for xdist's worker gw<n>. The cache's clear() is a FLUSHDB, run
+    around every web test (tests/web/conftest.py): a worker flushing another's database
+    would drop its throttle counters, channel-layer messages and queued timers mid-test."""
+    n = int(worker.removeprefix("gw")) if worker else 0
+    if not 0 <= n < MAX_WORKERS:
+        raise RuntimeError(
+            f"xdist worker {worker}: at most {MAX_WORKERS} workers (-n) share one Redis"
+        )
+    return 14 - 2 * n, 15 - 2 * n
+
 
 def _test_redis_url() -> str:
-    """REDIS_URL's server, database 14: the cache's clear() between web tests (and other
-    processes sharing the server) FLUSHDB the configured database, which would drop our
-    channel-layer messages and queued timers mid-test."""
+    """REDIS_URL's server, database 14 (redis_databases()): the cache's clear() between web
+    tests (and other processes sharing the server) FLUSHDB the configured database, which
+    would drop our channel-layer messages and queued timers mid-test."""
     url = os.environ.get("TABLES_TEST_REDIS_URL")
     if url:
-        return url
+        return url  # as given, for every worker: their queues and prefixes are RUN_ID's
     parts = urlsplit(os.environ.get("REDIS_URL") or "redis://127.0.0.1:6379/0")
     if parts.scheme in ("redis", "rediss"):
-        return urlunsplit(parts._replace(path="/14"))
+        return urlunsplit(parts._replace(path=f"/{redis_databases()[0]}"))
     return urlunsplit(parts)  # a unix socket: a private server, nobody else flushes it
 
 

@@ -7,18 +7,33 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-import redis
+import redis.asyncio.connection
 from asgiref.sync import sync_to_async
 
 from mahjong.tables import broadcast
-from tests.web.tables_support import REDIS_URL
 
 
-def connections_made() -> int:
-    return redis.Redis.from_url(REDIS_URL).info("stats")["total_connections_received"]
+@pytest.fixture
+def connections_made(monkeypatch):
+    """connections_made(): the Redis connections this process has opened so far (asyncio
+    ones: the channel layer's). Counted here, not by the server's total_connections_received,
+    which every other process on the server adds to (a parallel run's other workers)."""
+    made = [0]
+    connection_class = redis.asyncio.connection.AbstractConnection
+    connect = connection_class.connect_check_health
+
+    async def counted(self, *args, **kwargs):
+        if not self.is_connected:
+            made[0] += 1
+        return await connect(self, *args, **kwargs)
+
+    monkeypatch.setattr(connection_class, "connect_check_health", counted)
+    return lambda: made[0]
 
 
-def test_sends_from_a_plain_thread_share_one_loop_and_its_connections(redis_layer):
+def test_sends_from_a_plain_thread_share_one_loop_and_its_connections(
+    redis_layer, connections_made
+):
     layer = redis_layer
 
     def sends():
