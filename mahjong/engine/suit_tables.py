@@ -56,6 +56,7 @@ _stats: tuple[dict[int, SuitStats], ...] = ({}, {}, {}, {})
 _suit_vectors: tuple[dict[int, int], ...] = ({}, {}, {}, {})
 _cluster_vectors: dict[tuple[int, ...], int] = {}
 _capped_vectors: dict[tuple[int, int, tuple[int, ...]], int] = {}
+_capped_cluster_vectors: dict[tuple[tuple[int, ...], tuple[int, ...]], int] = {}
 # Programme states after a prefix of a suit's counts (see _number_vector).
 _prefix_states: dict[tuple[int, ...], States] = {(): {(0, 0, 0, 0): 0}}
 
@@ -178,17 +179,21 @@ def vector(suit: int, key: int) -> int:
 
 def _clusters_vector(counts: tuple[int, ...]) -> tuple[int, ...]:
     """Tiles two or more empty kinds apart never share a set, so each cluster of nearby
-    tiles is solved once and the clusters are combined like suits. A suit read from 9
-    down to 1 covers as much as read upwards, so a cluster and its mirror share one
-    solution."""
+    tiles is solved once and the clusters are combined like suits."""
     vector = _intern(closed([0] * WIDTH))
     for cluster in _clusters(counts):
-        key = min(cluster, cluster[::-1])
-        ident = _cluster_vectors.get(key)
-        if ident is None:
-            ident = _cluster_vectors[key] = _intern(closed(_number_vector(key)))
-        vector = convolve(vector, ident)
+        vector = convolve(vector, _cluster_vector(cluster))
     return _vectors[vector]
+
+
+def _cluster_vector(cluster: tuple[int, ...]) -> int:
+    """A suit read from 9 down to 1 covers as much as read upwards, so a cluster and its
+    mirror share one solution."""
+    key = min(cluster, cluster[::-1])
+    ident = _cluster_vectors.get(key)
+    if ident is None:
+        ident = _cluster_vectors[key] = _intern(closed(_number_vector(key)))
+    return ident
 
 
 def _clusters(counts: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
@@ -285,14 +290,60 @@ def capped_vector(suit: int, key: int, caps: tuple[int, ...]) -> int:
     if found is None:
         counts = decode(key, len(caps))
         if suit == 3:
-            made = _honor_vector(counts, caps)
+            made = _intern(closed(_honor_vector(counts, caps)))
         else:
-            states = {(0, 0, 0, 0): 0}
-            for i, held in enumerate(counts):
-                states = step(states, held, max(counts[i : i + 3]) if i <= 6 else 0, caps[i])
-            made = final_vector(states)
-        found = _capped_vectors[(suit, key, caps)] = _intern(closed(made))
+            made = _capped_clusters_vector(counts, caps)
+        found = _capped_vectors[(suit, key, caps)] = made
     return found
+
+
+def _capped_clusters_vector(counts: tuple[int, ...], caps: tuple[int, ...]) -> int:
+    """``_clusters_vector`` with caps. A set that covers none of the hand's tiles can be
+    left out, so a cap binds only on kinds within two of a held tile, and clusters stay
+    apart unless a capped kind between two is within two of both (a set of each may
+    ask for it); a cluster that no cap binds is the uncapped one."""
+    vector = _intern(closed([0] * WIDTH))
+    for cluster, limits in _capped_clusters(counts, caps):
+        if min(limits) == 4:
+            vector = convolve(vector, _cluster_vector(cluster))
+        else:
+            vector = convolve(vector, _capped_cluster_vector(cluster, limits))
+    return vector
+
+
+def _capped_clusters(
+    counts: tuple[int, ...], caps: tuple[int, ...]
+) -> Iterator[tuple[tuple[int, ...], tuple[int, ...]]]:
+    """Each cluster as a 9-kind count tuple, zero outside it, and the caps of the kinds
+    within two of its tiles (4 elsewhere)."""
+    held = [i for i, c in enumerate(counts) if c]
+    groups = [[held[0]]] if held else []
+    for kind in held[1:]:
+        last = groups[-1][-1]
+        gap = kind - last - 1
+        shared = range(kind - 2, last + 3)  # the kinds between within two of both
+        if gap < 2 or (gap <= 3 and min(caps[i] for i in shared) < 4):
+            groups[-1].append(kind)
+        else:
+            groups.append([kind])
+    for group in groups:
+        low, high = group[0], group[-1]
+        cluster = tuple(counts[i] if low <= i <= high else 0 for i in range(9))
+        reach = range(low - 2, high + 3)
+        yield cluster, tuple(cap if i in reach else 4 for i, cap in enumerate(caps))
+
+
+def _capped_cluster_vector(cluster: tuple[int, ...], limits: tuple[int, ...]) -> int:
+    """As ``_cluster_vector``: a capped cluster and its mirror share one solution."""
+    key = min((cluster, limits), (cluster[::-1], limits[::-1]))
+    ident = _capped_cluster_vectors.get(key)
+    if ident is None:
+        cluster, limits = key
+        states = {(0, 0, 0, 0): 0}
+        for i, held in enumerate(cluster):
+            states = step(states, held, max(cluster[i : i + 3]) if i <= 6 else 0, limits[i])
+        ident = _capped_cluster_vectors[key] = _intern(closed(final_vector(states)))
+    return ident
 
 
 def convolve(a: int, b: int) -> int:
