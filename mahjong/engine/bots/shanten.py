@@ -75,6 +75,7 @@ def _pareto(options: Iterable[tuple[int, int, int]]) -> list[tuple[int, int, int
 
 
 _SUITS = ((0, 9, False), (9, 18, False), (18, 27, False), (27, 34, True))
+_SUIT_OF = tuple(min(kind // 9, 3) for kind in range(34))
 
 # Each suit's front is interned as a small int, so that combining four of them is one
 # lookup on five ints rather than a hash of nested tuples: the bots ask hundreds of these
@@ -82,6 +83,7 @@ _SUITS = ((0, 9, False), (9, 18, False), (18, 27, False), (27, 34, True))
 _fronts: list[tuple[tuple[int, int, int], ...]] = []
 _front_ids: dict[tuple[tuple[int, int, int], ...], int] = {}
 _suit_ids: dict[bytes, int] = {}  # a suit's counts (9 bytes, or the honours' 7): its front
+_draws: dict[bytes, tuple[int, ...]] = {}  # a suit's counts: its fronts after each draw
 _combined: dict[tuple[int, int, int, int, int], int] = {}
 _COMBINED_MAX = 200_000  # a worker's memory stays bounded: the memo starts again
 
@@ -103,23 +105,38 @@ def standard_after_draws(
     counts: Sequence[int], sets_needed: int, kinds: Iterable[int]
 ) -> list[int]:
     """``standard_shanten`` of the tiles with one more of each of ``kinds`` in turn: a
-    draw changes one suit, so the other three suits' fronts are looked up once."""
-    tiles = bytearray(counts)
-    base = [_suit_id(bytes(tiles[low:high]), honors) for low, high, honors in _SUITS]
+    draw changes one suit, so the other three suits' fronts are looked up once, and
+    the drawn suit's from ``_drawn_ids``."""
+    tiles = bytes(counts)
+    suits = [tiles[low:high] for low, high, _ in _SUITS]
+    base = [_suit_id(part, honors) for part, (_, _, honors) in zip(suits, _SUITS)]
+    drawn: list[tuple[int, ...] | None] = [None, None, None, None]
     out = []
     for kind in kinds:
-        suit = kind // 9 if kind < 27 else 3
-        low, high, honors = _SUITS[suit]
-        tiles[kind] += 1
+        suit = _SUIT_OF[kind]
+        after = drawn[suit]
+        if after is None:
+            after = drawn[suit] = _drawn_ids(suits[suit], suit == 3)
         ids = base.copy()
-        ids[suit] = _suit_id(bytes(tiles[low:high]), honors)
-        tiles[kind] -= 1
+        ids[suit] = after[kind - 9 * suit]
         key = (ids[0], ids[1], ids[2], ids[3], sets_needed)
         found = _combined.get(key)
         if found is None:
             found = _remember(key)
         out.append(found)
     return out
+
+
+def _drawn_ids(tiles: bytes, honors: bool) -> tuple[int, ...]:
+    """The fronts of a suit's tiles with one more of each of its kinds: hands repeat
+    suits all the time, so the ids are kept by the suit's counts."""
+    found = _draws.get(tiles)
+    if found is None:
+        found = _draws[tiles] = tuple(
+            _suit_id(tiles[:i] + bytes((tiles[i] + 1,)) + tiles[i + 1 :], honors)
+            for i in range(len(tiles))
+        )
+    return found
 
 
 def _remember(key: tuple[int, int, int, int, int]) -> int:
