@@ -122,22 +122,20 @@ def won(browser, site, site_database):
     of the scripted hand, won by a click on 和 at the tour's sizes, the page in Chinese
     as the tour's: the end comes with a push to the open page, never in a snapshot."""
     suffix = int(time.time() * 1000) % 10**7
-    names = {size: f"win{size[:2]}{suffix}" for size in SIZES}
-    tables = dict(
-        zip(
-            SIZES,
-            players_at_scripted_tables(site_database, names.values(), **WIN_ON_THE_FIRST_DRAW),
-            strict=True,
-        )
-    )
     found = {}
     for size, (width, height) in SIZES.items():
+        # Each table is opened just before its page: the player's clock runs from the bot's
+        # first discard, and at its end the server wins for the player (人和). A table
+        # opened for the second size before the first size's tour had run out that clock
+        # on a loaded machine.
+        name = f"win{size[:2]}{suffix}"
+        (table,) = players_at_scripted_tables(site_database, [name], **WIN_ON_THE_FIRST_DRAW)
         context = browser.new_context(locale="zh-CN", viewport={"width": width, "height": height})
         try:
             page = context.new_page()
             page.set_default_timeout(15_000)
-            log_in(page, site, names[size])
-            page.goto(f"{site}/tables/{tables[size]}/")
+            log_in(page, site, name)
+            page.goto(f"{site}/tables/{table}/")
             wait_for_socket(page)
             page.click('#mj-prompt [data-action="hu"]')
             page.wait_for_selector("[data-outcome]")
