@@ -80,7 +80,23 @@ def played_hand(name: str) -> str:
     return f"/history/hands/{table}/{number}/replay/"
 
 
-def lighthouse(url: str, port: int, out: Path) -> dict:
+def lighthouse(url: str, port: int, out: Path, attempts: int = 3) -> dict:
+    """The page's scores. A category scores null when one of its audits failed to run
+    (Lighthouse's own error, not the page's; seen on a loaded machine for best practices):
+    that run is taken again, up to ``attempts`` runs in all."""
+    for _ in range(attempts):
+        report = _report(url, port, out)
+        errored = _errored(report)
+        if not errored:
+            break
+    else:
+        raise RuntimeError(f"Lighthouse could not score {url}: audits that failed {errored}")
+    scores = {name: report["categories"][name]["score"] for name in CATEGORIES}
+    scores["kB"] = report["audits"]["total-byte-weight"]["numericValue"] / 1000
+    return scores
+
+
+def _report(url: str, port: int, out: Path) -> dict:
     subprocess.run(
         [
             str(LIGHTHOUSE),
@@ -96,10 +112,21 @@ def lighthouse(url: str, port: int, out: Path) -> dict:
         text=True,
         timeout=300,
     )
-    report = json.loads(out.read_text())
-    scores = {name: report["categories"][name]["score"] for name in CATEGORIES}
-    scores["kB"] = report["audits"]["total-byte-weight"]["numericValue"] / 1000
-    return scores
+    return json.loads(out.read_text())
+
+
+def _errored(report: dict) -> dict[str, str]:
+    """The audits of an unscored category that ended in an error, with its message."""
+    errored = {}
+    for name in CATEGORIES:
+        if report["categories"][name]["score"] is not None:
+            continue
+        for ref in report["categories"][name]["auditRefs"]:
+            audit = report["audits"][ref["id"]]
+            if audit.get("scoreDisplayMode") == "error" or audit.get("errorMessage"):
+                errored[ref["id"]] = audit.get("errorMessage", "")[:200]
+        errored.setdefault(name, "no audit says why")
+    return errored
 
 
 def measure(site: str, runs: int) -> dict[str, list[dict]]:
