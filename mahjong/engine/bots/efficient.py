@@ -32,6 +32,12 @@ from .shanten import (
 )
 
 HU = Action("hu")
+# The kinds a tile of each kind may join in a set: its own, and up to two each side in
+# its suit (an honor only itself).
+_NEAR = tuple(
+    range(max(k - k % 9, k - 2), min(k - k % 9 + 8, k + 2) + 1) if k < 27 else (k,)
+    for k in range(34)
+)
 _CLAIMS = ("kan", "pon", "chi")
 
 
@@ -135,13 +141,9 @@ class Analyst:
     def _candidates(self, counts: Sequence[int]) -> list[int]:
         plain, _ = self.plain(counts)
         near: set[int] = set()
-        for kind in range(34):
-            if plain[kind]:
-                if kind < 27:
-                    low = kind - kind % 9
-                    near.update(range(max(low, kind - 2), min(low + 8, kind + 2) + 1))
-                else:
-                    near.add(kind)
+        for kind, held in enumerate(plain):
+            if held:
+                near.update(_NEAR[kind])
         if self.wild is not None:
             if self.wild in near and self.wild != WHITE:
                 near.add(WHITE)  # a 白板 is the plain copy of the wild's kind

@@ -187,12 +187,11 @@ def pungs_shanten(counts: Iterable[int], sets_needed: int, unseen: Sequence[int]
     """Shanten of an all-pungs hand (碰碰和): the best ``sets_needed`` kinds as pungs and
     one more as the pair, where enough copies remain unseen to complete them."""
     costs = []
-    for kind, held in enumerate(counts):
-        reach = held + unseen[kind]
-        pung = 3 - min(held, 3) if reach >= 3 else None
-        pair = 2 - min(held, 2) if reach >= 2 else None
-        if pair is not None:
-            costs.append((pung if pung is not None else NO_HAND, pair))
+    for held, left in zip(counts, unseen):  # (tiles to a pung, to a pair) of each kind
+        reach = held + left
+        if reach >= 2:
+            pung = (3 - held if held < 3 else 0) if reach >= 3 else NO_HAND
+            costs.append((pung, 2 - held if held < 2 else 0))
     if len(costs) < sets_needed + 1:
         return NO_HAND
     costs.sort()
