@@ -357,11 +357,17 @@ def convolve(a: int, b: int) -> int:
 def _convolve(a: int, b: int) -> int:
     va, vb = _vectors[a], _vectors[b]
     out = [0] * WIDTH
+    # Plain comparisons, not max(): a new pair of suits costs this on every miss.
     for ma in range(MAX_SETS + 1):
+        a0, a1 = va[2 * ma], va[2 * ma + 1]  # ma sets, without and with the pair
         for mb in range(MAX_SETS + 1 - ma):
-            ia, ib, io = 2 * ma, 2 * mb, 2 * (ma + mb)
-            out[io] = max(out[io], va[ia] + vb[ib])
-            out[io + 1] = max(out[io + 1], va[ia + 1] + vb[ib], va[ia] + vb[ib + 1])
+            b0, b1 = vb[2 * mb], vb[2 * mb + 1]
+            io = 2 * (ma + mb)
+            if a0 + b0 > out[io]:
+                out[io] = a0 + b0
+            paired = a1 + b0 if a1 + b0 > a0 + b1 else a0 + b1
+            if paired > out[io + 1]:
+                out[io + 1] = paired
     return _intern(tuple(out))
 
 
