@@ -42,7 +42,7 @@ from .shapes import (
 )
 from .state import GameState
 from .suit_tables import SUIT_OF, WEIGHT, distance_with, others, standard_distance
-from .tiles import YAOJIU
+from .tiles import NEAR_KINDS, YAOJIU
 from .wins import scores_the_minimum
 
 COMPLETE = -1  # the shanten of a win
@@ -280,13 +280,8 @@ class Measurer:
         near: set[int] = set()
         for tile in tiles:
             played = faces[tile]
-            if played < 0:
-                continue
-            if played < 27:
-                low = played - played % 9
-                near.update(range(max(low, played - 2), min(low + 8, played + 2) + 1))
-            else:
-                near.add(played)
+            if played >= 0:
+                near.update(NEAR_KINDS[played])
         if THIRTEEN_ORPHANS in forms:
             near.update(YAOJIU)
         if LV_YI_SE_LOOSE in forms:

@@ -27,6 +27,12 @@ HONORS = WINDS + DRAGONS
 FLOWERS = tuple(range(34, 42))
 TERMINALS = (0, 8, 9, 17, 18, 26)
 YAOJIU = TERMINALS + HONORS
+# The kinds a tile of each kind may join in a set: its own, and up to two each side in
+# its suit (an honor only itself).
+NEAR_KINDS = tuple(
+    tuple(range(max(k - k % 9, k - 2), min(k - k % 9 + 8, k + 2) + 1)) if k < 27 else (k,)
+    for k in range(34)
+)
 ALL_KINDS = tuple(range(NUM_KINDS))
 
 MAX_COPIES = 4

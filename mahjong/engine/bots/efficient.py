@@ -22,7 +22,7 @@ from typing import Any
 from ..actions import Action
 from ..rulesets import Ruleset
 from ..state import CLAIM, TURN
-from ..tiles import WHITE
+from ..tiles import NEAR_KINDS, WHITE
 from .seen import Seen, read_view
 from .shanten import (
     seven_pairs_of,
@@ -32,12 +32,6 @@ from .shanten import (
 )
 
 HU = Action("hu")
-# The kinds a tile of each kind may join in a set: its own, and up to two each side in
-# its suit (an honor only itself).
-_NEAR = tuple(
-    range(max(k - k % 9, k - 2), min(k - k % 9 + 8, k + 2) + 1) if k < 27 else (k,)
-    for k in range(34)
-)
 _CLAIMS = ("kan", "pon", "chi")
 
 
@@ -143,7 +137,7 @@ class Analyst:
         near: set[int] = set()
         for kind, held in enumerate(plain):
             if held:
-                near.update(_NEAR[kind])
+                near.update(NEAR_KINDS[kind])
         if self.wild is not None:
             if self.wild in near and self.wild != WHITE:
                 near.add(WHITE)  # a 白板 is the plain copy of the wild's kind

@@ -25,6 +25,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from functools import cache
 
+from ..suit_tables import SUIT_OF
+
 NO_HAND = 99  # a target the tiles cannot reach (a chow meld in an all-pungs hand, ...)
 
 
@@ -75,7 +77,6 @@ def _pareto(options: Iterable[tuple[int, int, int]]) -> list[tuple[int, int, int
 
 
 _SUITS = ((0, 9, False), (9, 18, False), (18, 27, False), (27, 34, True))
-_SUIT_OF = tuple(min(kind // 9, 3) for kind in range(34))
 
 # Each suit's front is interned as a small int, so that combining four of them is one
 # lookup on five ints rather than a hash of nested tuples: the bots ask hundreds of these
@@ -113,7 +114,7 @@ def standard_after_draws(
     drawn: list[tuple[int, ...] | None] = [None, None, None, None]
     out = []
     for kind in kinds:
-        suit = _SUIT_OF[kind]
+        suit = SUIT_OF[kind]
         after = drawn[suit]
         if after is None:
             after = drawn[suit] = _drawn_ids(suits[suit], suit == 3)
